@@ -35,7 +35,7 @@ export async function migrate(databaseUrl: string, { bootstrap }: { bootstrap: b
       .sort()
     const ran: string[] = []
     for (const file of files) {
-      const [version, ...rest] = file.replace(/\.sql$/, '').split('_')
+      const [version = '', ...rest] = file.replace(/\.sql$/, '').split('_')
       if (applied.has(version)) continue
       const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8')
       await client.query('begin')

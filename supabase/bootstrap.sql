@@ -97,3 +97,12 @@ grant usage on schema public to anon, authenticated, service_role;
 alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
 alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+
+-- Local auth server additions (append-only, idempotent).
+-- How a session was established, for the access token's `amr` claim ("password" on sign-in,
+-- "otp" after a recovery link, as hosted Supabase reports it); refreshed_at mirrors hosted.
+alter table auth.sessions add column if not exists authentication_method text not null default 'password';
+alter table auth.sessions add column if not exists refreshed_at timestamptz;
+-- Recovery tokens are looked up by their hash when a reset link is verified.
+create index if not exists users_recovery_token_idx on auth.users (recovery_token) where recovery_token is not null;
+create index if not exists local_outbox_to_email_idx on auth.local_outbox (lower(to_email), id desc);

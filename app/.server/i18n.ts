@@ -1,0 +1,25 @@
+import { createCookie } from 'react-router'
+import { createI18nextMiddleware } from 'remix-i18next'
+import { initReactI18next } from 'react-i18next'
+import en from '#app/locales/en.json'
+import fr from '#app/locales/fr.json'
+import { fallbackLanguage, i18nOptions, supportedLanguages } from '#app/i18n.ts'
+
+export const localeCookie = createCookie('lng', {
+  path: '/',
+  sameSite: 'lax',
+  httpOnly: true,
+  maxAge: 60 * 60 * 24 * 365,
+})
+
+// Detection order (ARCHITECTURE §7): the switcher's cookie, then Accept-Language, then English.
+export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+  detection: {
+    supportedLanguages: [...supportedLanguages],
+    fallbackLanguage,
+    cookie: localeCookie,
+    order: ['cookie', 'header'],
+  },
+  i18next: { ...i18nOptions, resources: { en: { translation: en }, fr: { translation: fr } } },
+  plugins: [initReactI18next],
+})

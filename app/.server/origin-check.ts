@@ -1,0 +1,35 @@
+import { data, type MiddlewareFunction } from 'react-router'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Refuses state-changing requests sent from another site (CSRF). React Router checks document
+ * actions itself; this also covers resource routes (/preferences, /api/*). A request without
+ * Origin (old browsers, same-origin navigations in some agents) falls back to Referer; with
+ * neither it is allowed, since SameSite=Lax cookies keep cross-site posts unauthenticated.
+ */
+export const originCheckMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  if (SAFE_METHODS.has(request.method)) return next()
+  const expected = allowedOrigins(request)
+  const source = request.headers.get('Origin') ?? refererOrigin(request.headers.get('Referer'))
+  if (source && source !== 'null' && !expected.has(source)) {
+    throw data({ error: 'Cross-site request refused' }, { status: 403 })
+  }
+  if (source === 'null') throw data({ error: 'Cross-site request refused' }, { status: 403 })
+  return next()
+}
+
+function allowedOrigins(request: Request) {
+  const origins = new Set([new URL(request.url).origin])
+  if (process.env.APP_URL) origins.add(new URL(process.env.APP_URL).origin)
+  return origins
+}
+
+function refererOrigin(referer: string | null) {
+  if (!referer) return null
+  try {
+    return new URL(referer).origin
+  } catch {
+    return 'null'
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Where a demo search takes place and how many businesses it finds there. France searches use real communes (the
+ * most populous of the chosen area); anything else becomes a single named place with fewer details.
+ */
+import {
+  type Commune,
+  type Department,
+  type Region,
+  areaPopulation,
+  findCommune,
+  findDepartment,
+  findRegion,
+  normalizeName,
+  topCommunes,
+} from './france-geo.ts'
+import { hashString } from './prng.ts'
+import type { SearchParams } from './types.ts'
+
+export type DemoArea =
+  | { kind: 'france'; communes: Commune[]; population: number }
+  | {
+      kind: 'place'
+      /** The most precise name the user gave, used as the businesses' town. */
+      town: string | null
+      french: boolean
+      countryCode: string | null
+      population: number
+    }
+
+/** true for France, false for another country, null when the search names no country. */
+export function searchCountryIsFrance(params: SearchParams): boolean | null {
+  const code = params.countryCode?.trim().toUpperCase()
+  if (code) return code === 'FR'
+  const country = params.country?.trim()
+  if (!country) return null
+  return ['france', 'fr'].includes(normalizeName(country))
+}
+
+// Rough populations for places we cannot look up, so result counts still grow with the area's size.
+const PLACE_POPULATION = { city: 150_000, department: 800_000, region: 4_000_000, country: 40_000_000 }
+
+export function resolveDemoArea(params: SearchParams): DemoArea {
+  const france = searchCountryIsFrance(params)
+  if (france !== false) {
+    const region: Region | undefined = findRegion(params.region)
+    const department: Department | undefined = findDepartment(params.department)
+    const unresolved = (params.city && !findCommune(params.city, { department, region })) ||
+      (params.department && !department) || (params.region && !region)
+    if (!unresolved) {
+      const commune = findCommune(params.city, { department, region })
+      if (commune) return { kind: 'france', communes: [commune], population: commune.population }
+      if (department) return { kind: 'france', communes: topCommunes({ department }, 25), population: areaPopulation({ department }) }
+      if (region) return { kind: 'france', communes: topCommunes({ region }, 50), population: areaPopulation({ region }) }
+      return { kind: 'france', communes: topCommunes({}, 60), population: areaPopulation({}) }
+    }
+  }
+  const countryCode = params.countryCode?.trim().toUpperCase() || (params.country?.trim().length === 2 ? params.country.trim().toUpperCase() : null)
+  const town = params.city?.trim() || params.department?.trim() || params.region?.trim() || null
+  const level = params.city?.trim() ? 'city' : params.department?.trim() ? 'department' : params.region?.trim() ? 'region' : 'country'
+  return {
+    kind: 'place',
+    town,
+    french: france === true || countryCode === 'FR',
+    countryCode: france === true ? 'FR' : countryCode,
+    population: PLACE_POPULATION[level],
+  }
+}
+
+/**
+ * How many businesses an area holds for a category: from 25 (a village) to 400 (a country), growing with the log of
+ * the population, scaled by how common the sector is (all sectors > a known sector > a free-text niche).
+ */
+export function demoResultCount(population: number, sectorKey: string | null, freeText: boolean): number {
+  const scale = Math.min(1, Math.max(0, (Math.log10(Math.max(population, 1)) - 3.3) / (7.8 - 3.3)))
+  const spread = hashString(`count:${sectorKey ?? 'all'}`) / 4294967296
+  const factor = sectorKey === null ? 1 : freeText ? 0.35 + 0.4 * spread : 0.55 + 0.45 * spread
+  return Math.round(Math.min(400, Math.max(25, (25 + 375 * scale) * factor)))
+}
+
+/**
+ * Shares `total` businesses among communes by population (sub-linear, so smaller towns still appear), never giving a
+ * commune more than its own capacity — a city search shows the same businesses the wider search showed there, plus more.
+ */
+export function allocate(total: number, weights: number[], capacities: number[]): number[] {
+  const alloc = weights.map(() => 0)
+  let remaining = total
+  while (remaining > 0) {
+    const active = weights.map((_, i) => i).filter((i) => (alloc[i] as number) < (capacities[i] as number))
+    if (active.length === 0) break
+    const sum = active.reduce((s, i) => s + (weights[i] as number), 0)
+    let given = 0
+    for (const i of active) {
+      const share = Math.floor((remaining * (weights[i] as number)) / sum)
+      const give = Math.min(share, (capacities[i] as number) - (alloc[i] as number))
+      alloc[i] = (alloc[i] as number) + give
+      given += give
+    }
+    if (given === 0) {
+      const best = active.reduce((a, b) => ((weights[b] as number) > (weights[a] as number) ? b : a))
+      alloc[best] = (alloc[best] as number) + 1
+      given = 1
+    }
+    remaining -= given
+  }
+  return alloc
+}

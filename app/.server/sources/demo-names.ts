@@ -1,0 +1,54 @@
+/**
+ * Plausible business names for demo data: a sector's templates filled with French surnames, first names and place
+ * complements ("Boulangerie Martin", "Le Fournil de Léa", "Pharmacie de la Gare").
+ */
+import type { Rng } from './prng.ts'
+import type { ResolvedCategory } from './types.ts'
+import {
+  FIRST_NAMES,
+  GENERIC_TEMPLATES,
+  INTERNATIONAL_SURNAMES,
+  INTERNATIONAL_TEMPLATES,
+  PLACES,
+  SECTORS,
+  SURNAMES,
+  type SectorStyle,
+  slugify,
+} from './demo-vocabulary.ts'
+
+/** The built-in sector a category stands for, matched on its OSM value, Google type, id or label words. */
+export function sectorForCategory(category: ResolvedCategory): SectorStyle | undefined {
+  const exact = SECTORS.find(
+    (s) =>
+      (category.osm && category.osm.key === s.osm.key && category.osm.value === s.osm.value) ||
+      (category.googleType && category.googleType === s.googleType && s.googleType !== 'store'),
+  )
+  if (exact) return exact
+  const words = new Set(slugify(`${category.id} ${category.label}`).split('-'))
+  const phrase = ` ${slugify(category.label).replace(/-/g, ' ')} `
+  return SECTORS.find((s) => s.match.some((m) => (m.includes(' ') ? phrase.includes(` ${m} `) : words.has(m))))
+}
+
+function fill(template: string, rng: Rng, label: string, surnames: readonly string[], town = ''): string {
+  return template
+    .replace('{town}', () => town)
+    .replace('{surname}', () => rng.pick(surnames))
+    .replace('{first}', () => rng.pick(FIRST_NAMES))
+    .replace('{place}', () => rng.pick(PLACES))
+    .replace('{label}', () => label)
+}
+
+function capitalizeFirst(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1)
+}
+
+export function businessName(rng: Rng, options: { sector?: SectorStyle; label: string; french: boolean; town?: string }): string {
+  const label = capitalizeFirst(options.label.trim())
+  if (!options.french) {
+    // Outside France we know no local naming customs: keep to the label, a common surname and the town.
+    const templates = options.town ? INTERNATIONAL_TEMPLATES : INTERNATIONAL_TEMPLATES.filter((t) => !t.includes('{town}'))
+    return fill(rng.pick(templates), rng, label, INTERNATIONAL_SURNAMES, options.town)
+  }
+  const templates = options.sector?.templates ?? GENERIC_TEMPLATES
+  return fill(rng.pick(templates), rng, label, SURNAMES)
+}

@@ -1,0 +1,44 @@
+import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import { env } from './env.ts'
+
+const supabaseContext = createContext<SupabaseClient | null>(null)
+
+/**
+ * One Supabase client per request. Whatever cookies it writes (sign-in, token refresh,
+ * sign-out) are collected and appended to the response this request produces, whichever
+ * loader or action triggered them.
+ */
+export const supabaseMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const setCookies: string[] = []
+  const extraHeaders = new Headers()
+  const supabase = createServerClient(env.supabaseUrl, env.supabaseAnonKey, {
+    cookies: {
+      getAll: () =>
+        parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' })),
+      setAll: (cookies, headers) => {
+        for (const { name, value, options } of cookies) {
+          setCookies.push(serializeCookieHeader(name, value, options))
+        }
+        for (const [key, value] of Object.entries(headers ?? {})) extraHeaders.set(key, value)
+      },
+    },
+    // The browser never reads the session: keep it out of reach of page scripts.
+    cookieOptions: { httpOnly: true, sameSite: 'lax', secure: env.secureCookies, path: '/' },
+    auth: { detectSessionInUrl: false },
+  })
+  context.set(supabaseContext, supabase)
+  const response = await next()
+  if (setCookies.length) {
+    for (const cookie of setCookies) response.headers.append('Set-Cookie', cookie)
+    extraHeaders.forEach((value, key) => response.headers.set(key, value))
+  }
+  return response
+}
+
+export function getSupabase(context: Readonly<RouterContextProvider>): SupabaseClient {
+  const supabase = context.get(supabaseContext)
+  if (!supabase) throw new Error('supabaseMiddleware must run before getSupabase')
+  return supabase
+}

@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { creditsPercent, type CreditsSummary } from '#app/domain/plans.ts'
+import { Disclosure } from '../ui/disclosure.tsx'
+import { Icon } from './icons.tsx'
+
+export function CreditsMenu({ credits }: { credits: CreditsSummary }) {
+  const { t, i18n } = useTranslation()
+  const percent = creditsPercent(credits.remaining, credits.total)
+  const number = new Intl.NumberFormat(i18n.language)
+  const nextReload = credits.nextReloadDate
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(credits.nextReloadDate))
+    : null
+  const summary = t('header.creditsSummary', { remaining: number.format(credits.remaining), total: number.format(credits.total) })
+  return (
+    <Disclosure
+      label={
+        <>
+          <Icon name="coins" className="size-4 text-brand-600" />
+          <span className="hidden sm:inline" data-testid="credits-summary">{summary}</span>
+          <span className="sm:hidden">{number.format(credits.remaining)}</span>
+          <span className="sr-only sm:hidden">{summary}</span>
+          <Icon name="chevronDown" className="size-4 text-slate-400" />
+        </>
+      }
+      buttonClassName="flex items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm font-medium text-slate-700 ring-1 ring-slate-200 ring-inset hover:bg-slate-50"
+      panelClassName="absolute right-0 z-40 mt-2 w-72 rounded-xl bg-white p-4 shadow-lg ring-1 ring-slate-900/10"
+    >
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('header.creditsRemaining')}</p>
+      <p className="mt-1 text-2xl font-semibold text-slate-900">
+        {number.format(credits.remaining)}
+        <span className="text-base font-normal text-slate-500"> / {number.format(credits.total)}</span>
+      </p>
+      <div
+        className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-label={t('header.creditsUsedPercent', { percent })}
+      >
+        <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
+      </div>
+      {!credits.ok ? <p className="mt-2 text-xs text-red-600">{t('header.creditsUnavailable')}</p> : null}
+      <dl className="mt-4 space-y-2 text-sm">
+        <div className="flex items-center justify-between gap-3">
+          <dt className="text-slate-500">{t('header.plan')}</dt>
+          <dd className="font-medium text-slate-900" data-testid="plan-label">{t(`plans.${credits.plan}`)}</dd>
+        </div>
+        <div className="flex items-center justify-between gap-3">
+          <dt className="text-slate-500">{t('header.nextReload')}</dt>
+          <dd className="text-right text-slate-900">{nextReload ?? t('header.noReload')}</dd>
+        </div>
+      </dl>
+      <Link to="/subscription" className="mt-4 block rounded-lg bg-brand-50 px-3 py-2 text-center text-sm font-medium text-brand-700 hover:bg-brand-100">
+        {t('header.manageSubscription')}
+      </Link>
+    </Disclosure>
+  )
+}

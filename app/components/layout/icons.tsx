@@ -1,0 +1,27 @@
+// Outline icons (24px grid, 1.6 stroke), decorative: the text beside them carries the meaning.
+const paths = {
+  search: 'M21 21l-4.35-4.35M10.5 18a7.5 7.5 0 1 1 0-15 7.5 7.5 0 0 1 0 15z',
+  exports: 'M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2M12 4v11m0 0-4-4m4 4 4-4',
+  subscription: 'M3 8h18M3 8a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8zm4 6h3',
+  settings:
+    'M10.3 4.3c.4-1.7 2.9-1.7 3.4 0a1.7 1.7 0 0 0 2.6 1.1c1.5-.9 3.3.8 2.4 2.4a1.7 1.7 0 0 0 1 2.5c1.8.5 1.8 3 0 3.4a1.7 1.7 0 0 0-1 2.6c.9 1.5-.9 3.3-2.4 2.4a1.7 1.7 0 0 0-2.6 1c-.5 1.8-3 1.8-3.4 0a1.7 1.7 0 0 0-2.6-1c-1.5.9-3.3-.9-2.4-2.4a1.7 1.7 0 0 0-1-2.6c-1.8-.4-1.8-2.9 0-3.4a1.7 1.7 0 0 0 1-2.5c-.9-1.6.9-3.3 2.4-2.4a1.7 1.7 0 0 0 2.6-1.1zM12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
+  logout: 'M15 16l4-4m0 0-4-4m4 4H9m4 4v1a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V7a3 3 0 0 1 3-3h4a3 3 0 0 1 3 3v1',
+  menu: 'M4 6h16M4 12h16M4 18h16',
+  close: 'M6 18 18 6M6 6l12 12',
+  chevronLeft: 'M15 19l-7-7 7-7',
+  chevronRight: 'M9 5l7 7-7 7',
+  chevronDown: 'M19 9l-7 7-7-7',
+  coins: 'M12 8c-3.3 0-6-1.1-6-2.5S8.7 3 12 3s6 1.1 6 2.5S15.3 8 12 8zm-6-2.5v5C6 11.9 8.7 13 12 13s6-1.1 6-2.5v-5M6 10.5v5c0 1.4 2.7 2.5 6 2.5s6-1.1 6-2.5v-5M6 15.5v3C6 19.9 8.7 21 12 21s6-1.1 6-2.5v-3',
+  calendar: 'M8 7V3m8 4V3m-9 8h10M5 21h14a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2z',
+  external: 'M10 6H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-4M14 4h6m0 0v6m0-6L10 14',
+} as const
+
+export type IconName = keyof typeof paths
+
+export function Icon({ name, className = 'size-5' }: { name: IconName; className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
+      <path d={paths[name]} />
+    </svg>
+  )
+}

@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react'
+import { useLocation } from 'react-router'
+import { cn } from '#app/utils/misc.ts'
+
+/**
+ * A dropdown built on <details>: it opens and closes without JavaScript, and is keyboard
+ * operable by default. With JavaScript it also closes on Escape, outside clicks and navigation.
+ */
+export function Disclosure({
+  label,
+  children,
+  buttonClassName,
+  panelClassName,
+  className,
+}: {
+  label: React.ReactNode
+  children: React.ReactNode
+  buttonClassName?: string
+  panelClassName?: string
+  className?: string
+}) {
+  const ref = useRef<HTMLDetailsElement>(null)
+  const location = useLocation()
+  useEffect(() => {
+    if (ref.current) ref.current.open = false
+  }, [location])
+  useEffect(() => {
+    function onPointerDown(event: PointerEvent) {
+      if (ref.current?.open && !ref.current.contains(event.target as Node)) ref.current.open = false
+    }
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key === 'Escape' && ref.current?.open) {
+        ref.current.open = false
+        ref.current.querySelector('summary')?.focus()
+      }
+    }
+    document.addEventListener('pointerdown', onPointerDown)
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown)
+      document.removeEventListener('keydown', onKeyDown)
+    }
+  }, [])
+  return (
+    <details ref={ref} className={cn('relative', className)}>
+      <summary className={cn('cursor-pointer list-none [&::-webkit-details-marker]:hidden', buttonClassName)}>{label}</summary>
+      <div className={panelClassName}>{children}</div>
+    </details>
+  )
+}

@@ -1,0 +1,129 @@
+import { useEffect, useId, useRef } from 'react'
+import { cn } from '#app/utils/misc.ts'
+
+/**
+ * A dialog rendered in the page markup, so it also exists without JavaScript (modals are
+ * reachable by URL and render open server-side). With JavaScript it traps focus and closes on Escape.
+ */
+export function Modal({
+  title,
+  description,
+  children,
+  onClose,
+  closeControl,
+  size = 'md',
+  className,
+  inert = false,
+  variant = 'overlay',
+}: {
+  title: React.ReactNode
+  description?: React.ReactNode
+  children: React.ReactNode
+  /** Called on Escape (JS only). */
+  onClose?: () => void
+  /** The visible close button: a link or a button, so it works with and without JS. */
+  closeControl?: React.ReactNode
+  size?: 'sm' | 'md' | 'lg'
+  className?: string
+  /** A dialog underneath a nested one: hidden from focus and assistive tech until the top one closes. */
+  inert?: boolean
+  /** 'page': the dialog is the page's own content (e.g. /login), shown in flow without a backdrop. */
+  variant?: 'overlay' | 'page'
+}) {
+  const titleId = useId()
+  const descriptionId = useId()
+  const panelRef = useRef<HTMLElement>(null)
+
+  useEffect(() => {
+    const panel = panelRef.current
+    if (!panel || inert || variant === 'page') return
+    const previouslyFocused = document.activeElement as HTMLElement | null
+    const focusable = () =>
+      Array.from(
+        panel.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])'),
+      )
+    if (!panel.contains(document.activeElement)) {
+      const autofocus = panel.querySelector<HTMLElement>('[autofocus]') ?? focusable()[0]
+      autofocus?.focus()
+    }
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key === 'Escape' && onClose) {
+        event.preventDefault()
+        onClose()
+      }
+      if (event.key !== 'Tab') return
+      const items = focusable()
+      if (!items.length) return
+      const first = items[0]!
+      const last = items[items.length - 1]!
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault()
+        last.focus()
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault()
+        first.focus()
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      if (previouslyFocused && document.contains(previouslyFocused)) previouslyFocused.focus()
+    }
+  }, [onClose, inert, variant])
+
+  const panelClasses = cn(
+    'animate-fade-in relative w-full rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 sm:p-8',
+    size === 'sm' && 'max-w-sm',
+    size === 'md' && 'max-w-md',
+    size === 'lg' && 'max-w-2xl',
+    className,
+  )
+  const content = (
+    <>
+      {closeControl ? <div className="absolute top-4 right-4">{closeControl}</div> : null}
+      <h2 id={titleId} className="pr-8 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {description ? (
+        <p id={descriptionId} className="mt-1 text-sm text-slate-600">
+          {description}
+        </p>
+      ) : null}
+      <div className="mt-6">{children}</div>
+    </>
+  )
+
+  if (variant === 'page') {
+    return (
+      <section ref={panelRef} aria-labelledby={titleId} className={cn(panelClasses, 'mx-auto shadow-lg')} inert={inert || undefined}>
+        {content}
+      </section>
+    )
+  }
+
+  return (
+    <div className="fixed inset-0 z-50 overflow-y-auto" inert={inert || undefined}>
+      <div className="fixed inset-0 bg-slate-900/50" aria-hidden="true" />
+      <div className="relative flex min-h-full items-end justify-center p-4 sm:items-center sm:p-6">
+        <div
+          ref={panelRef as React.RefObject<HTMLDivElement>}
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby={titleId}
+          aria-describedby={description ? descriptionId : undefined}
+          className={panelClasses}
+        >
+          {content}
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export function CloseIcon() {
+  return (
+    <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.8" className="size-5" aria-hidden="true">
+      <path d="M5 5l10 10M15 5 5 15" />
+    </svg>
+  )
+}

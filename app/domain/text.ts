@@ -1,0 +1,55 @@
+/**
+ * Text normalisation shared by the browser and the server, so a category or a place typed as
+ * "Boulangérie", "BOULANGERIE" or "boulangerie" matches the same way on both sides (SPEC §5:
+ * category matching ignores case and accents).
+ */
+
+// Ligatures are not decomposed by NFD, yet French users type "oeuvre" for "œuvre".
+const LIGATURES: Record<string, string> = { œ: 'oe', æ: 'ae', ß: 'ss', ø: 'o', ł: 'l', đ: 'd', ı: 'i' }
+const LIGATURE_RE = /[œæßøłđı]/g
+const COMBINING_MARKS_RE = /\p{M}+/gu
+// Typographic apostrophes and dashes come from copy-paste; fold them to their ASCII form.
+const APOSTROPHES_RE = /[’‘ʼ`´]/g
+const DASHES_RE = /[‐‑‒–—]/g
+const SPACES_RE = /\s+/g
+
+/** Lowercases, strips accents (NFD + combining marks), folds ligatures and collapses whitespace. */
+export function normalizeForSearch(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(COMBINING_MARKS_RE, '')
+    .replace(LIGATURE_RE, (char) => LIGATURES[char] ?? char)
+    .replace(APOSTROPHES_RE, "'")
+    .replace(DASHES_RE, '-')
+    .replace(SPACES_RE, ' ')
+    .trim()
+}
+
+/** Match quality of a normalized query against a normalized text: lower is better, null = no match. */
+export type MatchRank = 0 | 1 | 2 | 3 | 4
+
+const WORD_SEPARATOR_RE = /[\s'\-/(),.&]/
+
+/**
+ * Ranks how `query` matches `text` (both already normalized):
+ * 0 exact, 1 prefix of the whole text, 2 prefix of a word inside it, 3 substring,
+ * 4 every query word found somewhere (e.g. "salon coiffure" → "salon de coiffure").
+ */
+export function rankMatch(text: string, query: string): MatchRank | null {
+  if (query === '') return 0
+  if (text === query) return 0
+  if (text.startsWith(query)) return 1
+  let index = text.indexOf(query)
+  if (index > 0) {
+    // Look for an occurrence that starts a word before settling for a plain substring.
+    while (index > 0) {
+      if (WORD_SEPARATOR_RE.test(text.charAt(index - 1))) return 2
+      index = text.indexOf(query, index + 1)
+    }
+    return 3
+  }
+  const words = query.split(' ')
+  if (words.length > 1 && words.every((word) => text.includes(word))) return 4
+  return null
+}

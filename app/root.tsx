@@ -1,0 +1,85 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from 'react-router'
+import type { Route } from './+types/root'
+import { ErrorState } from '#app/components/error-state.tsx'
+import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
+import { originCheckMiddleware } from '#app/.server/origin-check.ts'
+import { supabaseMiddleware } from '#app/.server/supabase.ts'
+import { isLanguage, loadMessages } from '#app/i18n.ts'
+import stylesheet from './app.css?url'
+
+export const middleware: Route.MiddlewareFunction[] = [originCheckMiddleware, i18nextMiddleware, supabaseMiddleware]
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const locale = getLocale(context)
+  return data({ locale })
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>('root')
+  const { i18n } = useTranslation()
+  const locale = rootData?.locale ?? i18n.language ?? 'en'
+  useSyncLanguage(locale)
+  return (
+    <html lang={locale} dir="ltr" className="h-full bg-slate-50">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="h-full text-slate-900 antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  )
+}
+
+/** Keeps the client's i18next on the language the server chose (e.g. after the switcher posts). */
+function useSyncLanguage(locale: string) {
+  const { i18n } = useTranslation()
+  useEffect(() => {
+    if (!isLanguage(locale)) return
+    // The spec's detection also reads local storage: mirror the server's choice there.
+    try {
+      localStorage.setItem('i18nextLng', locale)
+    } catch {}
+    if (i18n.language === locale) return
+    void loadMessages(locale).then((messages) => {
+      if (!i18n.hasResourceBundle(locale, 'translation')) i18n.addResourceBundle(locale, 'translation', messages)
+      void i18n.changeLanguage(locale)
+    })
+  }, [locale, i18n])
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  if (!isRouteErrorResponse(error)) console.error(error)
+  return (
+    <main className="flex min-h-full items-center justify-center p-6">
+      <ErrorState status={status} />
+    </main>
+  )
+}
+

@@ -1,0 +1,292 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect, useActionData, useSearchParams } from 'react-router'
+import type { Route } from './+types/login'
+import { getOptionalUser } from '#app/.server/auth.ts'
+import { getInstance } from '#app/.server/i18n.ts'
+import { updateProfile } from '#app/.server/profile.ts'
+import { getSupabase } from '#app/.server/supabase.ts'
+import { AuthBackdrop } from '#app/components/auth-backdrop.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
+import { Field, PasswordField } from '#app/components/ui/field.tsx'
+import { CloseIcon, Modal } from '#app/components/ui/modal.tsx'
+import { authErrorKey, ForgotPasswordSchema, ProfileSchema, SignInSchema, SignUpSchema } from '#app/domain/auth.ts'
+import { safeRedirectPath } from '#app/utils/redirect.ts'
+import { useIsPending } from '#app/utils/misc.ts'
+
+type Mode = 'signin' | 'signup' | 'profile' | 'forgot'
+
+function modeFromUrl(searchParams: URLSearchParams): Mode {
+  const mode = searchParams.get('mode')
+  if (mode === 'signup') return searchParams.get('step') === 'profile' ? 'profile' : 'signup'
+  if (mode === 'forgot') return 'forgot'
+  return 'signin'
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url)
+  const mode = modeFromUrl(url.searchParams)
+  const user = await getOptionalUser(context)
+  // Step 2 of sign-up needs the account step 1 created; every other mode is for visitors.
+  if (mode === 'profile' && !user) throw redirect('/login?mode=signup')
+  if (mode !== 'profile' && user) throw redirect(safeRedirectPath(url.searchParams.get('redirectTo')))
+  return null
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  const supabase = getSupabase(context)
+  const t = getInstance(context).t
+  const origin = process.env.APP_URL || new URL(request.url).origin
+
+  switch (intent) {
+    case 'signin': {
+      const submission = parseWithZod(formData, { schema: SignInSchema })
+      if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+      const { error } = await supabase.auth.signInWithPassword({ email: submission.value.email, password: submission.value.password })
+      if (error) {
+        return data(
+          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error.code))], hideFields: ['password'] }) },
+          { status: error.status === 429 ? 429 : 400 },
+        )
+      }
+      throw redirect(safeRedirectPath(submission.value.redirectTo))
+    }
+    case 'signup': {
+      const submission = parseWithZod(formData, { schema: SignUpSchema })
+      if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+      const { data: signUp, error } = await supabase.auth.signUp({
+        email: submission.value.email,
+        password: submission.value.password,
+        options: { emailRedirectTo: `${origin}/login` },
+      })
+      if (error || !signUp.user) {
+        return data(
+          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error?.code))], hideFields: ['password'] }) },
+          { status: error?.status === 429 ? 429 : 400 },
+        )
+      }
+      // Hosted projects may require email confirmation: then there is no session yet for step 2.
+      if (!signUp.session) return data({ intent, result: submission.reply({ resetForm: true }), confirmEmail: true })
+      throw redirect('/login?mode=signup&step=profile')
+    }
+    case 'profile': {
+      const user = await getOptionalUser(context)
+      if (!user) throw redirect('/login?mode=signup')
+      const submission = parseWithZod(formData, { schema: ProfileSchema })
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+      const result = await updateProfile(context, user, submission.value)
+      if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [result.message || t('settings.error')] }) }, { status: 400 })
+      throw redirect('/')
+    }
+    case 'skip':
+      throw redirect('/')
+    case 'forgot': {
+      const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
+      if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+      const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, { redirectTo: `${origin}/reset-password` })
+      if (error) {
+        const message = error.message || t('auth.errors.resetEmailFailed')
+        return data({ intent, result: submission.reply({ formErrors: [message] }) }, { status: error.status === 429 ? 429 : 400 })
+      }
+      return data({ intent, result: submission.reply(), sentTo: submission.value.email })
+    }
+    default:
+      return data({ intent: null, result: null }, { status: 400 })
+  }
+}
+
+export default function LoginRoute() {
+  const [searchParams] = useSearchParams()
+  const mode = modeFromUrl(searchParams)
+  const { t } = useTranslation()
+  const notice = searchParams.get('reset') === 'success' ? t('resetPassword.success') : searchParams.get('redirectTo') ? t('auth.pleaseSignIn') : null
+
+  return (
+    <AuthBackdrop>
+      <title>{`${t('pages.login')} · LeadAtlas`}</title>
+      {mode === 'profile' ? (
+        <ProfileStep />
+      ) : (
+        <CredentialsDialog mode={mode === 'signup' ? 'signup' : 'signin'} notice={notice} inert={mode === 'forgot'} />
+      )}
+      {mode === 'forgot' ? <ForgotPasswordDialog /> : null}
+    </AuthBackdrop>
+  )
+}
+
+function useLoginHref() {
+  const [searchParams] = useSearchParams()
+  const redirectTo = searchParams.get('redirectTo')
+  return (params: Record<string, string>) => {
+    const next = new URLSearchParams(params)
+    if (redirectTo) next.set('redirectTo', redirectTo)
+    return next.size ? `/login?${next}` : '/login'
+  }
+}
+
+function FormErrors({ errors, id }: { errors?: string[] | null; id?: string }) {
+  const { t } = useTranslation()
+  if (!errors?.length) return null
+  return (
+    <Alert tone="error" id={id}>
+      {errors.map((error) => t(error, { defaultValue: error })).join(' ') || t('common.error')}
+    </Alert>
+  )
+}
+
+function CredentialsDialog({ mode, notice, inert }: { mode: 'signin' | 'signup'; notice: string | null; inert: boolean }) {
+  const { t } = useTranslation()
+  const actionData = useActionData<typeof action>()
+  const [searchParams] = useSearchParams()
+  const loginHref = useLoginHref()
+  const intent = mode
+  const schema = mode === 'signin' ? SignInSchema : SignUpSchema
+  const [form, fields] = useForm({
+    id: `${mode}-form`,
+    lastResult: actionData?.intent === intent ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const pending = useIsPending({ intent })
+  const confirmEmail = actionData && 'confirmEmail' in actionData && actionData.confirmEmail
+  const translate = (errors?: string[]) => errors?.map((error) => t(error))
+
+  return (
+    <Modal
+      variant="page"
+      inert={inert}
+      title={mode === 'signin' ? t('auth.signInTitle') : t('auth.signUpTitle')}
+      description={mode === 'signin' ? t('auth.signInSubtitle') : t('auth.signUpSubtitle')}
+    >
+      {mode === 'signup' ? <p className="-mt-3 mb-4 text-xs font-medium tracking-wide text-slate-500 uppercase">{t('auth.stepOf', { step: 1 })}</p> : null}
+      <Form method="post" replace {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value={intent} />
+        {mode === 'signin' ? <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/'} /> : null}
+        {notice ? <Alert tone={searchParams.get('reset') === 'success' ? 'success' : 'info'}>{notice}</Alert> : null}
+        {confirmEmail ? <Alert tone="success">{t('auth.confirmEmail')}</Alert> : null}
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <Field
+          label={t('auth.email')}
+          errors={translate(fields.email.errors)}
+          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', placeholder: t('auth.emailPlaceholder'), autoFocus: true }}
+        />
+        <PasswordField
+          label={t('auth.password')}
+          errors={translate(fields.password.errors)}
+          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: mode === 'signin' ? 'current-password' : 'new-password' }}
+        />
+        {mode === 'signin' ? (
+          <div className="flex justify-end">
+            <Link to={loginHref({ mode: 'forgot' })} className="text-sm font-medium text-brand-600 hover:text-brand-700">
+              {t('auth.forgotPassword')}
+            </Link>
+          </div>
+        ) : null}
+        <Button type="submit" pending={pending} className="w-full">
+          {mode === 'signin' ? (pending ? t('auth.signingIn') : t('auth.signIn')) : pending ? t('auth.signingUp') : t('auth.signUp')}
+        </Button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        <Link to={loginHref(mode === 'signin' ? { mode: 'signup' } : {})} className="font-medium text-brand-600 hover:text-brand-700">
+          {mode === 'signin' ? t('auth.noAccount') : t('auth.haveAccount')}
+        </Link>
+      </p>
+    </Modal>
+  )
+}
+
+function ProfileStep() {
+  const { t } = useTranslation()
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'profile-form',
+    lastResult: actionData?.intent === 'profile' ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    shouldValidate: 'onBlur',
+  })
+  const saving = useIsPending({ intent: 'profile' })
+  const skipping = useIsPending({ intent: 'skip' })
+  const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: 120 }))
+  return (
+    <Modal variant="page" title={t('auth.profileTitle')} description={t('auth.profileSubtitle')}>
+      <p className="-mt-3 mb-4 text-xs font-medium tracking-wide text-slate-500 uppercase">{t('auth.stepOf', { step: 2 })}</p>
+      <Form method="post" replace {...getFormProps(form)} className="space-y-4">
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label={t('auth.firstName')} errors={translate(fields.firstName.errors)} inputProps={{ ...getInputProps(fields.firstName, { type: 'text' }), autoComplete: 'given-name', autoFocus: true }} />
+          <Field label={t('auth.lastName')} errors={translate(fields.lastName.errors)} inputProps={{ ...getInputProps(fields.lastName, { type: 'text' }), autoComplete: 'family-name' }} />
+        </div>
+        <Field label={t('auth.companyName')} errors={translate(fields.companyName.errors)} inputProps={{ ...getInputProps(fields.companyName, { type: 'text' }), autoComplete: 'organization' }} />
+        <Field label={t('auth.phone')} errors={translate(fields.phone.errors)} inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'tel' }} />
+        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-between">
+          <Button type="submit" name="intent" value="skip" variant="ghost" pending={skipping} formNoValidate>
+            {t('auth.skip')}
+          </Button>
+          <Button type="submit" name="intent" value="profile" pending={saving}>
+            {saving ? t('common.saving') : t('auth.saveProfile')}
+          </Button>
+        </div>
+      </Form>
+    </Modal>
+  )
+}
+
+function ForgotPasswordDialog() {
+  const { t } = useTranslation()
+  const actionData = useActionData<typeof action>()
+  const loginHref = useLoginHref()
+  const [form, fields] = useForm({
+    id: 'forgot-form',
+    lastResult: actionData?.intent === 'forgot' ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    shouldValidate: 'onBlur',
+  })
+  const pending = useIsPending({ intent: 'forgot' })
+  const sentTo = actionData && 'sentTo' in actionData ? actionData.sentTo : null
+  // Closing or cancelling returns to sign-in, which drops the sent flag and the error (SPEC §4).
+  const closeHref = loginHref({})
+  return (
+    <Modal
+      title={sentTo ? t('auth.emailSent') : t('auth.resetTitle')}
+      description={sentTo ? undefined : t('auth.resetSubtitle')}
+      size="sm"
+      closeControl={
+        <Link to={closeHref} replace className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+          <CloseIcon />
+        </Link>
+      }
+    >
+      {sentTo ? (
+        <div className="space-y-6">
+          <Alert tone="success">{t('auth.emailSentBody', { email: sentTo })}</Alert>
+          <Link to={closeHref} replace className={buttonClasses({ className: 'w-full' })}>
+            {t('common.close')}
+          </Link>
+        </div>
+      ) : (
+        <Form method="post" {...getFormProps(form)} className="space-y-4">
+          <input type="hidden" name="intent" value="forgot" />
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <Field
+            label={t('auth.email')}
+            errors={fields.email.errors?.map((error) => t(error))}
+            inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: true, placeholder: t('auth.emailPlaceholder') }}
+          />
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Link to={closeHref} replace className={buttonClasses({ variant: 'secondary' })}>
+              {t('common.cancel')}
+            </Link>
+            <Button type="submit" pending={pending}>
+              {pending ? t('auth.sending') : t('auth.sendResetLink')}
+            </Button>
+          </div>
+        </Form>
+      )}
+    </Modal>
+  )
+}

@@ -1,0 +1,35 @@
+import pg from 'pg'
+
+/** Anything that runs a query: the pool itself or a client inside a transaction. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
+}
+
+export function createPool(databaseUrl: string) {
+  // The auth server sees little traffic (dev/test only); a handful of connections is plenty
+  // and leaves room in Postgres for the app, the worker and the tests.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 5, idleTimeoutMillis: 10_000 })
+  // An idle client dropped by Postgres (e.g. during shutdown) must not crash the process.
+  pool.on('error', () => {})
+  return pool
+}
+
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('begin')
+    const result = await work(client)
+    await client.query('commit')
+    return result
+  } catch (error) {
+    await client.query('rollback').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+/** Postgres unique_violation, e.g. two sign-ups racing for the same email. */
+export function isUniqueViolation(error: unknown) {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505'
+}

@@ -1,0 +1,50 @@
+import pg from 'pg'
+import type { Queryable } from './db.ts'
+
+/** An email the local server "sent": written to auth.local_outbox for the dev page and the tests. */
+export interface OutboxEmail {
+  id: number
+  to_email: string
+  subject: string
+  body_text: string
+  link: string | null
+  created_at: Date
+}
+
+export async function writeOutboxEmail(
+  db: Queryable,
+  email: { to: string; subject: string; bodyText: string; link: string },
+) {
+  await db.query('insert into auth.local_outbox (to_email, subject, body_text, link) values ($1, $2, $3, $4)', [
+    email.to,
+    email.subject,
+    email.bodyText,
+    email.link,
+  ])
+}
+
+/**
+ * Reads the outbox newest first, optionally only the emails to one address.
+ * Opens its own connection so callers (tests, the dev outbox page) need no pool.
+ */
+export async function readOutbox(
+  databaseUrl: string,
+  { to, limit = 20 }: { to?: string; limit?: number } = {},
+): Promise<OutboxEmail[]> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<Omit<OutboxEmail, 'id'> & { id: string }>(
+      `select id, to_email, subject, body_text, link, created_at
+         from auth.local_outbox
+        where $1::text is null or lower(to_email) = lower($1)
+        order by id desc
+        limit $2`,
+      [to ?? null, Math.max(1, Math.floor(limit))],
+    )
+    // bigserial arrives as a string; outbox ids stay far below 2^53.
+    return rows.map((row) => ({ ...row, id: Number(row.id) }))
+  } finally {
+    await client.end()
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * `npm start` (and `npm run dev` with --dev): the embedded default. Starts whatever the
+ * environment does not provide — embedded Postgres under DATA_DIR, migrations, the local
+ * auth server — then the demo websites, the app server and the in-process worker, and
+ * prints the URL. Ctrl-C (SIGINT/SIGTERM) stops every part in reverse order.
+ */
+import path from 'node:path'
+import compression from 'compression'
+import express from 'express'
+import getPort from 'get-port'
+import { startLocalStack } from './stack.ts'
+import { startWorker } from './worker-slot.ts'
+import { createRequestHandler } from '@react-router/express'
+
+const dev = process.argv.includes('--dev')
+const host = process.env.HOST ?? '127.0.0.1'
+const dataDir = path.resolve(process.env.DATA_DIR ?? '.data')
+const log = (message: string) => console.log(`[leadatlas] ${message}`)
+
+async function main() {
+  process.env.NODE_ENV ??= dev ? 'development' : 'production'
+  const port = await getPort({ port: Number(process.env.PORT ?? 3000), host })
+  const appUrl = process.env.APP_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+
+  const stack = await startLocalStack({ dataDir, siteUrl: appUrl, env: process.env, log })
+  const stops: Array<() => Promise<void>> = [stack.stop]
+  // The app reads its configuration from the environment (app/.server/env.ts).
+  process.env.DATABASE_URL = stack.databaseUrl
+  process.env.SUPABASE_URL = stack.supabaseUrl
+  process.env.SUPABASE_ANON_KEY = stack.supabaseAnonKey
+  process.env.LEADATLAS_LOCAL_AUTH = stack.local.auth ? '1' : '0'
+  process.env.APP_URL = appUrl
+
+  const worker = await startWorker({ log })
+  stops.unshift(worker.stop)
+
+  const app = express()
+  app.disable('x-powered-by')
+  app.use(compression())
+  if (dev) {
+    const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))
+    stops.unshift(() => vite.close())
+    app.use(vite.middlewares)
+    app.use(
+      createRequestHandler({
+        build: () => vite.ssrLoadModule('virtual:react-router/server-build') as never,
+        mode: 'development',
+      }),
+    )
+  } else {
+    const buildDir = path.resolve('build')
+    app.use('/assets', express.static(path.join(buildDir, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
+    app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
+    const build = await import(path.join(buildDir, 'server', 'index.js'))
+    app.use(createRequestHandler({ build, mode: 'production' }))
+  }
+
+  const server = app.listen(port, host)
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve)
+    server.once('error', reject)
+  })
+  stops.unshift(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  )
+  log(`LeadAtlas is running at ${appUrl}`)
+  if (stack.local.auth) log(`Emails sent by the local auth server: ${appUrl}/dev/outbox`)
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log(`${signal} received, stopping...`)
+    for (const stop of stops) await stop().catch((error) => console.error(error))
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+}
+
+main().catch((error) => {
+  console.error('[leadatlas] failed to start:', error)
+  process.exit(1)
+})

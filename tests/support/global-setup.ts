@@ -1,0 +1,28 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { startLocalStack, type LocalStack } from '#server/stack.ts'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string
+    supabaseUrl: string
+    supabaseAnonKey: string
+  }
+}
+
+let stack: LocalStack | undefined
+
+/** One fresh embedded Postgres + local auth server for the whole unit/integration run. */
+export async function setup(project: TestProject) {
+  const dataDir = path.resolve('.data', `vitest-${process.pid}`)
+  fs.rmSync(dataDir, { recursive: true, force: true })
+  stack = await startLocalStack({ dataDir, siteUrl: 'http://127.0.0.1:5999' })
+  project.provide('databaseUrl', stack.databaseUrl)
+  project.provide('supabaseUrl', stack.supabaseUrl)
+  project.provide('supabaseAnonKey', stack.supabaseAnonKey)
+  return async () => {
+    await stack?.stop()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
