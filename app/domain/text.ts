@@ -13,10 +13,15 @@ const APOSTROPHES_RE = /[’‘ʼ`´]/g
 const DASHES_RE = /[‐‑‒–—]/g
 const SPACES_RE = /\s+/g
 
+// Plain ASCII words separated by single spaces (most place names): nothing to strip or fold.
+const PLAIN_ASCII_RE = /^[\x21-\x5f\x61-\x7e]+(?: [\x21-\x5f\x61-\x7e]+)*$/
+
 /** Lowercases, strips accents (NFD + combining marks), folds ligatures and collapses whitespace. */
 export function normalizeForSearch(text: string): string {
-  return text
-    .toLowerCase()
+  const lower = text.toLowerCase()
+  // Fast path: indexing ~170 000 city names at first load otherwise costs 0.4 s.
+  if (PLAIN_ASCII_RE.test(lower)) return lower
+  return lower
     .normalize('NFD')
     .replace(COMBINING_MARKS_RE, '')
     .replace(LIGATURE_RE, (char) => LIGATURES[char] ?? char)

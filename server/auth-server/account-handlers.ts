@@ -7,7 +7,7 @@ import { readJsonBody } from './http.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import type { Reply } from './reply.ts'
 import { sessionJson, startSession } from './session-tokens.ts'
-import { createRefreshToken, deleteSessions, lockRefreshToken, markSessionRefreshed, revokeRefreshToken } from './sessions.ts'
+import { createRefreshToken, deleteSessions, findActiveChildToken, lockRefreshToken, markSessionRefreshed, revokeRefreshToken } from './sessions.ts'
 import {
   findUserByEmail,
   findUserById,
@@ -72,9 +72,15 @@ async function passwordGrant(ctx: AuthContext, body: Record<string, unknown>): P
 }
 
 /**
+ * GoTrue's default reuse interval: a token rotated a moment ago may be presented again (two
+ * browser requests refreshing the same cookie at once) and yields its active replacement.
+ */
+export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000
+
+/**
  * Rotation: each refresh token works once and is replaced by a child. Presenting a used
- * one means it leaked or two clients raced; like GoTrue we then end the whole session
- * family, so whoever holds the newer tokens is signed out too.
+ * one outside the reuse interval means it leaked; like GoTrue we then end the whole
+ * session family, so whoever holds the newer tokens is signed out too.
  */
 async function refreshTokenGrant(ctx: AuthContext, body: Record<string, unknown>): Promise<Reply> {
   const presented = body.refresh_token
@@ -83,6 +89,12 @@ async function refreshTokenGrant(ctx: AuthContext, body: Record<string, unknown>
     const current = await lockRefreshToken(db, presented)
     if (!current) return { error: 'not_found' } as const
     if (current.revoked) {
+      const child = Date.now() - current.updated_at.getTime() < REFRESH_TOKEN_REUSE_INTERVAL_MS ? await findActiveChildToken(db, current.token) : undefined
+      const user = child && current.session_created_at && current.authentication_method ? await findUserById(db, current.user_id) : undefined
+      if (child && user) {
+        const session = { id: current.session_id, createdAt: current.session_created_at!, method: current.authentication_method! }
+        return { session: await sessionJson(ctx, user, session, child) }
+      }
       await deleteSessions(db, current.user_id, { only: current.session_id })
       return { error: 'reused' } as const
     }

@@ -65,6 +65,8 @@ export interface RefreshTokenRow {
   user_id: string
   session_id: string
   revoked: boolean
+  /** When the token was last changed — for a revoked one, when it was rotated. */
+  updated_at: Date
   /** Null when the session row is gone. */
   session_created_at: Date | null
   authentication_method: AuthenticationMethod | null
@@ -76,7 +78,7 @@ export interface RefreshTokenRow {
  */
 export async function lockRefreshToken(db: Queryable, token: string) {
   const { rows } = await db.query<RefreshTokenRow>(
-    `select rt.token, rt.user_id, rt.session_id, rt.revoked,
+    `select rt.token, rt.user_id, rt.session_id, rt.revoked, rt.updated_at,
             s.created_at as session_created_at, s.authentication_method
        from auth.refresh_tokens rt
        left join auth.sessions s on s.id = rt.session_id
@@ -89,4 +91,13 @@ export async function lockRefreshToken(db: Queryable, token: string) {
 
 export async function revokeRefreshToken(db: Queryable, token: string) {
   await db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1', [token])
+}
+
+/** The still-active token that replaced `parent`, if any. */
+export async function findActiveChildToken(db: Queryable, parent: string) {
+  const { rows } = await db.query<{ token: string }>(
+    'select token from auth.refresh_tokens where parent = $1 and revoked = false order by id desc limit 1',
+    [parent],
+  )
+  return rows[0]?.token
 }

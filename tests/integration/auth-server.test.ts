@@ -206,7 +206,15 @@ describe('access tokens', () => {
 })
 
 describe('refresh tokens', () => {
-  it('rotate: the new pair works and the old refresh token is refused afterwards', async () => {
+  /** Pretends the rotation happened `seconds` ago, past GoTrue's reuse interval. */
+  async function ageRotation(token: string, seconds: number) {
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    await client.query(`update auth.refresh_tokens set updated_at = now() - make_interval(secs => $2) where token = $1`, [token, seconds])
+    await client.end()
+  }
+
+  it('rotate: the new pair works, and the old token is refused once the reuse interval has passed', async () => {
     const { client, session } = await signUp('refresh')
     const { data, error } = await client.auth.refreshSession()
     expect(error).toBeNull()
@@ -214,14 +222,28 @@ describe('refresh tokens', () => {
     expect(data.session?.user.id).toBe(session.user.id)
     expect((await newClient().auth.getUser(data.session!.access_token)).error).toBeNull()
 
+    await ageRotation(session.refresh_token, 11)
     const reuse = await newClient().auth.refreshSession({ refresh_token: session.refresh_token } as Session)
     expect(reuse.data.session).toBeNull()
     expect(reuse.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' })
   })
 
-  it.skipIf(!local)('reuse of a rotated token ends the whole session', async () => {
+  it.skipIf(!local)('two requests refreshing the same token at once both stay signed in (reuse interval)', async () => {
+    const { session } = await signUp('race')
+    const [first, second] = await Promise.all([
+      newClient().auth.refreshSession({ refresh_token: session.refresh_token } as Session),
+      newClient().auth.refreshSession({ refresh_token: session.refresh_token } as Session),
+    ])
+    expect(first.error).toBeNull()
+    expect(second.error).toBeNull()
+    expect(second.data.session?.refresh_token).toBe(first.data.session?.refresh_token)
+    expect((await newClient().auth.getUser(second.data.session!.access_token)).error).toBeNull()
+  })
+
+  it.skipIf(!local)('reuse of a rotated token after the interval ends the whole session', async () => {
     const { client, session } = await signUp('family')
     const { data } = await client.auth.refreshSession()
+    await ageRotation(session.refresh_token, 11)
     await newClient().auth.refreshSession({ refresh_token: session.refresh_token } as Session)
     expect((await newClient().auth.getUser(data.session!.access_token)).error).not.toBeNull()
     const next = await newClient().auth.refreshSession({ refresh_token: data.session!.refresh_token } as Session)

