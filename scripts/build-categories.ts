@@ -11,8 +11,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
-import { normalizeForSearch } from '../app/domain/text.ts'
-import type { Category } from '../app/domain/categories.ts'
+import { normalizeForSearch } from '#app/domain/text.ts'
+import type { Category } from '#app/domain/categories.ts'
 
 const require = createRequire(import.meta.url)
 const SCHEMA = '@openstreetmap/id-tagging-schema'

@@ -8,6 +8,7 @@ import path from 'node:path'
 import compression from 'compression'
 import express from 'express'
 import getPort from 'get-port'
+import { startDemoWebsites } from './demo-websites.ts'
 import { startLocalStack } from './stack.ts'
 import { startWorker } from './worker-slot.ts'
 import { createRequestHandler } from '@react-router/express'
@@ -30,6 +31,14 @@ async function main() {
   process.env.SUPABASE_ANON_KEY = stack.supabaseAnonKey
   process.env.LEADATLAS_LOCAL_AUTH = stack.local.auth ? '1' : '0'
   process.env.APP_URL = appUrl
+
+  // The demo lead source links its businesses to these local sites, so enrichment runs offline for real.
+  if ((process.env.LEADS_SOURCE ?? 'demo') === 'demo' && !process.env.DEMO_WEBSITES_URL) {
+    const demoSites = await startDemoWebsites({ port: process.env.DEMO_WEBSITES_PORT ? Number(process.env.DEMO_WEBSITES_PORT) : undefined })
+    stops.unshift(demoSites.stop)
+    process.env.DEMO_WEBSITES_URL = demoSites.url
+    log(`Demo websites (demo data) at ${demoSites.url}`)
+  }
 
   const worker = await startWorker({ log })
   stops.unshift(worker.stop)

@@ -149,7 +149,9 @@ function CredentialsDialog({ mode, notice, inert }: { mode: 'signin' | 'signup';
     id: `${mode}-form`,
     lastResult: actionData?.intent === intent ? actionData.result : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: 'onBlur',
+    // Not on blur: the email field is autofocused, so leaving it empty to click "Sign up" or
+    // "Forgot your password?" would pop an error that shifts the link away from the pointer.
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
   const pending = useIsPending({ intent })
@@ -244,7 +246,8 @@ function ForgotPasswordDialog() {
     id: 'forgot-form',
     lastResult: actionData?.intent === 'forgot' ? actionData.result : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-    shouldValidate: 'onBlur',
+    shouldValidate: 'onSubmit', // autofocused: a blur error would move Cancel from under the pointer
+    shouldRevalidate: 'onInput',
   })
   const pending = useIsPending({ intent: 'forgot' })
   const sentTo = actionData && 'sentTo' in actionData ? actionData.sentTo : null

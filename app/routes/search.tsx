@@ -1,14 +1,214 @@
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { data, Link, useLocation, useNavigation, useSubmit } from 'react-router'
+import type { Route } from './+types/search'
 import type { AppHandle } from './app-layout.tsx'
+import { requireUser } from '#app/.server/auth.ts'
+import { getCreditsSummary } from '#app/.server/credits.ts'
+import { getInstance, getLocale } from '#app/.server/i18n.ts'
+import { labelOf, findCategory, getCategory, listCategories } from '#app/.server/search/categories.ts'
+import { LocationQueryError, searchLocations } from '#app/.server/search/locations.ts'
+import { runPreview } from '#app/.server/search/preview.ts'
+import { getLeadSource } from '#app/.server/sources/index.ts'
+import { EmptyResults, ResultsSkeleton, ResultsTable, SearchError } from '#app/components/search/results.tsx'
+import { SearchForm, type ServerPickerOptions } from '#app/components/search/search-form.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
+import { Modal } from '#app/components/ui/modal.tsx'
+import { criteriaFromSearchParams, sameSearch, validateSearch, type LocationLevel, type PreviewLead, type SearchCriteria } from '#app/domain/search.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.search' }
 
-export default function SearchRoute() {
-  const { t } = useTranslation()
+type SearchOutcome =
+  | { status: 'ok'; results: PreviewLead[]; source: string }
+  | { status: 'error'; message: string }
+  | { status: 'plan'; message: string; modalKey: string }
+
+function locationOptions(level: LocationLevel, criteria: SearchCriteria, lang: 'fr' | 'en') {
+  try {
+    return searchLocations({
+      type: level,
+      countryName: criteria.country || undefined,
+      regionName: criteria.region || undefined,
+      departmentName: criteria.department || undefined,
+      lang,
+    })
+  } catch (error) {
+    // A parent that does not exist (typed URL) just leaves the level empty.
+    if (error instanceof LocationQueryError) return []
+    throw error
+  }
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(context, request)
+  const url = new URL(request.url)
+  const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
+  const t = getInstance(context).t
+  const criteria = criteriaFromSearchParams(url.searchParams)
+  // The no-JS form sends the category as typed text; a known label becomes its id.
+  const category = criteria.sector ? (getCategory(criteria.sector) ?? findCategory(criteria.sector, lang)) : null
+  if (category) criteria.sector = category.id
+  const categoryLabel = category ? labelOf(category, lang) : criteria.sector
+
+  const serverOptions: ServerPickerOptions = {
+    country: locationOptions('country', criteria, lang),
+    region: criteria.country ? locationOptions('region', criteria, lang) : [],
+    department: criteria.region ? locationOptions('department', criteria, lang) : [],
+    city: criteria.department ? locationOptions('city', criteria, lang) : [],
+  }
+
+  const { plan } = await getCreditsSummary(user)
+  let search: SearchOutcome | null = null
+  let status = 200
+  if (url.searchParams.get('run') === '1') {
+    const outcome = await runPreview(criteria, { lang, plan, signal: request.signal })
+    if (outcome.ok) search = { status: 'ok', results: outcome.results, source: outcome.source }
+    else if (outcome.validation && !outcome.validation.ok && outcome.validation.reason === 'plan') {
+      search = { status: 'plan', message: t(outcome.messageKey), modalKey: outcome.validation.modalKey }
+      status = outcome.status
+    } else {
+      search = { status: 'error', message: t(outcome.messageKey) }
+      status = outcome.status
+    }
+  }
+  return data(
+    {
+      criteria,
+      categoryLabel,
+      categories: listCategories(lang).map(({ id, label }) => ({ id, label })),
+      serverOptions,
+      plan,
+      source: getLeadSource().name,
+      search,
+    },
+    { status },
+  )
+}
+
+export default function SearchRoute({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation()
+  const submit = useSubmit()
+  const navigation = useNavigation()
+  const location = useLocation()
+  const [criteria, setCriteria] = useState(loaderData.criteria)
+  const [categoryLabel, setCategoryLabel] = useState(loaderData.categoryLabel)
+  const [planModal, setPlanModal] = useState<{ messageKey: string; modalKey: string } | null>(null)
+
+  // A new server answer (navigation, reload) resets the form to what the URL says.
+  useEffect(() => {
+    setCriteria(loaderData.criteria)
+    setCategoryLabel(loaderData.categoryLabel)
+  }, [loaderData.criteria, loaderData.categoryLabel])
+
+  // SPEC §4: changing the interface language clears the chosen category.
+  const [language, setLanguage] = useState(i18n.language)
+  useEffect(() => {
+    if (language === i18n.language) return
+    setLanguage(i18n.language)
+    setCriteria((current) => ({ ...current, sector: '' }))
+    setCategoryLabel('')
+  }, [i18n.language, language])
+
+  const searching = navigation.state === 'loading' && navigation.location.pathname === '/' && new URLSearchParams(navigation.location.search).get('run') === '1'
+  const lastSearch = loaderData.search
+  const showResults = lastSearch && sameSearch(criteria, loaderData.criteria) && !searching
+  const serverPlanModal = lastSearch?.status === 'plan' && sameSearch(criteria, loaderData.criteria) ? lastSearch : null
+  const closeHref = `${location.pathname}?${new URLSearchParams(Object.entries(loaderData.criteria).filter(([, v]) => v) as Array<[string, string]>)}`
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    // With JavaScript the plan rule is checked before any request: the modal opens in place.
+    const validation = validateSearch(criteria, loaderData.plan)
+    if (!validation.ok) {
+      event.preventDefault()
+      if (validation.reason === 'plan') setPlanModal({ messageKey: validation.messageKey, modalKey: validation.modalKey })
+      return
+    }
+    event.preventDefault()
+    const formData = new FormData(event.currentTarget)
+    formData.set('run', '1')
+    for (const [key, value] of [...formData.entries()]) if (value === '') formData.delete(key)
+    submit(formData, { method: 'get', action: '/' })
+  }
+
+  const modal = planModal ?? (serverPlanModal ? { messageKey: '', modalKey: serverPlanModal.modalKey, message: serverPlanModal.message } : null)
+
   return (
-    <section className="mx-auto max-w-5xl">
-      <h1 className="text-2xl font-semibold text-slate-900">{t('search.title')}</h1>
-      <p className="mt-2 text-sm text-slate-600">{t('search.comingSoon')}</p>
+    <section className="mx-auto max-w-7xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold text-slate-900">{t('search.title')}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t('search.subtitle')}</p>
+      </div>
+      {loaderData.source === 'demo' ? (
+        <Alert tone="info">
+          <span className="font-semibold">{t('app.demoData')}.</span> {t('search.demoNotice')}
+        </Alert>
+      ) : null}
+      <SearchForm
+        criteria={criteria}
+        onCriteriaChange={(next, label) => {
+          setCriteria(next)
+          if (label !== undefined) setCategoryLabel(label)
+        }}
+        categoryLabel={categoryLabel}
+        categories={loaderData.categories}
+        serverOptions={loaderData.serverOptions}
+        onSubmit={onSubmit}
+        pending={searching}
+      />
+      {searching ? (
+        <ResultsSkeleton />
+      ) : lastSearch && !showResults && lastSearch.status === 'ok' ? (
+        <Alert tone="warning">{t('search.staleResults')}</Alert>
+      ) : showResults && lastSearch.status === 'error' ? (
+        <SearchError message={lastSearch.message} />
+      ) : showResults && lastSearch.status === 'ok' ? (
+        lastSearch.results.length === 0 ? (
+          <EmptyResults titleKey="search.emptyTitle" bodyKey="search.emptyBody" />
+        ) : (
+          <div className="space-y-3">
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <h2 className="text-base font-semibold text-slate-900">
+                {t('search.results')} <span className="font-normal text-slate-500">· {t('search.resultsCount', { count: lastSearch.results.length })}</span>
+              </h2>
+              <Link to={`/?${new URLSearchParams(location.search).toString()}&export=1`} className={buttonClasses()}>
+                {t('search.enrichAndExport')}
+              </Link>
+            </div>
+            <ResultsTable results={lastSearch.results} />
+            {lastSearch.source === 'osm' ? <p className="text-xs text-slate-500">{t('search.osmAttribution')}</p> : null}
+          </div>
+        )
+      ) : !lastSearch ? (
+        <EmptyResults titleKey="search.startTitle" bodyKey="search.startBody" />
+      ) : null}
+      {modal ? (
+        <Modal
+          title={t('search.plan.modalTitle')}
+          onClose={planModal ? () => setPlanModal(null) : undefined}
+          size="md"
+        >
+          <div className="space-y-4">
+            <Alert tone="warning">{'message' in modal ? modal.message : t(modal.messageKey)}</Alert>
+            <p className="text-sm text-slate-600">{t(modal.modalKey)}</p>
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              {planModal ? (
+                <Button type="button" variant="secondary" onClick={() => setPlanModal(null)}>
+                  {t('search.plan.close')}
+                </Button>
+              ) : (
+                <Link to={closeHref} replace className={buttonClasses({ variant: 'secondary' })}>
+                  {t('search.plan.close')}
+                </Link>
+              )}
+              <Link to="/subscription" className={buttonClasses()}>
+                {t('search.plan.upgrade')}
+              </Link>
+            </div>
+          </div>
+        </Modal>
+      ) : null}
     </section>
   )
 }
+

@@ -108,6 +108,18 @@ function worldLevels(
   return { places: citiesOf(countryCode, unit) }
 }
 
+/**
+ * Loads and indexes the datasets now (≈1 s, ≈50 MB) instead of on the first picker request;
+ * a server may call it in the background at start-up.
+ */
+export function preloadLocationData(): void {
+  countriesIn('fr')
+  countriesIn('en')
+  resolveCountryCode('France')
+  france()
+  countryHasCities('FR')
+}
+
 export interface LocationLevels {
   region: boolean
   department: boolean

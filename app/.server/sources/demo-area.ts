@@ -10,7 +10,7 @@ import {
   findCommune,
   findDepartment,
   findRegion,
-  normalizeName,
+  searchCountryIsFrance,
   topCommunes,
 } from './france-geo.ts'
 import { hashString } from './prng.ts'
@@ -26,15 +26,6 @@ export type DemoArea =
       countryCode: string | null
       population: number
     }
-
-/** true for France, false for another country, null when the search names no country. */
-export function searchCountryIsFrance(params: SearchParams): boolean | null {
-  const code = params.countryCode?.trim().toUpperCase()
-  if (code) return code === 'FR'
-  const country = params.country?.trim()
-  if (!country) return null
-  return ['france', 'fr'].includes(normalizeName(country))
-}
 
 // Rough populations for places we cannot look up, so result counts still grow with the area's size.
 const PLACE_POPULATION = { city: 150_000, department: 800_000, region: 4_000_000, country: 40_000_000 }

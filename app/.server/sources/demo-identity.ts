@@ -7,7 +7,7 @@
  *
  * so the site served for a slug always matches the business that links to it, without any shared state.
  */
-import { type Commune, communeCentre, franceData, phoneZone } from './france-geo.ts'
+import { type Commune, cityName, communeCentre, franceData, phoneZone } from './france-geo.ts'
 import { rngFor } from './prng.ts'
 import { STREETS, slugify } from './demo-vocabulary.ts'
 
@@ -41,11 +41,6 @@ export function parseDemoSlug(slug: string): ParsedDemoSlug {
   let hash = 0
   for (const ch of slug) hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) >>> 0
   return { nameSlug: parts.join('-') || 'entreprise', commune: null, seed: hash }
-}
-
-/** The commune's everyday name: arrondissements ("Paris 11e Arrondissement") are addressed as their city. */
-export function cityName(commune: Commune): string {
-  return commune.isArrondissement ? commune.nom.replace(/\s+\d+(er|e)\s+Arrondissement$/i, '') : commune.nom
 }
 
 export interface DemoDetails {

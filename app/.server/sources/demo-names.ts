@@ -2,6 +2,7 @@
  * Plausible business names for demo data: a sector's templates filled with French surnames, first names and place
  * complements ("Boulangerie Martin", "Le Fournil de Léa", "Pharmacie de la Gare").
  */
+import { allCategories, getCategory } from '#app/.server/search/categories.ts'
 import type { Rng } from './prng.ts'
 import type { ResolvedCategory } from './types.ts'
 import {
@@ -29,6 +30,17 @@ export function sectorForCategory(category: ResolvedCategory): SectorStyle | und
   return SECTORS.find((s) => s.match.some((m) => (m.includes(' ') ? phrase.includes(` ${m} `) : words.has(m))))
 }
 
+/** Businesses in France carry French names whatever the user's language: use the taxonomy's French label. */
+export function frenchLabel(category: ResolvedCategory): string {
+  return getCategory(category.id)?.labels.fr ?? category.label
+}
+
+/** The label the category picker shows for a built-in sector, so "all sectors" results read like the rest. */
+export function sectorLabel(sector: SectorStyle, lang: 'fr' | 'en'): string {
+  const category = allCategories().find((c) => c.osm.key === sector.osm.key && c.osm.value === sector.osm.value)
+  return category?.labels[lang] ?? sector.label[lang]
+}
+
 function fill(template: string, rng: Rng, label: string, surnames: readonly string[], town = ''): string {
   return template
     .replace('{town}', () => town)
@@ -36,6 +48,11 @@ function fill(template: string, rng: Rng, label: string, surnames: readonly stri
     .replace('{first}', () => rng.pick(FIRST_NAMES))
     .replace('{place}', () => rng.pick(PLACES))
     .replace('{label}', () => label)
+}
+
+/** French elision before a vowel: "Le Fournil de Élodie" → "Le Fournil d'Élodie". */
+function elide(name: string): string {
+  return name.replace(/\b([Dd])e ([AEIOUYÉÈÊÂÎÔ])/g, "$1'$2")
 }
 
 function capitalizeFirst(value: string): string {
@@ -50,5 +67,5 @@ export function businessName(rng: Rng, options: { sector?: SectorStyle; label: s
     return fill(rng.pick(templates), rng, label, INTERNATIONAL_SURNAMES, options.town)
   }
   const templates = options.sector?.templates ?? GENERIC_TEMPLATES
-  return fill(rng.pick(templates), rng, label, SURNAMES)
+  return elide(fill(rng.pick(templates), rng, label, SURNAMES))
 }

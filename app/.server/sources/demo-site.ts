@@ -3,7 +3,8 @@
  * that enrichment tests assert against: which emails, social links and technologies a correct crawler finds there,
  * and which decoys it must ignore.
  */
-import { cityName, demoDetails, parseDemoSlug } from './demo-identity.ts'
+import { demoDetails, parseDemoSlug } from './demo-identity.ts'
+import { cityName } from './france-geo.ts'
 import { FIRST_NAMES, SURNAMES, prettifySlugName, slugify } from './demo-vocabulary.ts'
 import { rngFor } from './prng.ts'
 
@@ -143,7 +144,7 @@ function pickTechnologies(seed: number, emailMarkup: EmailMarkup) {
     technologies.push({ name: 'Nginx', version: nginx })
     headers['Server'] = `nginx/${nginx}`
   }
-  const analyticsId = rng.chance(0.5) ? `G-${seed.toString(36).toUpperCase().padStart(10, 'Q').slice(0, 10)}` : null
+  const analyticsId = rng.chance(0.5) ? `G-${Array.from({ length: 10 }, () => rng.pick([...'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789'])).join('')}` : null
   if (analyticsId) technologies.push({ name: 'Google Analytics' })
   return { stack, technologies, headers, analyticsId, versions }
 }

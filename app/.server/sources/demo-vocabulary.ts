@@ -4,6 +4,8 @@
  * the exact business name from its URL slug alone.
  */
 
+import { allCategories } from '#app/.server/search/categories.ts'
+
 export const SURNAMES = [
   'Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Richard', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Simon',
   'Laurent', 'Lefebvre', 'Michel', 'Garcia', 'David', 'Bertrand', 'Roux', 'Vincent', 'Fournier', 'Morel', 'Girard',
@@ -37,7 +39,7 @@ export const STREETS = [
   'rue de la République', 'avenue Jean Jaurès', 'rue Victor Hugo', 'place de la Mairie', 'boulevard Gambetta',
   'rue du Général de Gaulle', 'rue Nationale', 'rue de la Paix', 'avenue de la Gare', 'rue Pasteur', 'rue des Écoles',
   'rue du Moulin', "rue de l'Église", 'rue Voltaire', 'rue Émile Zola', 'rue Jules Ferry', 'rue Carnot', 'avenue Foch',
-  'rue de la Liberté', 'rue du Marché', 'quai des Chartrons', 'impasse des Lilas', 'chemin des Vignes',
+  'rue de la Liberté', 'rue du Marché', 'quai du Port', 'impasse des Lilas', 'chemin des Vignes',
   'rue Principale', 'Grande Rue', 'place du Marché', 'rue Saint-Jacques', 'boulevard Voltaire', 'rue Paul Bert',
   'avenue de la Libération', 'rue Jean Moulin', 'rue des Fleurs', 'allée des Platanes', 'rue de Verdun',
 ] as const
@@ -155,7 +157,9 @@ let displayWords: Map<string, string> | undefined
 function vocabulary(): Map<string, string> {
   if (displayWords) return displayWords
   displayWords = new Map()
-  const phrases = [...SURNAMES, ...FIRST_NAMES, ...PLACES, ...SECTORS.flatMap((s) => s.templates), ...SECTORS.map((s) => s.label.fr)]
+  // Taxonomy labels too: names built around a category label ("Pension animalière Martin") come back exact.
+  const taxonomy = allCategories().map((c) => c.labels.fr)
+  const phrases = [...SURNAMES, ...FIRST_NAMES, ...PLACES, ...SECTORS.flatMap((s) => s.templates), ...SECTORS.map((s) => s.label.fr), ...taxonomy]
   for (const phrase of phrases) {
     for (const word of phrase.replace(/\{[a-z]+\}/g, ' ').split(/[\s'-]+/)) {
       const token = slugify(word)

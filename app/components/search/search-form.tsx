@@ -1,0 +1,233 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form } from 'react-router'
+import type { CategoryOption } from '#app/domain/categories.ts'
+import { hasSectorOrLocation, LOCATION_LEVELS, withLevel, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
+import { cn, useHydrated } from '#app/utils/misc.ts'
+import { Button } from '../ui/button.tsx'
+import { PickerCombobox, type PickerOption } from './picker-combobox.tsx'
+import { filterCategoryOptions, filterLocations, useCategoryOptions, useLocationOptions, type LocationOption } from './use-picker-options.ts'
+
+export interface ServerPickerOptions {
+  country: LocationOption[]
+  region: LocationOption[]
+  department: LocationOption[]
+  city: LocationOption[]
+}
+
+const PARENT_HINT: Record<Exclude<LocationLevel, 'country'>, string> = {
+  region: 'search.needCountry',
+  department: 'search.needRegion',
+  city: 'search.needDepartment',
+}
+
+const SELECT_PLACEHOLDER: Record<LocationLevel, string> = {
+  country: 'search.selectCountry',
+  region: 'search.selectRegion',
+  department: 'search.selectDepartment',
+  city: 'search.anyCity',
+}
+
+/**
+ * The search form: a GET form, so the URL holds the search and the results render server-side.
+ * Without JavaScript the pickers are server-rendered selects (a "load the next level" submit
+ * fills the next one) and the category is free text; with JavaScript they become comboboxes.
+ */
+export function SearchForm({
+  criteria,
+  onCriteriaChange,
+  categoryLabel,
+  categories,
+  serverOptions,
+  onSubmit,
+  pending,
+}: {
+  criteria: SearchCriteria
+  onCriteriaChange: (criteria: SearchCriteria, label?: string) => void
+  categoryLabel: string
+  categories: Array<Pick<CategoryOption, 'id' | 'label'>>
+  serverOptions: ServerPickerOptions
+  onSubmit: (event: React.FormEvent<HTMLFormElement>) => void
+  pending: boolean
+}) {
+  const { t } = useTranslation()
+  const hydrated = useHydrated()
+  const canSubmit = hasSectorOrLocation(criteria)
+  return (
+    <Form method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
+      <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-5">
+        <div className="md:col-span-2 xl:col-span-1">
+          {hydrated ? (
+            <CategoryPicker criteria={criteria} label={categoryLabel} onChange={(sector, label) => onCriteriaChange({ ...criteria, sector }, label)} />
+          ) : (
+            <NoJsCategoryInput value={categoryLabel} categories={categories} />
+          )}
+        </div>
+        {LOCATION_LEVELS.map((level) =>
+          hydrated ? (
+            <LocationPicker key={level} level={level} criteria={criteria} onChange={(value) => onCriteriaChange(withLevel(criteria, level, value))} />
+          ) : (
+            <NoJsLocationSelect key={level} level={level} criteria={criteria} options={serverOptions[level]} />
+          ),
+        )}
+      </div>
+      <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
+        <p id="search-requirement" className={cn('text-sm', canSubmit ? 'text-slate-500' : 'text-amber-700')} role={canSubmit ? undefined : 'status'}>
+          {canSubmit ? t('search.previewNote') : t('search.errors.sectorOrLocation')}
+        </p>
+        <div className="flex gap-3">
+          {!hydrated ? (
+            <Button type="submit" name="refine" value="1" variant="secondary">
+              {t('search.loadNext')}
+            </Button>
+          ) : null}
+          {/* Without JavaScript the server checks the rule and answers with the message instead. */}
+          <Button type="submit" name="run" value="1" disabled={hydrated && !canSubmit} pending={pending} className="min-w-32">
+            {pending ? t('search.searching') : t('search.search')}
+          </Button>
+        </div>
+      </div>
+    </Form>
+  )
+}
+
+function NoJsCategoryInput({ value, categories }: { value: string; categories: Array<Pick<CategoryOption, 'id' | 'label'>> }) {
+  const { t } = useTranslation()
+  return (
+    <div>
+      <label htmlFor="search-sector" className="block text-sm font-medium text-slate-700">
+        {t('search.category')}
+      </label>
+      <input
+        id="search-sector"
+        name="sector"
+        type="text"
+        list="category-options"
+        defaultValue={value}
+        placeholder={t('search.categoryPlaceholder')}
+        aria-describedby="search-sector-hint"
+        maxLength={200}
+        className="mt-1.5 block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none"
+      />
+      <datalist id="category-options">
+        {categories.map((category) => (
+          <option key={category.id} value={category.label} />
+        ))}
+      </datalist>
+      <p id="search-sector-hint" className="mt-1.5 text-xs text-slate-500">
+        {t('search.categoryHintNoJs')}
+      </p>
+    </div>
+  )
+}
+
+function NoJsLocationSelect({ level, criteria, options }: { level: LocationLevel; criteria: SearchCriteria; options: LocationOption[] }) {
+  const { t } = useTranslation()
+  const parent = level === 'country' ? null : LOCATION_LEVELS[LOCATION_LEVELS.indexOf(level) - 1]!
+  const disabled = parent !== null && !criteria[parent]
+  const id = `search-${level}`
+  const value = criteria[level]
+  const hasValue = options.some((option) => option.name === value)
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {t(`search.${level}`)}
+      </label>
+      <select
+        id={id}
+        name={level}
+        defaultValue={value}
+        disabled={disabled}
+        aria-describedby={disabled ? `${id}-hint` : undefined}
+        className="mt-1.5 block w-full rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-400"
+      >
+        <option value="">{t(SELECT_PLACEHOLDER[level])}</option>
+        {value && !hasValue ? <option value={value}>{value}</option> : null}
+        {options.map((option) => (
+          <option key={option.code ?? option.name} value={option.name}>
+            {option.name}
+          </option>
+        ))}
+      </select>
+      {disabled && parent ? (
+        <p id={`${id}-hint`} className="mt-1.5 text-xs text-slate-500">
+          {t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function CategoryPicker({ criteria, label, onChange }: { criteria: SearchCriteria; label: string; onChange: (sector: string, label: string) => void }) {
+  const { t, i18n } = useTranslation()
+  const [query, setQuery] = useState('')
+  const categories = useCategoryOptions(i18n.language)
+  const { items, tooMany } = filterCategoryOptions(categories.items, query)
+  const options: PickerOption[] = items.map((item) => ({ value: item.value, label: item.label }))
+  const text = query.trim()
+  if (text && !items.some((item) => item.label.toLowerCase() === text.toLowerCase())) {
+    options.push({ value: text, label: t('search.useCustom', { text }), custom: true })
+  }
+  const status =
+    categories.status === 'loading'
+      ? t('search.loadingCategories')
+      : text && items.length === 0
+        ? `${t('search.noCategory')} ${t('search.customHint')}`
+        : null
+  return (
+    <PickerCombobox
+      id="search-sector"
+      label={t('search.category')}
+      name="sector"
+      value={criteria.sector}
+      displayValue={label}
+      options={options}
+      onQueryChange={setQuery}
+      onChange={(option) => onChange(option?.value ?? '', option ? (option.custom ? option.value : option.label) : '')}
+      placeholder={t('search.categoryPlaceholder')}
+      status={status}
+      footer={tooMany ? t('search.tooManyCategories') : null}
+    />
+  )
+}
+
+function LocationPicker({ level, criteria, onChange }: { level: LocationLevel; criteria: SearchCriteria; onChange: (value: string) => void }) {
+  const { t, i18n } = useTranslation()
+  const [query, setQuery] = useState('')
+  const parent = level === 'country' ? null : LOCATION_LEVELS[LOCATION_LEVELS.indexOf(level) - 1]!
+  const enabled = parent === null || Boolean(criteria[parent])
+  const state = useLocationOptions({
+    type: level,
+    countryName: criteria.country || undefined,
+    regionName: level === 'department' || level === 'city' ? criteria.region || undefined : undefined,
+    departmentName: level === 'city' ? criteria.department || undefined : undefined,
+    lang: i18n.language,
+    enabled,
+    query,
+  })
+  const items = level === 'city' ? state.items : filterLocations(state.items, query)
+  const status = !enabled
+    ? t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])
+    : state.status === 'loading' && !items.length
+      ? t('search.loading')
+      : state.status === 'error'
+        ? state.message || t('common.error')
+        : state.status === 'ready' && !items.length
+          ? t('search.noLocations')
+          : null
+  return (
+    <PickerCombobox
+      id={`search-${level}`}
+      label={t(`search.${level}`)}
+      name={level}
+      value={criteria[level]}
+      displayValue={criteria[level]}
+      options={items.map((item) => ({ value: item.name, label: item.name }))}
+      onQueryChange={setQuery}
+      onChange={(option) => onChange(option?.value ?? '')}
+      disabled={!enabled}
+      placeholder={enabled ? t(SELECT_PLACEHOLDER[level]) : t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])}
+      status={status}
+    />
+  )
+}

@@ -1,0 +1,109 @@
+// Search rules (SPEC §4 Search form, §5 Search, §7 preview payload). Pure: shared by client and server.
+import type { PlanId } from './plans.ts'
+
+export const LOCATION_LEVELS = ['country', 'region', 'department', 'city'] as const
+export type LocationLevel = (typeof LOCATION_LEVELS)[number]
+
+export const PREVIEW_LIMIT = 20
+
+export interface SearchCriteria {
+  sector: string
+  country: string
+  countryCode?: string
+  region: string
+  department: string
+  city: string
+}
+
+export const EMPTY_CRITERIA: SearchCriteria = { sector: '', country: '', region: '', department: '', city: '' }
+
+/** Which levels the plan requires (city never is). */
+export function requiredLevels(plan: PlanId): LocationLevel[] {
+  return plan === 'professional' || plan === 'premium' ? ['country', 'region'] : ['country', 'region', 'department']
+}
+
+/** A category or a country is needed before the form can be submitted at all. */
+export function hasSectorOrLocation(criteria: Pick<SearchCriteria, 'sector' | 'country'>): boolean {
+  return criteria.sector.trim() !== '' || criteria.country.trim() !== ''
+}
+
+export const PLAN_REQUIREMENT_MESSAGES: Record<LocationLevel, string> = {
+  country: 'search.plan.requiresCountry',
+  region: 'search.plan.requiresRegion',
+  department: 'search.plan.requiresDepartment',
+  city: 'search.plan.requiresCity',
+}
+
+export type SearchValidation =
+  | { ok: true }
+  | { ok: false; reason: 'sector_or_location'; messageKey: string }
+  | { ok: false; reason: 'plan'; missing: LocationLevel; messageKey: string; modalKey: string }
+
+/**
+ * The plan rule of SPEC §5. `availableLevels` says which levels have data for the chosen
+ * country: a level with no data (e.g. no departments) cannot be required.
+ */
+export function validateSearch(
+  criteria: SearchCriteria,
+  plan: PlanId,
+  availableLevels: Partial<Record<LocationLevel, boolean>> = {},
+): SearchValidation {
+  if (!hasSectorOrLocation(criteria)) return { ok: false, reason: 'sector_or_location', messageKey: 'search.errors.sectorOrLocation' }
+  for (const level of requiredLevels(plan)) {
+    if (availableLevels[level] === false) continue
+    if (!criteria[level].trim()) {
+      return { ok: false, reason: 'plan', missing: level, messageKey: PLAN_REQUIREMENT_MESSAGES[level], modalKey: planRestrictionMessageKey(plan) }
+    }
+  }
+  return { ok: true }
+}
+
+/** The restriction modal shows the basic message for free_trial and basic, the professional one otherwise. */
+export function planRestrictionMessageKey(plan: PlanId): string {
+  return plan === 'free_trial' || plan === 'basic' ? 'search.plan.modalBasic' : 'search.plan.modalProfessional'
+}
+
+/** SPEC §7: countryCode is the upper-cased country when it is two letters and no code is given. */
+export function resolveCountryCode(country: string, countryCode?: string | null): string | undefined {
+  if (countryCode?.trim()) return countryCode.trim().toUpperCase()
+  const trimmed = country.trim()
+  return /^[a-z]{2}$/i.test(trimmed) ? trimmed.toUpperCase() : undefined
+}
+
+/** Picking a level clears the levels below it (SPEC §4). */
+export function withLevel(criteria: SearchCriteria, level: LocationLevel, value: string): SearchCriteria {
+  const next = { ...criteria, [level]: value }
+  const index = LOCATION_LEVELS.indexOf(level)
+  for (const lower of LOCATION_LEVELS.slice(index + 1)) next[lower] = ''
+  if (level === 'country') delete next.countryCode
+  return next
+}
+
+/** The preview shows only while the form still matches the search that produced it. */
+export function sameSearch(a: SearchCriteria, b: SearchCriteria): boolean {
+  return a.sector === b.sector && LOCATION_LEVELS.every((level) => a[level] === b[level])
+}
+
+/** Reads criteria from URL search params (the search is a GET form). */
+export function criteriaFromSearchParams(params: URLSearchParams): SearchCriteria {
+  const read = (name: string) => (params.get(name) ?? '').trim().slice(0, 200)
+  const criteria: SearchCriteria = { sector: read('sector'), country: read('country'), region: read('region'), department: read('department'), city: read('city') }
+  const code = read('countryCode')
+  if (code) criteria.countryCode = code
+  // A lower level without its parent is meaningless (and would be disabled in the form).
+  if (!criteria.country) criteria.region = ''
+  if (!criteria.region) criteria.department = ''
+  if (!criteria.department) criteria.city = ''
+  return criteria
+}
+
+/** One row of the results preview (SPEC §3 Preview lead result). */
+export interface PreviewLead {
+  id: string
+  name: string
+  address: string | null
+  businessTypes: string[]
+  website: string | null
+  rating: number | null
+  reviewCount: number | null
+}

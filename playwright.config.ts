@@ -1,0 +1,63 @@
+import { defineConfig, devices } from '@playwright/test'
+
+/**
+ * End-to-end tests: every spec runs twice, with JavaScript (hydrated app) and without it
+ * (plain HTML forms, ARCHITECTURE §6). The production build (`npm run test:e2e` builds first)
+ * is served on the embedded stack with a fresh data directory, so each run starts empty.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100)
+const baseURL = `http://127.0.0.1:${PORT}`
+const DATA_DIR = '.data/e2e'
+
+// Debian's Chromium: Playwright's own browser downloads do not work on these machines.
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+}
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  outputDir: './test-results',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  workers: 2, // 2-core machines; the server shares them
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL,
+    locale: 'en-US',
+    viewport: { width: 1440, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+  },
+  projects: [
+    {
+      name: 'chromium-js',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions, javaScriptEnabled: true },
+    },
+    {
+      name: 'chromium-nojs',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions, javaScriptEnabled: false },
+    },
+  ],
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && DATA_DIR=${DATA_DIR} PORT=${PORT} HOST=127.0.0.1 npm run serve`,
+    url: `${baseURL}/login`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})

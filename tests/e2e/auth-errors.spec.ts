@@ -1,0 +1,71 @@
+import { expect, test } from '@playwright/test'
+import { emailInput, passwordInput, submitSignIn } from './support/auth.ts'
+import { createUser, nextDocumentPost, sameOrigin } from './support/http.ts'
+import { uniqueEmail } from './support/users.ts'
+
+test.describe('sign-in and sign-up errors', () => {
+  for (const mode of ['signup', 'signin'] as const) {
+    test(`${mode}: bad email and short password show the validation messages, keeping the email`, async ({ page, javaScriptEnabled, baseURL }) => {
+      await page.goto(mode === 'signup' ? '/login?mode=signup' : '/login')
+      await emailInput(page).fill('not-an-email')
+      await passwordInput(page).fill('123')
+      // Without JS the browser posts the form and the server answers 400 with the re-rendered
+      // form; with JS the same schema runs in the browser first and nothing is posted.
+      const post = javaScriptEnabled ? null : nextDocumentPost(page, '/login')
+      await page.getByRole('button', { name: mode === 'signup' ? 'Sign up' : 'Sign in', exact: true }).click()
+      if (post) expect((await post).status()).toBe(400)
+      await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+      await expect(page.getByText('Password must be at least 6 characters')).toBeVisible()
+      await expect(emailInput(page)).toHaveValue('not-an-email')
+      await expect(emailInput(page)).toHaveAttribute('aria-invalid', 'true')
+      // The server never echoes a password back.
+      if (!javaScriptEnabled) await expect(passwordInput(page)).toHaveValue('')
+
+      // Empty fields: "required" messages.
+      await emailInput(page).fill('')
+      await passwordInput(page).fill('')
+      const post2 = javaScriptEnabled ? null : nextDocumentPost(page, '/login')
+      await page.getByRole('button', { name: mode === 'signup' ? 'Sign up' : 'Sign in', exact: true }).click()
+      if (post2) expect((await post2).status()).toBe(400)
+      await expect(page.getByText('Email is required')).toBeVisible()
+      await expect(page.getByText('Password is required')).toBeVisible()
+
+      // The server enforces the same rules whatever the client does.
+      const response = await page.request.post(mode === 'signup' ? '/login?mode=signup' : '/login', {
+        form: { intent: mode, email: 'not-an-email', password: '123' },
+        headers: sameOrigin(baseURL),
+        maxRedirects: 0,
+      })
+      expect(response.status()).toBe(400)
+    })
+  }
+
+  test('duplicate sign-up shows an error in a red box', async ({ page, request, baseURL }, testInfo) => {
+    const user = await createUser(request, baseURL, { email: uniqueEmail('dup', testInfo) })
+    await page.goto('/login?mode=signup')
+    await emailInput(page).fill(user.email)
+    await passwordInput(page).fill('another-password')
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click()
+    const alert = page.getByRole('alert')
+    await expect(alert).toHaveText('A user with this email address has already been registered')
+    await expect(alert).toHaveClass(/bg-red-50/)
+    await expect(page).toHaveURL(/mode=signup/)
+    await expect(emailInput(page)).toHaveValue(user.email)
+  })
+
+  test('wrong password shows "Invalid login credentials" in a red box', async ({ page, request, baseURL, javaScriptEnabled }, testInfo) => {
+    const user = await createUser(request, baseURL, { email: uniqueEmail('wrongpw', testInfo) })
+    await page.goto('/login')
+    const post = javaScriptEnabled ? null : nextDocumentPost(page, '/login')
+    await submitSignIn(page, { ...user, password: 'not-the-password' }, { goto: false })
+    if (post) expect((await post).status()).toBe(400)
+    const alert = page.getByRole('alert')
+    await expect(alert).toHaveText('Invalid login credentials')
+    await expect(alert).toHaveClass(/bg-red-50/)
+    await expect(emailInput(page)).toHaveValue(user.email)
+    await expect(page).toHaveURL((url) => url.pathname === '/login')
+    // An unknown account gets the same answer (no account enumeration).
+    await submitSignIn(page, { email: uniqueEmail('nobody', testInfo), password: 'whatever-123' }, { goto: false })
+    await expect(page.getByRole('alert')).toHaveText('Invalid login credentials')
+  })
+})

@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test'
+import { emailInput, signIn, submitSignIn } from './support/auth.ts'
+import { createUser } from './support/http.ts'
+import { uniqueEmail } from './support/users.ts'
+
+test.describe('session', () => {
+  test('protected pages send visitors to /login?redirectTo=…, and signing in returns there', async ({ page, request, baseURL }, testInfo) => {
+    const user = await createUser(request, baseURL, { email: uniqueEmail('redirect', testInfo) })
+    for (const path of ['/settings', '/exports', '/subscription', '/search']) {
+      await page.goto(path)
+      await expect(page).toHaveURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === path)
+    }
+    await page.goto('/')
+    await expect(page).toHaveURL((url) => url.pathname === '/login' && !url.searchParams.has('redirectTo'))
+
+    await page.goto('/subscription?tab=annual')
+    await expect(page).toHaveURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === '/subscription?tab=annual')
+    await expect(page.getByText('Please sign in to continue.')).toBeVisible()
+    await submitSignIn(page, user, { goto: false })
+    await page.waitForURL((url) => url.pathname === '/subscription')
+    expect(new URL(page.url()).search).toBe('?tab=annual')
+    await expect(page.getByRole('heading', { name: 'Subscription', level: 1 })).toBeVisible()
+  })
+
+  test('redirectTo never leaves the site', async ({ page, request, baseURL }, testInfo) => {
+    const user = await createUser(request, baseURL, { email: uniqueEmail('openredirect', testInfo) })
+    await page.goto('/login?redirectTo=%2F%2Fevil.example%2Fphish')
+    await submitSignIn(page, user, { goto: false })
+    await page.waitForURL((url) => url.pathname !== '/login')
+    expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin)
+  })
+
+  test('"Sign out" in the sidebar shows "Signing out..." then /login, and the session is gone', async ({ page, request, baseURL, javaScriptEnabled }, testInfo) => {
+    const user = await createUser(request, baseURL, { email: uniqueEmail('signout', testInfo) })
+    await signIn(page, user)
+    await expect(page).toHaveURL((url) => url.pathname === '/')
+
+    const signingOut = page.getByText('Signing out...')
+    await page.locator('aside').getByRole('link', { name: 'Sign out' }).click()
+    // With JS the message shows for a moment before the client navigates; without JS a meta
+    // refresh moves on after a second.
+    await signingOut.waitFor({ state: 'visible' })
+    await page.waitForURL((url) => url.pathname === '/login')
+    await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible()
+    await expect(emailInput(page)).toBeVisible()
+    if (!javaScriptEnabled) expect(await page.evaluate(() => 1).catch(() => 'no-js')).toBe('no-js')
+
+    await page.goto('/settings')
+    await expect(page).toHaveURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === '/settings')
+    // Back in: the old session cookie did not survive.
+    await signIn(page, user, { goto: false })
+    await expect(page).toHaveURL((url) => url.pathname === '/settings')
+  })
+})

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import {
+  criteriaFromSearchParams,
+  EMPTY_CRITERIA,
+  hasSectorOrLocation,
+  planRestrictionMessageKey,
+  requiredLevels,
+  resolveCountryCode,
+  sameSearch,
+  validateSearch,
+  withLevel,
+} from '#app/domain/search.ts'
+
+const france = { ...EMPTY_CRITERIA, country: 'France' }
+const region = { ...france, region: 'Île-de-France' }
+const department = { ...region, department: 'Paris' }
+
+describe('required levels per plan (SPEC §5)', () => {
+  it('free_trial and basic need country, region and department; professional and premium country and region', () => {
+    expect(requiredLevels('free_trial')).toEqual(['country', 'region', 'department'])
+    expect(requiredLevels('basic')).toEqual(['country', 'region', 'department'])
+    expect(requiredLevels('professional')).toEqual(['country', 'region'])
+    expect(requiredLevels('premium')).toEqual(['country', 'region'])
+  })
+})
+
+describe('validateSearch', () => {
+  it('needs a sector or a country first', () => {
+    expect(hasSectorOrLocation(EMPTY_CRITERIA)).toBe(false)
+    expect(hasSectorOrLocation({ sector: ' ', country: '' })).toBe(false)
+    expect(validateSearch(EMPTY_CRITERIA, 'premium')).toEqual({ ok: false, reason: 'sector_or_location', messageKey: 'search.errors.sectorOrLocation' })
+  })
+  it('asks a sector-only search for a country', () => {
+    expect(validateSearch({ ...EMPTY_CRITERIA, sector: 'bakery' }, 'premium')).toMatchObject({ ok: false, missing: 'country', messageKey: 'search.plan.requiresCountry' })
+  })
+  it('stops a free-trial user at region level with the basic modal message', () => {
+    expect(validateSearch(region, 'free_trial')).toEqual({
+      ok: false,
+      reason: 'plan',
+      missing: 'department',
+      messageKey: 'search.plan.requiresDepartment',
+      modalKey: 'search.plan.modalBasic',
+    })
+    expect(validateSearch(region, 'basic')).toMatchObject({ ok: false, missing: 'department' })
+  })
+  it('lets professional and premium users search a region, not a country', () => {
+    expect(validateSearch(region, 'professional')).toEqual({ ok: true })
+    expect(validateSearch(region, 'premium')).toEqual({ ok: true })
+    expect(validateSearch(france, 'professional')).toMatchObject({ ok: false, missing: 'region', modalKey: 'search.plan.modalProfessional' })
+  })
+  it('accepts a department search on every plan and never requires a city', () => {
+    for (const plan of ['free_trial', 'basic', 'professional', 'premium'] as const) expect(validateSearch(department, plan)).toEqual({ ok: true })
+  })
+  it('does not require a level the country has no data for', () => {
+    expect(validateSearch(region, 'free_trial', { department: false })).toEqual({ ok: true })
+  })
+  it('uses the basic message for free_trial and basic, the professional one otherwise', () => {
+    expect(planRestrictionMessageKey('free_trial')).toBe('search.plan.modalBasic')
+    expect(planRestrictionMessageKey('basic')).toBe('search.plan.modalBasic')
+    expect(planRestrictionMessageKey('professional')).toBe('search.plan.modalProfessional')
+    expect(planRestrictionMessageKey('premium')).toBe('search.plan.modalProfessional')
+  })
+})
+
+describe('cascading levels (SPEC §4)', () => {
+  const full = { ...department, city: 'Paris', sector: 'bakery' }
+  it('picking a level clears the ones below', () => {
+    expect(withLevel(full, 'country', 'Germany')).toEqual({ ...EMPTY_CRITERIA, sector: 'bakery', country: 'Germany' })
+    expect(withLevel(full, 'region', 'Bretagne')).toEqual({ ...full, region: 'Bretagne', department: '', city: '' })
+    expect(withLevel(full, 'department', 'Hauts-de-Seine')).toEqual({ ...full, department: 'Hauts-de-Seine', city: '' })
+    expect(withLevel(full, 'city', 'Paris')).toEqual(full)
+  })
+  it('drops orphan levels read from a URL', () => {
+    expect(criteriaFromSearchParams(new URLSearchParams('region=Bretagne&city=Rennes&sector=cafe'))).toEqual({ ...EMPTY_CRITERIA, sector: 'cafe' })
+  })
+  it('compares searches', () => {
+    expect(sameSearch(full, { ...full })).toBe(true)
+    expect(sameSearch(full, { ...full, city: '' })).toBe(false)
+  })
+})
+
+describe('resolveCountryCode (SPEC §7)', () => {
+  it('upper-cases a two-letter country when no code is given', () => {
+    expect(resolveCountryCode('fr')).toBe('FR')
+    expect(resolveCountryCode('France')).toBeUndefined()
+    expect(resolveCountryCode('France', 'fr')).toBe('FR')
+    expect(resolveCountryCode('de', '')).toBe('DE')
+  })
+})
