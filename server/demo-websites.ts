@@ -55,7 +55,8 @@ interface Reply {
 
 const HTML = 'text/html; charset=utf-8'
 
-export function routeDemoRequest(method: string, rawPath: string): Reply {
+/** `origin` (e.g. http://127.0.0.1:4321) makes the JSON-LD url absolute. */
+export function routeDemoRequest(method: string, rawPath: string, origin = ''): Reply {
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }, body: 'Method not allowed\n' }
   const path = rawPath.split('?')[0] ?? '/'
   if (path === '/robots.txt') return { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: demoRobotsTxt() }
@@ -69,7 +70,7 @@ export function routeDemoRequest(method: string, rawPath: string): Reply {
   if (!page) return notFound()
   const site = demoSite(slug)
   if (page === 'private' && !site.robotsDisallowPrivate) return notFound()
-  return { status: 200, headers: { ...site.headers, 'Content-Type': HTML }, body: renderDemoPage(site, page, `/sites/${slug}/`) }
+  return { status: 200, headers: { ...site.headers, 'Content-Type': HTML }, body: renderDemoPage(site, page, `/sites/${slug}/`, origin) }
 }
 
 function notFound(): Reply {
@@ -82,7 +83,7 @@ export async function startDemoWebsites(options: DemoWebsitesOptions = {}): Prom
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
     onRequest?.({ method, path })
-    const reply = routeDemoRequest(method, path)
+    const reply = routeDemoRequest(method, path, req.headers.host ? `http://${req.headers.host}` : '')
     const send = () => {
       if (res.destroyed) return
       res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body), 'Cache-Control': 'no-store' })
@@ -91,8 +92,6 @@ export async function startDemoWebsites(options: DemoWebsitesOptions = {}): Prom
     if (latencyMs > 0) setTimeout(send, latencyMs)
     else send()
   })
-  // Keep-alive connections would hold stop() open; crawlers reconnect cheaply on loopback.
-  server.keepAliveTimeout = 5_000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
@@ -101,7 +100,9 @@ export async function startDemoWebsites(options: DemoWebsitesOptions = {}): Prom
     })
   })
   const address = server.address() as AddressInfo
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  // Listening on every interface still means "reach me on loopback" for the URL we hand out.
+  const loopback = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address
+  const urlHost = loopback.includes(':') ? `[${loopback}]` : loopback
   return {
     url: `http://${urlHost}:${address.port}`,
     stop: () =>

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, useActionData } from 'react-router'
+import { data, Form, redirect, useActionData } from 'react-router'
 import type { Route } from './+types/settings'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
@@ -15,9 +15,16 @@ import { useIsPending } from '#app/utils/misc.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.settings' }
 
+// Post/redirect/get (ARCHITECTURE §6): a successful save redirects, and this one-shot cookie
+// carries the success message across the redirect, so reloading never re-posts the form.
+const SAVED_COOKIE = 'settings_saved'
+const savedCookie = (value: string, maxAge: number) => `${SAVED_COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax`
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
-  return { email: user.email, profile: await readProfile(user) }
+  const saved = new RegExp(`(?:^|;\\s*)${SAVED_COOKIE}=1(?:;|$)`).test(request.headers.get('Cookie') ?? '')
+  const body = { email: user.email, profile: await readProfile(user), saved }
+  return data(body, saved ? { headers: { 'Set-Cookie': savedCookie('', 0) } } : undefined)
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     console.error('Profile update failed', error)
     return data({ result: submission.reply({ formErrors: [t('settings.error')] }), saved: false }, { status: 500 })
   }
-  return { result: submission.reply(), saved: true }
+  throw redirect('/settings', { headers: { 'Set-Cookie': savedCookie('1', 60) } })
 }
 
 export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
@@ -57,7 +64,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
       </div>
       <Form method="post" {...getFormProps(form)} className="mt-8 rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
         <div className="space-y-6 p-6 sm:p-8">
-          {actionData?.saved && !pending ? <Alert tone="success">{t('settings.success')}</Alert> : null}
+          {loaderData.saved && !actionData && !pending ? <Alert tone="success">{t('settings.success')}</Alert> : null}
           {form.errors?.length ? (
             <Alert tone="error" id={form.errorId}>
               {form.errors.join(' ')}

@@ -182,9 +182,15 @@ describe('google source', () => {
   const PAGES = ['google/plumbers-lyon-page1.json', 'google/plumbers-lyon-page2.json', 'google/plumbers-lyon-page3.json']
   const google = (server: FixtureServer) => createGoogleSource({ apiKey: 'test-key', baseUrl: server.url })
   const LYON = { ...FRANCE, region: 'Auvergne-Rhône-Alpes', department: 'Rhône', city: 'Lyon' }
+  /** Answers like Google: the page a request's pageToken points to (the first page without one). */
+  const paged: FixtureHandler = (request) => {
+    const token = (request.json as { pageToken?: string }).pageToken
+    const index = token ? PAGES.findIndex((page) => fixtureJson(page).nextPageToken === token) + 1 : 0
+    return index > 0 || !token ? { body: fixtureJson(PAGES[index] as string) } : { status: 400, body: { error: { code: 400, message: 'Invalid page token', status: 'INVALID_ARGUMENT' } } }
+  }
 
   it('pages with nextPageToken, repeating the other parameters', async () => {
-    const server = await serve((_req, i) => ({ body: fixtureJson(PAGES[i] as string) }))
+    const server = await serve(paged)
     const results = await collect(google(server), LYON, PLUMBER)
     expect(results).toHaveLength(45)
     expect(server.requests).toHaveLength(3)
@@ -232,7 +238,7 @@ describe('google source', () => {
   })
 
   it('stops at the limit without fetching further pages', async () => {
-    const server = await serve((_req, i) => ({ body: fixtureJson(PAGES[i] as string) }))
+    const server = await serve(paged)
     expect(await collect(google(server), LYON, PLUMBER, { limit: 25 })).toHaveLength(25)
     expect(server.requests).toHaveLength(2)
     expect(await collect(google(server), LYON, PLUMBER, { limit: 20 })).toHaveLength(20)
@@ -263,7 +269,7 @@ describe('google source', () => {
   })
 
   it('stops when the caller aborts', async () => {
-    const server = await serve((_req, i) => ({ body: fixtureJson(PAGES[i] as string), delayMs: i > 0 ? 2_000 : 0 }))
+    const server = await serve(async (request) => ({ ...(await paged(request, 0)), delayMs: (request.json as { pageToken?: string }).pageToken ? 2_000 : 0 }))
     const controller = new AbortController()
     const seen: Business[] = []
     const run = (async () => {
@@ -385,6 +391,12 @@ describe('demo source', () => {
     expect(new Set(bakeries.map((b) => b.name)).size).toBe(bakeries.length)
     const free = await collect(demo, { ...FRANCE, city: 'Nantes' }, { id: 'tatoueur', label: 'tatoueur' }, { limit: 10 })
     expect(free.every((b) => b.name.includes('Tatoueur'))).toBe(true)
+    // Free text naming a known sector finds the same businesses as the category.
+    const typed = await collect(demo, { ...FRANCE, city: 'Paris' }, { id: 'boulangeries', label: 'boulangeries' }, { limit: 40 })
+    expect(typed.map((b) => b.placeId)).toEqual(bakeries.map((b) => b.placeId))
+    // A taxonomy category is matched by its exact tag only: a car wash is not named like a garage.
+    const carWash = await collect(demo, { ...FRANCE, city: 'Paris' }, { id: 'amenity-car-wash', label: 'Car Wash', osm: { key: 'amenity', value: 'car_wash' } }, { limit: 10 })
+    expect(carWash.some((b) => b.name.startsWith('Garage'))).toBe(false)
   })
 
   it('returns plausible results with fewer fields outside France', async () => {

@@ -2,8 +2,10 @@
  * The identity of one demo business, shared by the demo source and the demo websites server. Everything a website
  * needs (name, town, street address, phone, SIRET…) is derived from the business's URL slug:
  *
- *   <name-slug>-<INSEE code>-<seed in base 36>      e.g. boulangerie-martin-69123-1x2k9pq
- *   <name-slug>-<seed in base 36>                   outside France (no address on the site)
+ *   <name-slug>-<INSEE code>-<seed>      e.g. boulangerie-martin-69123-01x2k9p
+ *   <name-slug>-<seed>                   outside France (no address on the site)
+ *
+ * where <seed> is the business's 32-bit seed in base 36, always 7 characters.
  *
  * so the site served for a slug always matches the business that links to it, without any shared state.
  */
@@ -16,7 +18,12 @@ const MAX_NAME_SLUG = 60
 export function demoSlug(name: string, commune: Commune | null, seed: number): string {
   let nameSlug = slugify(name) || 'entreprise'
   if (nameSlug.length > MAX_NAME_SLUG) nameSlug = nameSlug.slice(0, MAX_NAME_SLUG).replace(/-[^-]*$/, '')
-  return [nameSlug, commune?.code.toLowerCase(), (seed >>> 0).toString(36)].filter(Boolean).join('-')
+  return [nameSlug, commune?.code.toLowerCase(), seedToken(seed)].filter(Boolean).join('-')
+}
+
+/** Fixed width, so a short last word of an arbitrary slug ("…-quux") is never mistaken for a seed. */
+export function seedToken(seed: number): string {
+  return (seed >>> 0).toString(36).padStart(7, '0')
 }
 
 export interface ParsedDemoSlug {
@@ -29,7 +36,7 @@ export interface ParsedDemoSlug {
 export function parseDemoSlug(slug: string): ParsedDemoSlug {
   const parts = slug.toLowerCase().split('-').filter(Boolean)
   const seedPart = parts[parts.length - 1]
-  if (parts.length >= 2 && seedPart && /^[0-9a-z]{1,7}$/.test(seedPart)) {
+  if (parts.length >= 2 && seedPart && /^[0-9a-z]{7}$/.test(seedPart)) {
     const seed = parseInt(seedPart, 36)
     if (seed <= 0xffffffff) {
       const maybeCode = (parts[parts.length - 2] as string).toUpperCase()

@@ -17,14 +17,12 @@ import {
   slugify,
 } from './demo-vocabulary.ts'
 
-/** The built-in sector a category stands for, matched on its OSM value, Google type, id or label words. */
+/**
+ * The built-in sector a category stands for: a taxonomy category by its exact OSM tag only (a car wash is not a
+ * garage), free text by its words ("boulangerie", "plombiers", "expert comptable").
+ */
 export function sectorForCategory(category: ResolvedCategory): SectorStyle | undefined {
-  const exact = SECTORS.find(
-    (s) =>
-      (category.osm && category.osm.key === s.osm.key && category.osm.value === s.osm.value) ||
-      (category.googleType && category.googleType === s.googleType && s.googleType !== 'store'),
-  )
-  if (exact) return exact
+  if (category.osm) return SECTORS.find((s) => category.osm?.key === s.osm.key && category.osm.value === s.osm.value)
   const words = new Set(slugify(`${category.id} ${category.label}`).split('-'))
   const phrase = ` ${slugify(category.label).replace(/-/g, ' ')} `
   return SECTORS.find((s) => s.match.some((m) => (m.includes(' ') ? phrase.includes(` ${m} `) : words.has(m))))

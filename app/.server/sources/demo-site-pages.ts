@@ -126,7 +126,7 @@ function phoneLink(site: DemoSite): string {
   return site.phone ? `<a href="tel:${telHref(site.phone)}">${esc(site.phone)}</a>` : ''
 }
 
-function layout(site: DemoSite, base: string, title: string, main: string, page: DemoPage): string {
+function layout(site: DemoSite, base: string, title: string, main: string, page: DemoPage, origin: string): string {
   const logo = site.decoys.emails.includes('logo@2x.png') ? `<img src="${base}images/logo@2x.png" alt="${esc(site.name)}" width="120">` : ''
   const privateLink = site.robotsDisallowPrivate && page === 'home' ? ` <a href="${base}private/contact">Contact professionnels</a>` : ''
   return `<!doctype html>
@@ -136,7 +136,7 @@ function layout(site: DemoSite, base: string, title: string, main: string, page:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 ${headMarkers(site, base)}
-${page === 'home' ? jsonLd(site, base) : ''}
+${page === 'home' ? jsonLd(site, origin + base) : ''}
 </head>
 <body>
 <header>${logo}<a href="${base}" class="brand">${esc(site.name)}</a>
@@ -156,20 +156,21 @@ ${bodyScripts(site, base)}
 `
 }
 
-export function renderDemoPage(site: DemoSite, page: DemoPage, base: string): string {
+/** `base` is the site's path ("/sites/<slug>/"), `origin` the server's (for absolute URLs in JSON-LD). */
+export function renderDemoPage(site: DemoSite, page: DemoPage, base: string, origin = ''): string {
   const primary = site.emails[0]
   const primaryLine = primary && site.emailMarkup !== 'none' ? `<p>Email : ${emailMarkup(site, primary)}</p>` : ''
   switch (page) {
     case 'home':
       return layout(site, base, site.name, `<h1>${esc(site.name)}</h1>
 <p>Bienvenue chez ${esc(site.name)}${site.city ? `, à ${esc(site.city)}` : ''} depuis ${site.foundedYear}. Une équipe passionnée à votre service, avec le sens du détail et de l'accueil.</p>
-<section><h2>Nous trouver</h2>${addressBlock(site)}${site.phone ? `<p>Téléphone : ${phoneLink(site)}</p>` : ''}${primaryLine}</section>`, page)
+<section><h2>Nous trouver</h2>${addressBlock(site)}${site.phone ? `<p>Téléphone : ${phoneLink(site)}</p>` : ''}${primaryLine}</section>`, page, origin)
     case 'contact': {
       const secondary = site.emails.slice(1).map((e) => `<p>Service dédié : <a href="mailto:${esc(e)}">${esc(e)}</a></p>`).join('')
       return layout(site, base, `Contact – ${site.name}`, `<h1>Contactez-nous</h1>
 ${addressBlock(site)}${site.phone ? `<p>Téléphone : ${phoneLink(site)}</p>` : ''}${primaryLine}${secondary}
 <form method="post" action="${base}contact"><label>Votre email <input type="email" name="email" placeholder="votre@email.fr"></label>
-<label>Message <textarea name="message"></textarea></label><button type="submit">Envoyer</button></form>`, page)
+<label>Message <textarea name="message"></textarea></label><button type="submit">Envoyer</button></form>`, page, origin)
     }
     case 'legal': {
       const host = site.stack === 'wix' ? 'Wix.com Ltd., 40 Namal Tel Aviv St., Tel Aviv, Israël'
@@ -181,11 +182,11 @@ ${addressBlock(site)}${site.phone ? `<p>Téléphone : ${phoneLink(site)}</p>` : 
       return layout(site, base, `Mentions légales – ${site.name}`, `<h1>Mentions légales</h1>
 <p>Éditeur du site : ${esc(site.legalName)}</p>${addressBlock(site)}${siret}
 <p>Directeur de la publication : ${esc(site.publisher)}</p>${primaryLine}
-<p>Hébergeur : ${esc(host)}</p>`, page)
+<p>Hébergeur : ${esc(host)}</p>`, page, origin)
     }
     case 'private':
       return layout(site, base, `Espace professionnels – ${site.name}`, `<h1>Espace professionnels</h1>
-<p>Contact réservé aux fournisseurs : <a href="mailto:${esc(site.privateEmail ?? '')}">${esc(site.privateEmail ?? '')}</a></p>`, page)
+<p>Contact réservé aux fournisseurs : <a href="mailto:${esc(site.privateEmail ?? '')}">${esc(site.privateEmail ?? '')}</a></p>`, page, origin)
   }
 }
 

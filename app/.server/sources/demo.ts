@@ -6,7 +6,7 @@
  * commune), so the bakeries a department search shows in Lyon are also the first bakeries of a Lyon search.
  */
 import { allocate, type DemoArea, demoResultCount, resolveDemoArea } from './demo-area.ts'
-import { demoDetails, demoSlug } from './demo-identity.ts'
+import { demoDetails, demoSlug, seedToken } from './demo-identity.ts'
 import { businessName, frenchLabel, sectorForCategory, sectorLabel } from './demo-names.ts'
 import { SECTORS, type SectorStyle, slugify } from './demo-vocabulary.ts'
 import { type Commune, normalizeName } from './france-geo.ts'
@@ -179,7 +179,7 @@ function makeBusiness(search: DemoSearch, slot: Slot, names: NameBook, websitesB
     const postalLine = `${details.postalCode} ${details.city}`
     return {
       ...base,
-      placeId: `fr-${slot.commune.code.toLowerCase()}-${seed.toString(36)}`,
+      placeId: `fr-${slot.commune.code.toLowerCase()}-${seedToken(seed)}`,
       address: `${details.streetAddress}, ${postalLine}`,
       fullAddressArray: [details.streetAddress as string, postalLine, 'France'],
       city: details.city,
@@ -195,7 +195,7 @@ function makeBusiness(search: DemoSearch, slot: Slot, names: NameBook, websitesB
   const countryName = params.country && params.country.trim().length > 2 ? params.country.trim() : null
   return {
     ...base,
-    placeId: `xx-${seed.toString(36)}`,
+    placeId: `xx-${seedToken(seed)}`,
     address: null,
     fullAddressArray: [town, countryName].filter((part): part is string => !!part),
     city: town,

@@ -1,5 +1,6 @@
 import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react'
 import { useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { cn } from '#app/utils/misc.ts'
 import { Icon } from '../layout/icons.tsx'
 
@@ -42,6 +43,7 @@ export function PickerCombobox({
   status?: React.ReactNode
   footer?: React.ReactNode
 }) {
+  const { t } = useTranslation()
   const fallbackId = useId()
   const inputId = id ?? fallbackId
   const [, setQuery] = useState('')
@@ -75,7 +77,7 @@ export function PickerCombobox({
             }}
             className="block w-full rounded-lg border-0 bg-white py-2 pr-10 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none data-disabled:cursor-not-allowed data-disabled:bg-slate-50 data-disabled:text-slate-400"
           />
-          <ComboboxButton className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-2 text-slate-400 data-disabled:cursor-not-allowed">
+          <ComboboxButton aria-label={t('search.showOptions', { field: label })} className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-2 text-slate-400 data-disabled:cursor-not-allowed">
             <Icon name="chevronDown" className="size-5" />
           </ComboboxButton>
         </div>

@@ -40,7 +40,7 @@ export function SearchError({ message }: { message: string }) {
 
 function Reviews({ rating, count }: { rating: number | null; count: number | null }) {
   const { t, i18n } = useTranslation()
-  if (rating == null || !count) return <span className="text-slate-400">{t('search.noReviews')}</span>
+  if (rating == null || !count) return <span className="text-slate-500">{t("search.noReviews")}</span>
   const formatted = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rating)
   return (
     <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
@@ -95,7 +95,7 @@ export function ResultsTable({ results }: { results: PreviewLead[] }) {
                 <td className="px-5 py-3">
                   <CategoryChips types={lead.businessTypes} />
                 </td>
-                <td className="px-5 py-3 whitespace-nowrap text-slate-400">
+                <td className="px-5 py-3 whitespace-nowrap text-slate-500">
                   <span className="inline-flex items-center gap-1.5">
                     <svg viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true">
                       <rect x="4" y="9" width="12" height="8" rx="1.5" />

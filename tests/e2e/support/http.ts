@@ -28,3 +28,11 @@ export async function createUser(request: APIRequestContext, baseURL: string | u
   if (response.status() !== 302) throw new Error(`sign-up of ${created.email} failed: ${response.status()} ${await response.text()}`)
   return created
 }
+
+/**
+ * Creates an account through the page's own request context, which shares the browser's
+ * cookies: the page is then signed in without going through the UI (sign-up opens a session).
+ */
+export async function signUpViaRequest(page: Page, baseURL: string | undefined, user: Partial<TestUser> = {}): Promise<TestUser> {
+  return createUser(page.request, baseURL, user)
+}

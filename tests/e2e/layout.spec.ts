@@ -1,0 +1,76 @@
+import { expect, type Page, test } from '@playwright/test'
+import { signUpViaRequest } from './support/http.ts'
+import { uniqueEmail } from './support/users.ts'
+
+const sidebarWidth = async (page: Page) => (await page.locator('aside').boundingBox())?.width ?? 0
+
+test.describe('sidebar (desktop, 1440 px)', () => {
+  test('collapses to 64 px, stays collapsed after a reload, and expands back', async ({ page, baseURL, javaScriptEnabled }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('sidebar', testInfo) })
+    await page.goto('/exports')
+    const aside = page.locator('aside')
+    await expect(aside).toBeVisible()
+    await expect.poll(() => sidebarWidth(page)).toBe(256)
+    await expect(aside.getByRole('link', { name: 'Exports' })).toHaveAttribute('aria-current', 'page')
+
+    await aside.getByRole('button', { name: 'Collapse sidebar' }).click()
+    await expect(aside).toHaveAttribute('data-collapsed', 'true')
+    await expect.poll(() => sidebarWidth(page)).toBe(64)
+    await expect(page).toHaveURL((url) => url.pathname === '/exports')
+    // Labels stay available to assistive tech while hidden.
+    await expect(aside.getByRole('link', { name: 'Settings' })).toBeAttached()
+    if (javaScriptEnabled) {
+      const stored = await page.evaluate(() => localStorage.getItem('layout-storage'))
+      expect(JSON.parse(stored!).state.menuCollapsed).toBe(true)
+    }
+
+    await page.reload()
+    // Server-rendered from the cookie: collapsed from the first paint, no transition.
+    await expect(aside).toHaveAttribute('data-collapsed', 'true')
+    expect(await sidebarWidth(page)).toBe(64)
+    if (javaScriptEnabled) {
+      const stored = await page.evaluate(() => localStorage.getItem('layout-storage'))
+      expect(JSON.parse(stored!).state.menuCollapsed).toBe(true)
+    }
+
+    await aside.getByRole('button', { name: 'Expand sidebar' }).click()
+    await expect(aside).toHaveAttribute('data-collapsed', 'false')
+    await expect.poll(() => sidebarWidth(page)).toBe(256)
+    await page.reload()
+    await expect(aside).toHaveAttribute('data-collapsed', 'false')
+    if (javaScriptEnabled) {
+      const stored = await page.evaluate(() => localStorage.getItem('layout-storage'))
+      expect(JSON.parse(stored!).state.menuCollapsed).toBe(false)
+    }
+  })
+})
+
+test.describe('mobile (375 px)', () => {
+  test.use({ viewport: { width: 375, height: 812 }, isMobile: false, hasTouch: false })
+
+  test('the sidebar is hidden and the menu button opens the drawer', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('drawer', testInfo) })
+    await page.goto('/')
+    await expect(page.locator('aside')).toBeHidden()
+    const drawer = page.getByRole('dialog', { name: 'Main menu' })
+    await expect(drawer).toBeHidden()
+
+    await page.getByRole('link', { name: 'Open menu' }).click()
+    await expect(drawer).toBeVisible()
+    for (const name of ['Find leads', 'Exports', 'Subscription', 'Settings', 'Sign out']) {
+      await expect(drawer.getByRole('link', { name, exact: true })).toBeVisible()
+    }
+    const box = await drawer.locator('nav').boundingBox()
+    expect(box!.x).toBeGreaterThanOrEqual(0)
+    expect(box!.x + box!.width).toBeLessThanOrEqual(375)
+
+    await drawer.getByRole('link', { name: 'Close menu' }).click()
+    await expect(drawer).toBeHidden()
+
+    await page.getByRole('link', { name: 'Open menu' }).click()
+    await drawer.getByRole('link', { name: 'Settings', exact: true }).click()
+    await page.waitForURL((url) => url.pathname === '/settings')
+    await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible()
+    await expect(drawer).toBeHidden()
+  })
+})

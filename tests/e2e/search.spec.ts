@@ -1,0 +1,196 @@
+import { expect, test, type Page } from '@playwright/test'
+import { expectNoA11yViolations } from './support/a11y.ts'
+import { signUp } from './support/auth.ts'
+import { subscribe } from './support/db.ts'
+
+const hasJs = (projectName: string) => projectName !== 'chromium-nojs'
+
+type Level = 'Country' | 'Region' | 'Department' | 'City'
+const FRENCH: Record<string, string> = {
+  Country: 'Pays',
+  Region: 'Région',
+  Department: 'Département',
+  City: 'Ville',
+  Category: 'Catégorie',
+  Search: 'Rechercher',
+  'Load the next level': 'Charger le niveau suivant',
+}
+let french = false
+const label = (text: string) => (french ? (FRENCH[text] ?? text) : text)
+
+/** Chooses a value in a location picker: a combobox with JavaScript, a select + "load next level" without. */
+async function pickLocation(page: Page, js: boolean, level: Level, name: string) {
+  if (js) {
+    const input = page.getByRole('combobox', { name: label(level), exact: true })
+    await input.click()
+    await input.fill(name.slice(0, 4))
+    await page.getByRole('option', { name, exact: true }).click()
+    await expect(input).toHaveValue(name)
+  } else {
+    await page.getByLabel(label(level), { exact: true }).selectOption({ label: name })
+    if (level !== 'City') {
+      await page.getByRole('button', { name: label('Load the next level') }).click()
+      await page.waitForLoadState()
+    }
+  }
+}
+
+async function pickCategory(page: Page, js: boolean, typed: string, option: string) {
+  if (js) {
+    const input = page.getByRole('combobox', { name: label('Category'), exact: true })
+    await input.click()
+    await input.fill(typed)
+    await page.getByRole('option', { name: option, exact: true }).click()
+    // A custom entry ('Use "text"') leaves the typed text in the field.
+    await expect(input).toHaveValue(option.startsWith('Use "') ? typed : option)
+  } else {
+    await page.getByLabel(label('Category'), { exact: true }).fill(typed)
+  }
+}
+
+async function runSearch(page: Page) {
+  await page.getByRole('button', { name: label('Search'), exact: true }).click()
+}
+
+test.describe('search', () => {
+  // Long journeys (sign-up, four pickers, axe twice) on a 2-core machine.
+  test.describe.configure({ timeout: 90_000 })
+  test.afterEach(() => {
+    french = false
+  })
+
+  test('finds up to 20 demo businesses for a category down to a city (French UI, unaccented typing)', async ({ page }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    await signUp(page, { skipProfile: true })
+    await expect(page.getByText('Demo data.')).toBeVisible()
+    await page.getByRole('button', { name: 'Français' }).click()
+    await expect(page.getByRole('heading', { name: 'Trouver des prospects', level: 1 })).toBeVisible()
+    french = true
+    await expectNoA11yViolations(page)
+    // "patisserie" finds "Pâtisserie": matching ignores case and accents.
+    await pickCategory(page, js, 'patisserie', 'Pâtisserie')
+    await pickLocation(page, js, 'Country', 'France')
+    await pickLocation(page, js, 'Region', 'Île-de-France')
+    await pickLocation(page, js, 'Department', 'Paris')
+    await pickLocation(page, js, 'City', 'Paris')
+    await runSearch(page)
+    await expect(page.getByRole('heading', { name: /Aperçu des résultats/ })).toBeVisible()
+    const rows = page.locator('table tbody tr')
+    await expect(rows.first()).toBeVisible()
+    expect(await rows.count()).toBeLessThanOrEqual(20)
+    expect(await rows.count()).toBeGreaterThan(0)
+    await expect(rows.first()).toContainText('Paris')
+    await expect(page.getByRole('link', { name: 'Enrichir et exporter' })).toBeVisible()
+    if (js) expect(new URL(page.url()).searchParams.get('sector')).toBe('shop-pastry')
+    // The search lives in the URL: a reload renders the same results server-side.
+    expect(new URL(page.url()).searchParams.get('department')).toBe('Paris')
+    const firstName = await rows.first().locator('td').first().textContent()
+    await page.reload()
+    await expect(page.locator('table tbody tr').first().locator('td').first()).toHaveText(firstName!)
+    await expectNoA11yViolations(page)
+  })
+
+  test('stops a free-trial user at region level with the plan-restriction modal', async ({ page }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    await signUp(page, { skipProfile: true })
+    await pickCategory(page, js, 'bakery', 'Bakery')
+    await pickLocation(page, js, 'Country', 'France')
+    await pickLocation(page, js, 'Region', 'Bretagne')
+    await runSearch(page)
+    const dialog = page.getByRole('dialog', { name: 'Upgrade to search wider areas' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText('Your plan requires selecting a department')
+    await expect(dialog).toContainText('Upgrade to Professional or Premium')
+    await expect(dialog.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/subscription')
+    await expect(page.locator('table')).toHaveCount(0)
+    await dialog.getByRole(js ? 'button' : 'link', { name: 'Got it' }).click()
+    await expect(dialog).toBeHidden()
+  })
+
+  test('lets a professional user search a whole region', async ({ page }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    const user = await signUp(page, { skipProfile: true })
+    await subscribe(user.email, 'professional')
+    await page.reload()
+    await pickCategory(page, js, 'bakery', 'Bakery')
+    await pickLocation(page, js, 'Country', 'France')
+    await pickLocation(page, js, 'Region', 'Bretagne')
+    await runSearch(page)
+    await expect(page.locator('table tbody tr').first()).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+  })
+
+  test('searches a custom category typed as free text', async ({ page }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    await signUp(page, { skipProfile: true })
+    await pickCategory(page, js, 'Vintage synth repair', js ? 'Use "Vintage synth repair"' : '')
+    await pickLocation(page, js, 'Country', 'France')
+    await pickLocation(page, js, 'Region', 'Occitanie')
+    await pickLocation(page, js, 'Department', 'Haute-Garonne')
+    await runSearch(page)
+    await expect(page.locator('table tbody tr').first()).toBeVisible()
+    expect(new URL(page.url()).searchParams.get('sector')).toBe('Vintage synth repair')
+  })
+
+  test('picking a country clears the lower levels', async ({ page }, testInfo) => {
+    test.skip(!hasJs(testInfo.project.name), 'without JavaScript the server drops orphan levels (unit-tested)')
+    await signUp(page, { skipProfile: true })
+    await pickLocation(page, true, 'Country', 'France')
+    await pickLocation(page, true, 'Region', 'Bretagne')
+    await expect(page.getByRole('combobox', { name: 'Department', exact: true })).toBeEnabled()
+    await pickLocation(page, true, 'Country', 'Germany')
+    await expect(page.getByRole('combobox', { name: 'Region', exact: true })).toHaveValue('')
+    await expect(page.getByRole('combobox', { name: 'Department', exact: true })).toBeDisabled()
+  })
+})
+
+test.describe('search API', () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'HTTP-level checks run once')
+
+  test('answers categories, locations and previews, and refuses bad input with 4xx', async ({ page, baseURL }) => {
+    await signUp(page, { skipProfile: true })
+    const api = page.request
+    const categories = await api.get('/api/categories?lang=en')
+    expect(categories.status()).toBe(200)
+    const list = (await categories.json()) as Array<{ id: string; value: string; label: string }>
+    expect(list.length).toBeGreaterThanOrEqual(200)
+    expect(list[0]).toEqual({ id: expect.any(String), value: expect.any(String), label: expect.any(String) })
+    expect((await api.get('/api/categories?lang=de')).status()).toBe(400)
+
+    const regions = await api.get('/api/locations?type=region&countryName=France')
+    expect(regions.status()).toBe(200)
+    expect(((await regions.json()) as Array<{ name: string }>).map((r) => r.name)).toContain('Bretagne')
+    const unknownType = await api.get('/api/locations?type=planet')
+    expect(unknownType.status()).toBe(400)
+    expect(await unknownType.json()).toMatchObject({ error: 'unknown_type', message: expect.any(String) })
+    expect((await api.get('/api/locations?type=department&countryName=France')).status()).toBe(400)
+
+    const origin = { Origin: new URL(baseURL!).origin }
+    const malformed = await api.post('/api/search/preview', { headers: { ...origin, 'Content-Type': 'application/json' }, data: '{"sector":' })
+    expect(malformed.status()).toBe(400)
+    expect(await malformed.json()).toMatchObject({ error: 'bad_json', message: expect.any(String) })
+    const noCriteria = await api.post('/api/search/preview', { headers: origin, data: {} })
+    expect(noCriteria.status()).toBe(400)
+    const planLimited = await api.post('/api/search/preview', { headers: origin, data: { sector: 'shop-bakery', country: 'France', region: 'Bretagne' } })
+    expect(planLimited.status()).toBe(403)
+    expect(await planLimited.json()).toMatchObject({ error: 'plan', message: 'Your plan requires selecting a department' })
+    const preview = await api.post('/api/search/preview', {
+      headers: origin,
+      data: { sector: 'shop-bakery', country: 'fr', region: 'Bretagne', department: 'Finistère', lang: 'en' },
+    })
+    expect(preview.status()).toBe(200)
+    const results = (await preview.json()) as Array<Record<string, unknown>>
+    expect(results.length).toBeGreaterThan(0)
+    expect(results.length).toBeLessThanOrEqual(20)
+    expect(Object.keys(results[0]!).sort()).toEqual(['address', 'businessTypes', 'id', 'name', 'rating', 'reviewCount', 'website'])
+
+    const crossSite = await api.post('/api/search/preview', { headers: { Origin: 'http://evil.example' }, data: { country: 'France' } })
+    expect(crossSite.status()).toBe(403)
+  })
+
+  test('refuses anonymous callers with 401', async ({ request }) => {
+    const response = await request.get('/api/categories')
+    expect(response.status()).toBe(401)
+    expect(await response.json()).toMatchObject({ error: 'User not authenticated' })
+  })
+})

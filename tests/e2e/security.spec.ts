@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test'
+import { sameOrigin, signUpViaRequest } from './support/http.ts'
+import { uniqueEmail } from './support/users.ts'
+
+const evil = { Origin: 'http://evil.example' }
+
+test.describe('hardening', () => {
+  test('cross-site posts are refused (403/400, never 500) and change nothing', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('csrf', testInfo) })
+
+    const language = await page.request.post('/preferences', { form: { intent: 'language', language: 'fr', redirectTo: '/' }, headers: evil, maxRedirects: 0 })
+    expect([400, 403]).toContain(language.status())
+    const sidebar = await page.request.post('/preferences', { form: { intent: 'sidebar', collapsed: '1', redirectTo: '/' }, headers: evil, maxRedirects: 0 })
+    expect([400, 403]).toContain(sidebar.status())
+    const settings = await page.request.post('/settings', { form: { firstName: 'Hacked' }, headers: evil, maxRedirects: 0 })
+    expect([400, 403]).toContain(settings.status())
+    const login = await page.request.post('/login', { form: { intent: 'signin', email: 'a@b.co', password: 'whatever' }, headers: evil, maxRedirects: 0 })
+    expect([400, 403]).toContain(login.status())
+    // A Referer from elsewhere (no Origin) is refused as well.
+    const referer = await page.request.post('/preferences', {
+      form: { intent: 'language', language: 'fr' },
+      headers: { Referer: 'http://evil.example/page' },
+      maxRedirects: 0,
+    })
+    expect([400, 403]).toContain(referer.status())
+
+    await page.goto('/settings')
+    await expect(page.getByLabel('First name')).toHaveValue('')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    await expect(page.locator('aside')).toHaveAttribute('data-collapsed', 'false')
+
+    // The same post from our own origin goes through.
+    const ok = await page.request.post('/preferences', { form: { intent: 'language', language: 'fr', redirectTo: '/' }, headers: sameOrigin(baseURL), maxRedirects: 0 })
+    expect(ok.status()).toBe(302)
+  })
+
+  test('an unknown URL gets the 404 page', async ({ page }) => {
+    const response = await page.goto('/this/does/not/exist')
+    expect(response?.status()).toBe(404)
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Back to Find leads' })).toHaveAttribute('href', '/')
+  })
+
+  test('bad posts are 400s: unknown intents, unsupported languages', async ({ request, baseURL }) => {
+    const headers = sameOrigin(baseURL)
+    const login = await request.post('/login', { form: { intent: 'launch-missiles' }, headers, maxRedirects: 0 })
+    expect(login.status()).toBe(400)
+    const noIntent = await request.post('/login', { form: { email: 'a@b.co' }, headers, maxRedirects: 0 })
+    expect(noIntent.status()).toBe(400)
+    const preferences = await request.post('/preferences', { form: { intent: 'nope' }, headers, maxRedirects: 0 })
+    expect(preferences.status()).toBe(400)
+    const language = await request.post('/preferences', { form: { intent: 'language', language: 'de' }, headers, maxRedirects: 0 })
+    expect(language.status()).toBe(400)
+    // Signed out, a protected action sends the visitor to sign in rather than failing.
+    const settings = await request.post('/settings', { form: { firstName: 'x' }, headers, maxRedirects: 0 })
+    expect(settings.status()).toBe(302)
+    expect(settings.headers().location).toMatch(/^\/login\?redirectTo=%2Fsettings/)
+  })
+})
