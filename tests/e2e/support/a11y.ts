@@ -13,7 +13,9 @@ function scratchPageFor(page: Page): Promise<Page> {
   let scratch = scratchPages.get(page)
   if (!scratch) {
     scratch = (async () => {
+      // Explicit: inside a test, newContext() inherits the project's options (JS off here).
       const context = await page.context().browser()!.newContext({
+        javaScriptEnabled: true,
         viewport: page.viewportSize(),
         locale: test.info().project.use.locale ?? 'en-US',
       })
