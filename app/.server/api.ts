@@ -28,3 +28,13 @@ export async function readJsonObject(request: Request, context: Readonly<RouterC
 export function jsonError(status: number, error: string, message: string) {
   return data({ error, message }, { status })
 }
+
+/**
+ * The spec's export calls carry the user id in the payload; it must be the session's user.
+ * A missing id is the client's mistake (400), someone else's id is refused (403).
+ */
+export function assertPayloadUser(context: Readonly<RouterContextProvider>, user: SessionUser, userId: unknown) {
+  const t = getInstance(context).t
+  if (typeof userId !== 'string' || !userId) throw data({ error: t('exports.errors.userId'), message: t('exports.errors.userId') }, { status: 400 })
+  if (userId !== user.id) throw data({ error: t('api.forbidden'), message: t('api.forbidden') }, { status: 403 })
+}

@@ -2,7 +2,7 @@
 // - withUser(): every user-facing query. Runs as role `authenticated` with the user's verified JWT
 //   claims, exactly like PostgREST, so Postgres row-level security decides what the user can see.
 // - adminDb(): the privileged connection for the worker, billing and webhooks. It bypasses RLS.
-import { Kysely, PostgresDialect, sql, type ColumnType, type Generated, type RawBuilder, type Transaction } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, sql, type ColumnType, type Generated, type RawBuilder, type Transaction } from 'kysely'
 import pg from 'pg'
 
 // ---------------------------------------------------------------------------
@@ -268,26 +268,46 @@ export interface UserClaims {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
+ * Checks that `claims` are a signed-in user's and returns the JSON to set as request.jwt.claims
+ * (role forced to `authenticated`). `caller` names the function in the error messages.
+ */
+function userClaimsJson(claims: UserClaims, caller: string): string {
+  if (typeof claims.sub !== 'string' || !UUID.test(claims.sub)) {
+    throw new Error(`${caller}: claims.sub must be the user id (a uuid)`)
+  }
+  if (claims.role !== undefined && claims.role !== 'authenticated') {
+    throw new Error(`${caller}: refusing role "${claims.role}"; use adminDb() for privileged work`)
+  }
+  return JSON.stringify({ ...claims, role: 'authenticated' })
+}
+
+// set_config(..., true) is `set local`; one round trip for both settings.
+const SET_USER_SQL = "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)"
+
+/**
+ * The settings of withUser() for a raw pg client that already ran `begin` (for work Kysely
+ * cannot express, e.g. streaming a cursor): role `authenticated` and `request.jwt.claims` for
+ * the current transaction only. Outside a transaction block they would last one statement, so
+ * always call it after `begin`, and end with commit/rollback before releasing the client.
+ * Throws, before any query, unless `claims` are a user's (see withUser()).
+ */
+export async function applyUserClaims(client: pg.ClientBase, claims: UserClaims): Promise<void> {
+  const claimsJson = userClaimsJson(claims, 'applyUserClaims')
+  await client.query(SET_USER_SQL, [claimsJson])
+}
+
+/**
  * Runs `fn` in one transaction as the signed-in user, the way PostgREST does: role
  * `authenticated` and `request.jwt.claims` set for this transaction only (so auth.uid() works
  * and RLS applies). Both settings end with the transaction, so pooled connections never leak them.
  * `claims` must come from a verified token (auth.getClaims()/getUser()), never from the request.
  */
 export async function withUser<T>(claims: UserClaims, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  if (typeof claims.sub !== 'string' || !UUID.test(claims.sub)) {
-    throw new Error('withUser: claims.sub must be the user id (a uuid)')
-  }
-  if (claims.role !== undefined && claims.role !== 'authenticated') {
-    throw new Error(`withUser: refusing role "${claims.role}"; use adminDb() for privileged work`)
-  }
-  const claimsJson = JSON.stringify({ ...claims, role: 'authenticated' })
+  const claimsJson = userClaimsJson(claims, 'withUser')
   return getDb()
     .transaction()
     .execute(async (trx) => {
-      // set_config(..., true) is `set local`; one round trip for both settings.
-      await sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claimsJson}, true)`.execute(
-        trx,
-      )
+      await trx.executeQuery(CompiledQuery.raw(SET_USER_SQL, [claimsJson]))
       return fn(trx)
     })
 }

@@ -14,7 +14,7 @@ import { PasswordField } from '#app/components/ui/field.tsx'
 import { Modal } from '#app/components/ui/modal.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { NewPasswordSchema } from '#app/domain/auth.ts'
-import { useIsPending } from '#app/utils/misc.ts'
+import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 
 export const REDIRECT_AFTER_RESET_MS = 3000
 const LOGIN_AFTER_RESET = '/login?reset=success'
@@ -67,7 +67,8 @@ export default function ResetPasswordRoute({ loaderData }: Route.ComponentProps)
   const { t } = useTranslation()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
-  const checking = navigation.state === 'loading' && navigation.location.pathname === '/reset-password'
+  // Not after our own form post: its revalidation would flash "Checking your link..." before the success screen.
+  const checking = navigation.state === 'loading' && navigation.location.pathname === '/reset-password' && !navigation.formMethod
   return (
     <AuthBackdrop>
       <title>{`${t('pages.resetPassword')} · LeadAtlas`}</title>
@@ -129,14 +130,16 @@ function NewPasswordForm({ required }: { required: boolean }) {
 function ResetSuccess() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  const hydrated = useHydrated()
   useEffect(() => {
     const timer = setTimeout(() => navigate(LOGIN_AFTER_RESET, { replace: true }), REDIRECT_AFTER_RESET_MS)
     return () => clearTimeout(timer)
   }, [navigate])
   return (
     <Modal variant="page" title={t('resetPassword.successTitle')}>
-      {/* Without JavaScript the browser follows this after the same 3 seconds. */}
-      <meta httpEquiv="refresh" content={`${REDIRECT_AFTER_RESET_MS / 1000};url=${LOGIN_AFTER_RESET}`} />
+      {/* Without JavaScript the browser follows this after the same 3 seconds. Only then: once
+          hydrated the timer above navigates, and a meta refresh would reload the page on top of it. */}
+      {hydrated ? null : <meta httpEquiv="refresh" content={`${REDIRECT_AFTER_RESET_MS / 1000};url=${LOGIN_AFTER_RESET}`} />}
       <div className="space-y-4">
         <Alert tone="success">{t('resetPassword.success')}</Alert>
         <p className="text-sm text-slate-600">{t('resetPassword.redirecting')}</p>

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Link, useLocation, useNavigation, useSubmit } from 'react-router'
+import { data, Link, redirect, useActionData, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
@@ -9,7 +10,11 @@ import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { labelOf, findCategory, getCategory, listCategories } from '#app/.server/search/categories.ts'
 import { LocationQueryError, searchLocations } from '#app/.server/search/locations.ts'
 import { runPreview } from '#app/.server/search/preview.ts'
+import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
+import { ExportModal, type ExportFormState } from '#app/components/exports/export-modal.tsx'
+import { applyToggleRules, ENRICHMENT_TYPES, EXPORT_NAME_MAX, isFrance, NO_ENRICHMENT, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
 import { EmptyResults, ResultsSkeleton, ResultsTable, SearchError } from '#app/components/search/results.tsx'
 import { SearchForm, type ServerPickerOptions } from '#app/components/search/search-form.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -58,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     city: criteria.department ? locationOptions('city', criteria, lang) : [],
   }
 
-  const { plan } = await getCreditsSummary(user)
+  const { plan, remaining } = await getCreditsSummary(user)
   let search: SearchOutcome | null = null
   let status = 200
   if (url.searchParams.get('run') === '1') {
@@ -72,10 +77,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       status = outcome.status
     }
   }
+  // The "Enrich and export" modal, reachable by URL so it also opens without JavaScript.
+  const exportForm =
+    url.searchParams.get('export') === '1' && search?.status === 'ok'
+      ? {
+          idempotencyKey: randomUUID(),
+          credits: remaining,
+          france: isFrance(criteria.country),
+          defaultName: [categoryLabel || t('search.allSectors'), criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX),
+        }
+      : null
   return data(
     {
       criteria,
       categoryLabel,
+      exportForm,
       categories: listCategories(lang).map(({ id, label }) => ({ id, label })),
       serverOptions,
       plan,
@@ -84,6 +100,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { status },
   )
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(context, request)
+  const t = getInstance(context).t
+  const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
+  const formData = await request.formData()
+  if (formData.get('intent') !== 'create-export') return data({ error: t('errorPage.badRequest') } as ExportFormState, { status: 400 })
+  const criteria = criteriaFromSearchParams(new URLSearchParams([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string')))
+  const chosen = new Set(formData.getAll('options').map(String))
+  const france = isFrance(criteria.country)
+  const options: EnrichmentOptions = applyToggleRules(
+    Object.fromEntries(ENRICHMENT_TYPES.map((type) => [type, chosen.has(type)])) as EnrichmentOptions,
+    { france },
+  )
+  const name = String(formData.get('name') ?? '').trim()
+  const idempotencyKey = String(formData.get('idempotencyKey') ?? '') || randomUUID()
+  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang })
+  if (!result.ok) {
+    const message = t(exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
+    const nameError = result.code === 'name_required' || result.code === 'name_too_long'
+    return data({ name, options, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
+  }
+  throw redirect('/exports')
 }
 
 export default function SearchRoute({ loaderData }: Route.ComponentProps) {
@@ -131,6 +171,8 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
     submit(formData, { method: 'get', action: '/' })
   }
 
+  const exportState = useActionData<typeof action>()
+  const exportForm = loaderData.exportForm
   const modal = planModal ?? (serverPlanModal ? { messageKey: '', modalKey: serverPlanModal.modalKey, message: serverPlanModal.message } : null)
 
   return (
@@ -181,6 +223,17 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
         )
       ) : !lastSearch ? (
         <EmptyResults titleKey="search.startTitle" bodyKey="search.startBody" />
+      ) : null}
+      {exportForm && showResults ? (
+        <ExportModal
+          criteria={loaderData.criteria}
+          france={exportForm.france}
+          idempotencyKey={exportForm.idempotencyKey}
+          credits={exportForm.credits}
+          defaultName={exportForm.defaultName}
+          closeHref={`${location.pathname}?${new URLSearchParams([...new URLSearchParams(location.search)].filter(([key]) => key !== 'export'))}`}
+          last={exportState && 'options' in exportState ? exportState : exportState?.error ? { name: '', options: NO_ENRICHMENT, error: exportState.error } : undefined}
+        />
       ) : null}
       {modal ? (
         <Modal

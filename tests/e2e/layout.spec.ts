@@ -60,9 +60,19 @@ test.describe('mobile (375 px)', () => {
     for (const name of ['Find leads', 'Exports', 'Subscription', 'Settings', 'Sign out']) {
       await expect(drawer.getByRole('link', { name, exact: true })).toBeVisible()
     }
-    const box = await drawer.locator('nav').boundingBox()
-    expect(box!.x).toBeGreaterThanOrEqual(0)
-    expect(box!.x + box!.width).toBeLessThanOrEqual(375)
+    // The drawer covers the whole viewport (not clipped to the header), its panel on the left.
+    expect(await drawer.boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 812 })
+    const panel = await drawer.locator('nav').locator('..').boundingBox()
+    expect(panel).toMatchObject({ x: 0, y: 0, height: 812 })
+    expect(panel!.width).toBeLessThan(375)
+    const lastItem = await drawer.getByRole('link', { name: 'Sign out' }).boundingBox()
+    expect(lastItem!.y + lastItem!.height).toBeLessThanOrEqual(812)
+
+    // The backdrop closes it.
+    await page.mouse.click(360, 400)
+    await expect(drawer).toBeHidden()
+    await page.getByRole('link', { name: 'Open menu' }).click()
+    await expect(drawer).toBeVisible()
 
     await drawer.getByRole('link', { name: 'Close menu' }).click()
     await expect(drawer).toBeHidden()

@@ -49,11 +49,18 @@ test.describe('password reset', () => {
     await expect(page.getByRole('heading', { name: 'Password updated' })).toBeVisible()
     await expect(page.getByText('Password updated successfully. You can now sign in.')).toBeVisible()
     const successShownAt = Date.now()
+    const loginDocuments: string[] = []
+    page.on('request', (req) => {
+      if (req.resourceType() === 'document' && new URL(req.url()).pathname === '/login') loginDocuments.push(req.url())
+    })
 
     // With JS a timer navigates after 3 s; without JS a meta refresh does the same.
     await page.waitForURL((url) => url.pathname === '/login', { timeout: 10_000 })
     expect(Date.now() - successShownAt).toBeGreaterThan(1_500)
     await expect(page.getByRole('status').filter({ hasText: 'Password updated successfully. You can now sign in.' })).toBeVisible()
+    // With JS the move is one client-side navigation (no full reload on top); without JS one document load.
+    await page.waitForTimeout(1_000)
+    expect(loginDocuments).toHaveLength(javaScriptEnabled ? 0 : 1)
 
     await submitSignIn(page, user, { goto: false })
     await expect(page.getByRole('alert')).toHaveText('Invalid login credentials')

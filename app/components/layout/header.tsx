@@ -8,7 +8,7 @@ import { MobileDrawer } from './mobile-drawer.tsx'
 export function Header({ title, credits, bookDemoUrl }: { title: string; credits: CreditsSummary; bookDemoUrl: string }) {
   const { t } = useTranslation()
   return (
-    <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 lg:px-8">
+    <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-4 sm:px-6 lg:px-8">
       <MobileDrawer />
       <p className="min-w-0 flex-1 truncate text-base font-semibold text-slate-900" aria-hidden="true">
         {title}

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { PreviewLead } from '#app/domain/search.ts'
 import { Alert } from '../ui/alert.tsx'
+import { Reviews } from './reviews.tsx'
 
 const MAX_CHIPS = 2
 
@@ -36,23 +37,6 @@ export function EmptyResults({ titleKey, bodyKey }: { titleKey: string; bodyKey:
 export function SearchError({ message }: { message: string }) {
   const { t } = useTranslation()
   return <Alert tone="error" title={t('search.errorTitle')}>{message || t('common.error')}</Alert>
-}
-
-function Reviews({ rating, count }: { rating: number | null; count: number | null }) {
-  const { t, i18n } = useTranslation()
-  if (rating == null || !count) return <span className="text-slate-500">{t("search.noReviews")}</span>
-  const formatted = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rating)
-  return (
-    <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
-      <span aria-label={t('search.ratingLabel', { rating: formatted })} className="inline-flex items-center gap-1 font-medium text-slate-900">
-        <svg viewBox="0 0 20 20" className="size-4 text-amber-400" fill="currentColor" aria-hidden="true">
-          <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9z" />
-        </svg>
-        {formatted}
-      </span>
-      <span className="text-slate-500">({t('search.reviewCount', { count })})</span>
-    </span>
-  )
 }
 
 export function CategoryChips({ types }: { types: string[] }) {

@@ -37,6 +37,15 @@ export async function expectNoA11yViolations(page: Page) {
     await target.context().addCookies(await page.context().cookies())
     await target.goto(page.url())
   }
+  // Let entrance animations (fade-ins) end first, or axe measures half-transparent colours.
+  await target.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((animation) => animation.finished.catch(() => {})),
+    ),
+  )
   const results = await new AxeBuilder({ page: target }).withTags(['wcag2a', 'wcag2aa']).analyze()
   const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
   const describe = blocking

@@ -1,0 +1,177 @@
+// Read models for the exports pages (SPEC §7 data access), always run as the user so RLS decides
+// what exists: another user's export is simply not found.
+import { sql } from 'kysely'
+import { ENRICHMENT_TYPES, normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
+import type { SessionUser } from './auth.ts'
+import { withUser } from './db.ts'
+
+export const LEADS_PAGE_SIZE = 10
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export function isUuid(value: string | undefined | null): value is string {
+  return typeof value === 'string' && UUID.test(value)
+}
+
+export interface ExportSummary {
+  id: string
+  name: string
+  status: ExportStatus | string
+  leadCount: number
+  creditsUsed: number
+  createdAt: string | null
+  progress: number
+}
+
+function iso(value: Date | string | null | undefined): string | null {
+  if (!value) return null
+  const date = value instanceof Date ? value : new Date(value)
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString()
+}
+
+/** The user's exports, newest first, optionally filtered by status. */
+export async function listExports(user: SessionUser, status?: ExportStatus): Promise<ExportSummary[]> {
+  const rows = await withUser(user.claims, (trx) => {
+    let query = trx
+      .selectFrom('exports')
+      .select(['id', 'name', 'status', 'lead_count', 'total_credits_used', 'created_at', 'progress_percentage'])
+      .where('user_id', '=', user.id)
+      .orderBy('created_at', 'desc')
+      .limit(500)
+    if (status) query = query.where('status', '=', status)
+    return query.execute()
+  })
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    leadCount: row.lead_count,
+    creditsUsed: row.total_credits_used,
+    createdAt: iso(row.created_at),
+    progress: Number(row.progress_percentage ?? 0),
+  }))
+}
+
+export interface ExportLeadView {
+  id: string
+  name: string
+  city: string | null
+  businessTypes: string[]
+  phone: string | null
+  website: string | null
+  email: string[]
+  technologies: Record<string, string | string[]>
+  socialMedia: Record<string, string>
+  adminFrInfo: { results?: unknown[] } | null
+  rating: number | null
+  reviewCount: number | null
+  statuses: Record<string, LeadEnrichmentStatus>
+}
+
+export interface ExportDetail {
+  id: string
+  name: string
+  status: ExportStatus | string
+  createdAt: string | null
+  completedAt: string | null
+  leadCount: number
+  creditsUsed: number
+  progress: number
+  canResume: boolean
+  searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string }
+  enrichmentOptions: EnrichmentOptions
+  leads: ExportLeadView[]
+  totalLeads: number
+  page: number
+  pageCount: number
+}
+
+const STATUS_COLUMNS = ['phone_status', 'website_status', 'email_status', 'technologies_status', 'social_media_status', 'admin_fr_info_status'] as const
+
+/** One export and one page of its leads (exact count), or null when it is not the user's. */
+export async function getExportDetail(user: SessionUser, exportId: string, requestedPage: number): Promise<ExportDetail | null> {
+  if (!isUuid(exportId)) return null
+  return withUser(user.claims, async (trx) => {
+    const row = await trx.selectFrom('exports').selectAll().where('id', '=', exportId).executeTakeFirst()
+    if (!row) return null
+    const total = Number(
+      (await trx.selectFrom('export_leads').select(sql<number>`count(*)`.as('count')).where('export_id', '=', exportId).executeTakeFirst())?.count ?? 0,
+    )
+    const pageCount = Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE))
+    const page = Math.min(Math.max(1, Number.isFinite(requestedPage) ? Math.floor(requestedPage) : 1), pageCount)
+    const leads = await trx
+      .selectFrom('export_leads')
+      .innerJoin('leads', 'leads.id', 'export_leads.lead_id')
+      .select([
+        'leads.id',
+        'leads.name',
+        'leads.city',
+        'leads.business_types',
+        'leads.phone',
+        'leads.website',
+        'leads.email',
+        'leads.technologies',
+        'leads.social_media',
+        'leads.admin_fr_info',
+        'leads.rating',
+        'leads.review_count',
+        ...STATUS_COLUMNS.map((column) => `export_leads.${column}` as const),
+      ])
+      .where('export_leads.export_id', '=', exportId)
+      .orderBy('export_leads.position')
+      .limit(LEADS_PAGE_SIZE)
+      .offset((page - 1) * LEADS_PAGE_SIZE)
+      .execute()
+    const params = (row.search_params ?? {}) as ExportDetail['searchParams']
+    return {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      createdAt: iso(row.created_at),
+      completedAt: iso(row.completed_at),
+      leadCount: row.lead_count,
+      creditsUsed: row.total_credits_used,
+      progress: Number(row.progress_percentage ?? 0),
+      canResume: row.can_resume,
+      searchParams: {
+        sector: params.sector || undefined,
+        city: row.city ?? params.city ?? undefined,
+        department: row.department ?? params.department ?? undefined,
+        region: row.region ?? params.region ?? undefined,
+        country: row.country ?? params.country ?? undefined,
+      },
+      enrichmentOptions: normalizeEnrichmentOptions(row.enrichment_options),
+      leads: leads.map((lead) => ({
+        id: lead.id,
+        name: lead.name,
+        city: lead.city,
+        businessTypes: lead.business_types ?? [],
+        phone: lead.phone,
+        website: lead.website,
+        email: Array.isArray(lead.email) ? lead.email : lead.email ? [String(lead.email)] : [],
+        technologies: (lead.technologies ?? {}) as Record<string, string | string[]>,
+        socialMedia: (lead.social_media ?? {}) as Record<string, string>,
+        adminFrInfo: (lead.admin_fr_info ?? null) as ExportLeadView['adminFrInfo'],
+        rating: lead.rating == null ? null : Number(lead.rating),
+        reviewCount: lead.review_count,
+        statuses: {
+          phone: lead.phone_status,
+          website: lead.website_status,
+          email: lead.email_status,
+          technologies: lead.technologies_status,
+          social: lead.social_media_status,
+          admin_fr_info: lead.admin_fr_info_status,
+        } as Record<string, LeadEnrichmentStatus>,
+      })),
+      totalLeads: total,
+      page,
+      pageCount,
+    }
+  })
+}
+
+/** Whether any of the user's exports is still running (drives the list's auto-refresh). */
+export function hasRunning(exports: Array<{ status: string }>) {
+  return exports.some((item) => item.status === 'pending' || item.status === 'processing')
+}
+
+export { ENRICHMENT_TYPES }

@@ -1,0 +1,44 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link } from 'react-router'
+import { newlySelected, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { useHydrated, useIsPending } from '#app/utils/misc.ts'
+import { Alert } from '../ui/alert.tsx'
+import { Button, buttonClasses } from '../ui/button.tsx'
+import { CloseIcon, Modal } from '../ui/modal.tsx'
+import { EnrichmentToggles } from './enrichment-toggles.tsx'
+
+/** Add enrichment (completed exports): already-enriched options are locked; at least one new one is needed. */
+export function AddEnrichmentModal({ already, france, closeHref, error }: { already: EnrichmentOptions; france: boolean; closeHref: string; error?: string }) {
+  const { t } = useTranslation()
+  const hydrated = useHydrated()
+  const [options, setOptions] = useState<EnrichmentOptions>(already)
+  const pending = useIsPending({ intent: 'add-enrichment' })
+  const nothingNew = newlySelected(options, already).length === 0
+  return (
+    <Modal
+      title={t('exports.detail.addTitle')}
+      description={t('exports.detail.addDescription')}
+      closeControl={
+        <Link to={closeHref} replace preventScrollReset className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+          <CloseIcon />
+        </Link>
+      }
+    >
+      <Form method="post" className="space-y-5">
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        <EnrichmentToggles value={options} onChange={setOptions} france={france} alreadyEnriched={already} />
+        {hydrated && nothingNew ? <p className="text-sm text-slate-500">{t('exports.errors.selectOne')}</p> : null}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+            {t('common.cancel')}
+          </Link>
+          {/* Disabled while nothing new is chosen or while loading (SPEC §5); without JS the server checks. */}
+          <Button type="submit" name="intent" value="add-enrichment" pending={pending} disabled={hydrated && nothingNew}>
+            {pending ? t('exports.detail.adding') : t('exports.detail.addSubmit')}
+          </Button>
+        </div>
+      </Form>
+    </Modal>
+  )
+}

@@ -1,0 +1,44 @@
+import { useTranslation } from 'react-i18next'
+import { cn } from '#app/utils/misc.ts'
+import { Spinner } from '../ui/spinner.tsx'
+
+const STYLES = {
+  completed: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
+  failed: 'bg-red-50 text-red-700 ring-red-600/20',
+  interrupted: 'bg-amber-50 text-amber-800 ring-amber-600/20',
+  processing: 'bg-brand-50 text-brand-700 ring-brand-600/20',
+} as const
+
+/** pending, processing and any unknown value show as "processing" with a spinner (SPEC §4). */
+export function StatusBadge({ status }: { status: string }) {
+  const { t } = useTranslation()
+  const kind = status === 'completed' || status === 'failed' || status === 'interrupted' ? status : 'processing'
+  return (
+    <span className={cn('inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', STYLES[kind])} data-status={status}>
+      {kind === 'processing' ? <Spinner className="size-3" /> : null}
+      {t(`exports.status.${kind}`)}
+    </span>
+  )
+}
+
+/** The bar shows only while progress is strictly between 0 and 100. */
+export function ProgressBar({ percent, className }: { percent: number; className?: string }) {
+  const { t } = useTranslation()
+  if (!(percent > 0 && percent < 100)) return null
+  const rounded = Math.round(percent)
+  return (
+    <div className={cn('flex items-center gap-2', className)}>
+      <div
+        className="h-1.5 w-full min-w-20 overflow-hidden rounded-full bg-slate-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={rounded}
+        aria-label={t('exports.progressLabel', { percent: rounded })}
+      >
+        <div className="h-full rounded-full bg-brand-600 transition-[width] duration-500" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="text-xs text-slate-600 tabular-nums">{rounded}%</span>
+    </div>
+  )
+}

@@ -1,0 +1,31 @@
+import { data } from 'react-router'
+import type { Route } from './+types/api.exports.$id.download'
+import { requireApiUser } from '#app/.server/api.ts'
+import { isUuid } from '#app/.server/export-views.ts'
+import { openExportDownload } from '#app/.server/exports/download.ts'
+import { getInstance, getLocale } from '#app/.server/i18n.ts'
+
+/**
+ * GET /api/exports/{id}/download?userId=&format=csv|xlsx (SPEC §7): a streamed file download,
+ * read as the user (RLS), so another user's export is "not found".
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireApiUser(context)
+  const t = getInstance(context).t
+  const url = new URL(request.url)
+  const userId = url.searchParams.get('userId')
+  if (userId && userId !== user.id) return data({ error: t('api.forbidden') }, { status: 403 })
+  const format = url.searchParams.get('format') ?? 'csv'
+  if (format !== 'csv' && format !== 'xlsx') return data({ error: t('exports.errors.badFormat') }, { status: 400 })
+  if (!isUuid(params.id)) return data({ error: t('exports.errors.notFound') }, { status: 404 })
+  const file = await openExportDownload({ claims: user.claims, exportId: params.id, format, lang: getLocale(context) === 'fr' ? 'fr' : 'en' })
+  if (!file) return data({ error: t('exports.errors.notFound') }, { status: 404 })
+  return new Response(file.body, {
+    headers: {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.fileName}"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
+}

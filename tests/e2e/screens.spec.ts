@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test'
+import { signUpViaRequest } from './support/http.ts'
+import { uniqueEmail } from './support/users.ts'
+
+/**
+ * Not a test: captures the main screens into scratch/screens/ for a human look.
+ * Run with `SCREENSHOTS=1 npx playwright test screens` (after `npm run build`).
+ */
+test.skip(!process.env.SCREENSHOTS, 'set SCREENSHOTS=1 to capture the screens')
+test.use({ reducedMotion: 'reduce' })
+
+test('capture screens', async ({ page, baseURL }, testInfo) => {
+  test.slow()
+  const dir = `scratch/screens/${testInfo.project.name.replace(/^chromium-/, '')}`
+  const shot = (name: string) => page.screenshot({ path: `${dir}/${name}.png`, fullPage: true })
+
+  await page.goto('/login')
+  await shot('login')
+  await page.goto('/login?mode=signup')
+  await shot('signup')
+  await page.goto('/login?mode=forgot')
+  await shot('forgot')
+  await page.goto('/reset-password')
+  await shot('reset-password-invalid')
+
+  await signUpViaRequest(page, baseURL, { email: uniqueEmail('screens', testInfo) })
+  await page.goto('/login?mode=signup&step=profile')
+  await shot('signup-profile')
+  await page.goto('/')
+  await expect(page.locator('h1')).toBeVisible()
+  await shot('home-desktop')
+  await page.getByTestId('credits-summary').click()
+  await shot('home-desktop-credits')
+  await page.goto('/settings')
+  await shot('settings')
+  await page.getByLabel('Company name').fill('x'.repeat(121))
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('This field is too long (maximum 120 characters).')).toBeVisible()
+  await shot('settings-error')
+  await page.goto('/reset-password?required=true')
+  await shot('reset-password-form')
+  await page.goto('/nope')
+  await shot('not-found')
+
+  await page.setViewportSize({ width: 375, height: 812 })
+  await page.goto('/')
+  await shot('home-mobile')
+  await page.getByRole('link', { name: 'Open menu' }).click()
+  await expect(page.getByRole('dialog', { name: 'Main menu' })).toBeVisible()
+  await page.screenshot({ path: `${dir}/home-mobile-drawer.png` })
+  await page.goto('/login')
+  await shot('login-mobile')
+})
