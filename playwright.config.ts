@@ -8,6 +8,8 @@ import { defineConfig, devices } from '@playwright/test'
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const baseURL = `http://127.0.0.1:${PORT}`
 const DATA_DIR = '.data/e2e'
+// Pinned so specs can reach the e2e database for set-up (tests/e2e/support/db.ts).
+const POSTGRES_PORT = Number(process.env.E2E_POSTGRES_PORT ?? 54400)
 
 // Debian's Chromium: Playwright's own browser downloads do not work on these machines.
 const launchOptions = {
@@ -30,8 +32,9 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   workers: 2, // 2-core machines; the server shares them
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Generous: the 2-core machines are often busy with other work (builds, benchmarks).
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL,
@@ -39,8 +42,8 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
-    actionTimeout: 10_000,
-    navigationTimeout: 15_000,
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
   },
   projects: [
     {
@@ -53,7 +56,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf ${DATA_DIR} && DATA_DIR=${DATA_DIR} PORT=${PORT} HOST=127.0.0.1 npm run serve`,
+    command: `rm -rf ${DATA_DIR} && DATA_DIR=${DATA_DIR} PORT=${PORT} POSTGRES_PORT=${POSTGRES_PORT} HOST=127.0.0.1 npm run serve`,
     url: `${baseURL}/login`,
     timeout: 120_000,
     reuseExistingServer: false,

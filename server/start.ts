@@ -8,6 +8,7 @@ import path from 'node:path'
 import compression from 'compression'
 import express from 'express'
 import getPort from 'get-port'
+import { startDemoRegistry } from './demo-registry.ts'
 import { startDemoWebsites } from './demo-websites.ts'
 import { startLocalStack } from './stack.ts'
 import { startWorker } from './worker-slot.ts'
@@ -38,6 +39,23 @@ async function main() {
     stops.unshift(demoSites.stop)
     process.env.DEMO_WEBSITES_URL = demoSites.url
     log(`Demo websites (demo data) at ${demoSites.url}`)
+  }
+
+  // Enrichment offline with the demo source: the demo registry answers the French registry lookups (demo data),
+  // and the crawler may reach the demo servers (exact host:port) on loopback, and nothing else private.
+  const demoSource = (process.env.LEADS_SOURCE ?? 'demo') === 'demo'
+  const ownDemoHosts: string[] = []
+  if (demoSource && process.env.DEMO_WEBSITES_URL) ownDemoHosts.push(new URL(process.env.DEMO_WEBSITES_URL).host)
+  if (demoSource && !process.env.REGISTRY_URL) {
+    const registry = await startDemoRegistry({ port: process.env.DEMO_REGISTRY_PORT ? Number(process.env.DEMO_REGISTRY_PORT) : undefined })
+    stops.unshift(registry.stop)
+    process.env.REGISTRY_URL = registry.url
+    ownDemoHosts.push(new URL(registry.url).host)
+    log(`Demo registry (demo data) at ${registry.url}`)
+  }
+  if (ownDemoHosts.length) {
+    const allow = new Set([...(process.env.ENRICH_ALLOW_HOSTS ?? '').split(','), ...ownDemoHosts].map((h) => h.trim()).filter(Boolean))
+    process.env.ENRICH_ALLOW_HOSTS = [...allow].join(',')
   }
 
   const worker = await startWorker({ log })

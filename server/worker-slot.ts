@@ -1,9 +1,89 @@
 /**
- * The in-process worker slot. The export pipeline (pg-boss consumers) plugs in here; until
- * it exists the slot only reports that it is idle, so `npm start` has the same shape it
- * will keep.
+ * The worker: pg-boss on DATABASE_URL (schema `pgboss`, created on first start) with the export consumers and any
+ * extra registrations (billing adds its scheduled credit reload). Runs in-process under `npm start`, and as its own
+ * process with `npm run worker` (server/worker.ts) to scale out: every worker is an independent consumer of the
+ * same queue, and all export state lives in the database.
+ *
+ *   IN_PROCESS_WORKER=false   `npm start` queues jobs but runs none (run `npm run worker` processes instead)
+ *   EXPORT_WORKER_JOBS        exports run at once by one worker (default 2)
+ *   EXPORT_USER_CONCURRENCY   exports of one user run at once across all workers (default 2)
+ *   EXPORT_CONCURRENCY        leads enriched at once within one export (default 16)
+ *   EXPORT_MAX_LEADS          lead cap per export (default 1000)
  */
-export async function startWorker({ log }: { log: (message: string) => void }) {
-  log('Worker slot ready (no job types registered yet)')
-  return { stop: async () => {} }
+import type { PgBoss } from 'pg-boss'
+import { getPool } from '#app/.server/db.ts'
+import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
+import type { Enrichers } from '#app/.server/exports/enrichers.ts'
+import { createBoss, ensureExportQueues, setExportQueueBoss } from '#app/.server/exports/queue.ts'
+import { registerExportWorker, type ExportWorker } from '#app/.server/exports/worker.ts'
+
+export interface StartWorkerOptions {
+  log: (message: string) => void
+  /** Extra consumers / schedules on the same pg-boss instance (billing's credit reload...). */
+  registrations?: Array<(boss: PgBoss) => Promise<void>>
+  /** Default: the real enrichment engine configured from the environment. */
+  enrichers?: Enrichers
+  databaseUrl?: string
+  /** false: start pg-boss (queueing, registrations) but consume no export jobs. Default: IN_PROCESS_WORKER !== 'false'. */
+  consumeExports?: boolean
+}
+
+export interface RunningWorker {
+  boss: PgBoss
+  /** Stops taking jobs, aborts the running exports (their recorded work stays, the queue retries the rest), closes. */
+  stop: () => Promise<void>
+}
+
+export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
+  const { log } = options
+  const consume = options.consumeExports ?? process.env.IN_PROCESS_WORKER !== 'false'
+  guardCheckedOutClients()
+  const boss = createBoss({ worker: true, connectionString: options.databaseUrl })
+  await boss.start()
+  await ensureExportQueues(boss)
+  // This process sends its export jobs through the same instance.
+  setExportQueueBoss(boss)
+  let exports: ExportWorker | null = null
+  try {
+    if (consume) {
+      exports = await registerExportWorker(boss, { enrichers: options.enrichers ?? (() => createDefaultEnrichers()), log })
+    }
+    for (const register of options.registrations ?? []) await register(boss)
+  } catch (error) {
+    await exports?.stop().catch(() => {})
+    setExportQueueBoss(undefined)
+    await boss.stop({ graceful: false }).catch(() => {})
+    throw error
+  }
+  log(consume ? 'Worker started (export jobs)' : 'Worker started (queue only: IN_PROCESS_WORKER=false)')
+
+  let stopped: Promise<void> | null = null
+  return {
+    boss,
+    stop: () =>
+      (stopped ??= (async () => {
+        await exports?.stop().catch((error) => log(`worker stop: ${(error as Error).message}`))
+        setExportQueueBoss(undefined)
+        await boss.stop({ graceful: true, timeout: 15_000 }).catch((error) => log(`pg-boss stop: ${(error as Error).message}`))
+        log('Worker stopped')
+      })()),
+  }
+}
+
+const guarded = new WeakSet<object>()
+
+/**
+ * pg-pool removes its idle-error listener from a client while it is checked out (inside a transaction), so a
+ * connection that Postgres drops then (restart, shutdown) emits 'error' with no listener, which ends the process.
+ * A permanent listener per connection prevents that; the statement in flight still fails with its own error (and
+ * the export run is retried), and idle clients are still reported by the pool's own listener.
+ */
+function guardCheckedOutClients() {
+  if (!process.env.DATABASE_URL) return
+  const pool = getPool()
+  if (guarded.has(pool)) return
+  guarded.add(pool)
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
 }

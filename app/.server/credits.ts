@@ -4,8 +4,21 @@ import { withUser } from './db.ts'
 
 export const UNAVAILABLE_CREDITS: CreditsSummary = { remaining: 0, total: 0, plan: 'free_trial', nextReloadDate: null, ok: false }
 
+// One read per request: the layout (header) and the page (plan rules) share it. SessionUser
+// objects live for one request, so the cache goes with them.
+const perRequest = new WeakMap<SessionUser, Promise<CreditsSummary>>()
+
 /** What the credits dropdown, the plan rules and the export checks all read: one query path. */
-export async function getCreditsSummary(user: SessionUser): Promise<CreditsSummary> {
+export function getCreditsSummary(user: SessionUser): Promise<CreditsSummary> {
+  let pending = perRequest.get(user)
+  if (!pending) {
+    pending = readCreditsSummary(user)
+    perRequest.set(user, pending)
+  }
+  return pending
+}
+
+async function readCreditsSummary(user: SessionUser): Promise<CreditsSummary> {
   try {
     return await withUser(user.claims, async (trx) => {
       const credits = await trx

@@ -11,7 +11,8 @@ const supabaseContext = createContext<SupabaseClient | null>(null)
  * loader or action triggered them.
  */
 export const supabaseMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const setCookies: string[] = []
+  // Keyed by name: the client may report the same cookie several times in one request; the last value wins.
+  const setCookies = new Map<string, string>()
   const extraHeaders = new Headers()
   const supabase = createServerClient(env.supabaseUrl, env.supabaseAnonKey, {
     cookies: {
@@ -19,7 +20,7 @@ export const supabaseMiddleware: MiddlewareFunction<Response> = async ({ request
         parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' })),
       setAll: (cookies, headers) => {
         for (const { name, value, options } of cookies) {
-          setCookies.push(serializeCookieHeader(name, value, options))
+          setCookies.set(name, serializeCookieHeader(name, value, options))
         }
         for (const [key, value] of Object.entries(headers ?? {})) extraHeaders.set(key, value)
       },
@@ -30,8 +31,8 @@ export const supabaseMiddleware: MiddlewareFunction<Response> = async ({ request
   })
   context.set(supabaseContext, supabase)
   const response = await next()
-  if (setCookies.length) {
-    for (const cookie of setCookies) response.headers.append('Set-Cookie', cookie)
+  if (setCookies.size) {
+    for (const cookie of setCookies.values()) response.headers.append('Set-Cookie', cookie)
     extraHeaders.forEach((value, key) => response.headers.set(key, value))
   }
   return response

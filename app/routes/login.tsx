@@ -225,12 +225,14 @@ function ProfileStep() {
         </div>
         <Field label={t('auth.companyName')} errors={translate(fields.companyName.errors)} inputProps={{ ...getInputProps(fields.companyName, { type: 'text' }), autoComplete: 'organization' }} />
         <Field label={t('auth.phone')} errors={translate(fields.phone.errors)} inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'tel' }} />
-        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-between">
-          <Button type="submit" name="intent" value="skip" variant="ghost" pending={skipping} formNoValidate>
-            {t('auth.skip')}
-          </Button>
+        {/* Save comes first in the markup: it is the form's default button, the one Enter in a
+            field submits. The reversed flex keeps Skip on the left (below on narrow screens). */}
+        <div className="flex flex-col gap-3 pt-2 sm:flex-row-reverse sm:justify-between">
           <Button type="submit" name="intent" value="profile" pending={saving}>
             {saving ? t('common.saving') : t('auth.saveProfile')}
+          </Button>
+          <Button type="submit" name="intent" value="skip" variant="ghost" pending={skipping} formNoValidate>
+            {t('auth.skip')}
           </Button>
         </div>
       </Form>

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useEffect } from 'react'
+import { useEffect, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useActionData, useNavigate, useNavigation } from 'react-router'
 import type { Route } from './+types/reset-password'
@@ -14,7 +14,7 @@ import { PasswordField } from '#app/components/ui/field.tsx'
 import { Modal } from '#app/components/ui/modal.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { NewPasswordSchema } from '#app/domain/auth.ts'
-import { useHydrated, useIsPending } from '#app/utils/misc.ts'
+import { useIsPending } from '#app/utils/misc.ts'
 
 export const REDIRECT_AFTER_RESET_MS = 3000
 const LOGIN_AFTER_RESET = '/login?reset=success'
@@ -127,10 +127,14 @@ function NewPasswordForm({ required }: { required: boolean }) {
   )
 }
 
+const noopSubscribe = () => () => {}
+
 function ResetSuccess() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const hydrated = useHydrated()
+  // True from the first render of a client-side mount (useHydrated() starts false on every mount,
+  // which would insert the meta refresh for one render and the browser would still follow it).
+  const hydrated = useSyncExternalStore(noopSubscribe, () => true, () => false)
   useEffect(() => {
     const timer = setTimeout(() => navigate(LOGIN_AFTER_RESET, { replace: true }), REDIRECT_AFTER_RESET_MS)
     return () => clearTimeout(timer)

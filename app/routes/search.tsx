@@ -107,7 +107,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const formData = await request.formData()
-  if (formData.get('intent') !== 'create-export') return data({ error: t('errorPage.badRequest') } as ExportFormState, { status: 400 })
+  if (formData.get('intent') !== 'create-export') {
+    return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies ExportFormState, { status: 400 })
+  }
   const criteria = criteriaFromSearchParams(new URLSearchParams([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string')))
   const chosen = new Set(formData.getAll('options').map(String))
   const france = isFrance(criteria.country)
@@ -232,7 +234,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
           credits={exportForm.credits}
           defaultName={exportForm.defaultName}
           closeHref={`${location.pathname}?${new URLSearchParams([...new URLSearchParams(location.search)].filter(([key]) => key !== 'export'))}`}
-          last={exportState && 'options' in exportState ? exportState : exportState?.error ? { name: '', options: NO_ENRICHMENT, error: exportState.error } : undefined}
+          last={exportState ?? undefined}
         />
       ) : null}
       {modal ? (

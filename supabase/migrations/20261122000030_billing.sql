@@ -34,3 +34,30 @@ grant all on table public.billing_events, public.billing_customers to service_ro
 
 alter table public.billing_events enable row level security;
 alter table public.billing_customers enable row level security;
+
+-- The local payment sandbox (no STRIPE_SECRET_KEY): its own record of the "provider side" of each
+-- test subscription, the way Stripe keeps its own. The sandbox changes a row here, then sends the
+-- matching Stripe-shaped event through the same handler as the webhook. `version` makes a
+-- double-submitted sandbox form harmless (the event id is derived from it).
+create table public.billing_sandbox_subscriptions (
+  id text primary key,
+  user_id uuid not null references public.users (id) on delete cascade,
+  customer_id text not null,
+  plan_id text not null check (plan_id in ('basic', 'professional', 'premium')),
+  frequency text not null check (frequency in ('monthly', 'annual')),
+  status text not null check (status in ('active', 'canceled')),
+  cancel_at_period_end boolean not null default false,
+  current_period_start timestamptz not null,
+  current_period_end timestamptz not null,
+  ended_at timestamptz,
+  version integer not null default 1,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index billing_sandbox_subscriptions_user_id_idx on public.billing_sandbox_subscriptions (user_id, created_at desc);
+create trigger billing_sandbox_subscriptions_set_updated_at before update on public.billing_sandbox_subscriptions
+  for each row execute function public.set_updated_at();
+
+revoke all on table public.billing_sandbox_subscriptions from anon, authenticated;
+grant all on table public.billing_sandbox_subscriptions to service_role;
+alter table public.billing_sandbox_subscriptions enable row level security;

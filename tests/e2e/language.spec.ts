@@ -22,6 +22,9 @@ test.describe('language', () => {
     await expect(page).toHaveURL((url) => url.pathname === '/')
     await expect(page.getByRole('button', { name: 'Français' })).toHaveAttribute('aria-pressed', 'true')
 
+    // Remembered in a cookie, so the server renders French from then on.
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'lng')
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
     await page.reload()
     await expect(nav.getByRole('link', { name: 'Trouver des prospects' })).toBeVisible()
     await expect(nav.getByRole('link', { name: 'Se déconnecter' })).toBeVisible()

@@ -30,19 +30,41 @@ test.describe('session', () => {
     expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin)
   })
 
-  test('"Sign out" in the sidebar shows "Signing out..." then /login, and the session is gone', async ({ page, request, baseURL }, testInfo) => {
+  test('"Sign out" in the sidebar shows "Signing out..." then /login, and the session is gone', async ({ page, request, baseURL, javaScriptEnabled }, testInfo) => {
     const user = await createUser(request, baseURL, { email: uniqueEmail('signout', testInfo) })
     await signIn(page, user)
     await expect(page).toHaveURL((url) => url.pathname === '/')
 
-    const signingOut = page.getByText('Signing out...')
+    // The message shows only briefly (300 ms with JS, 1 s without), which a busy machine's
+    // polling can miss, so it is observed deterministically: without JS in the /logout document
+    // (with the meta refresh that moves on), with JS by a MutationObserver in the page, which
+    // survives the client-side navigations.
+    const logoutDocument = javaScriptEnabled
+      ? null
+      : page.waitForResponse((response) => response.request().resourceType() === 'document' && new URL(response.url()).pathname === '/logout')
+    if (javaScriptEnabled) {
+      await page.evaluate(() => {
+        const seen = () => document.body.textContent?.includes('Signing out...') && document.documentElement.setAttribute('data-saw-signing-out', '')
+        new MutationObserver(seen).observe(document.body, { childList: true, subtree: true, characterData: true })
+      })
+    }
     await page.locator('aside').getByRole('link', { name: 'Sign out' }).click()
-    // With JS the message shows for a moment before the client navigates; without JS a meta
-    // refresh moves on after a second.
-    await signingOut.waitFor({ state: 'visible' })
+    if (logoutDocument) {
+      const html = await (await logoutDocument).text()
+      expect(html).toContain('Signing out...')
+      expect(html).toContain('http-equiv="refresh" content="1;url=/login"')
+    }
     await page.waitForURL((url) => url.pathname === '/login')
     await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible()
+    if (javaScriptEnabled) await expect(page.locator('html')).toHaveAttribute('data-saw-signing-out', '')
     await expect(emailInput(page)).toBeVisible()
+    if (javaScriptEnabled) {
+      // One client-side move: no leftover meta refresh reloads /login a moment later.
+      const reloads: string[] = []
+      page.on('request', (request) => void (request.resourceType() === 'document' && reloads.push(request.url())))
+      await page.waitForTimeout(1_200)
+      expect(reloads).toEqual([])
+    }
 
     await page.goto('/settings')
     await expect(page).toHaveURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === '/settings')

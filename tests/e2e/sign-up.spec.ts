@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { emailInput, passwordInput, signUp } from './support/auth.ts'
+import { signUpViaRequest } from './support/http.ts'
 import { DEFAULT_PASSWORD, uniqueEmail } from './support/users.ts'
 
 test.describe('sign-up', () => {
@@ -50,6 +51,18 @@ test.describe('sign-up', () => {
     // A signed-in user who opens /login again is sent back into the app.
     await page.goto('/login')
     await expect(page).toHaveURL((url) => url.pathname === '/')
+  })
+
+  test('Enter in a profile field saves the profile (it is not "Skip for now")', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('enter', testInfo) })
+    await page.goto('/login?mode=signup&step=profile')
+    await page.getByLabel('First name').fill('Linus')
+    await page.getByLabel('Phone number').fill('+46 8 123 456')
+    await page.getByLabel('Phone number').press('Enter')
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.goto('/settings')
+    await expect(page.getByLabel('First name')).toHaveValue('Linus')
+    await expect(page.getByLabel('Phone number')).toHaveValue('+46 8 123 456')
   })
 
   test('toggling between sign-in and sign-up', async ({ page }) => {

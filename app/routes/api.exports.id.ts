@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import type { Route } from './+types/api.exports.$id'
+import type { Route } from './+types/api.exports.id'
 import { assertPayloadUser, readJsonObject, requireApiUser } from '#app/.server/api.ts'
 import { isUuid } from '#app/.server/export-views.ts'
 import { deleteExport } from '#app/.server/exports/service.ts'

@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import type { Route } from './+types/api.exports.$id.download'
+import type { Route } from './+types/api.exports.id.download'
 import { requireApiUser } from '#app/.server/api.ts'
 import { isUuid } from '#app/.server/export-views.ts'
 import { openExportDownload } from '#app/.server/exports/download.ts'

@@ -1,0 +1,396 @@
+/**
+ * The website crawler: one visit per lead feeds email, social, technologies, phone and SIRET (ARCHITECTURE §5).
+ * Homepage first, then up to `maxPages` same-site contact / legal / about pages, all through the SSRF-guarded,
+ * polite, bounded HTTP client, and only where robots.txt allows.
+ */
+import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
+import { FetchError, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
+import { jsonLdStrings, type ParsedPage, parsePage } from './html.ts'
+import { addPhones, countryFromHostname, phonesFromText, toCountryCode } from './phones.ts'
+import { RobotsCache, type RobotsRules } from './robots.ts'
+import { companyIdsFromText } from './siret.ts'
+import { addSocialLinks, type SocialNetworkName } from './social.ts'
+import { HostAllowList, type LookupFn, allowListFromEnv, normalizeHostname, systemLookup } from './ssrf.ts'
+import { type DetectedTechnology, detectTechnologies, groupByCategory, loadTechnologies } from './technologies.ts'
+
+export interface WebsiteFindings {
+  /** not_found: no website / 404 / robots.txt disallows the homepage; failed: network, timeout, refused, blocked. */
+  status: 'ok' | 'not_found' | 'failed'
+  finalUrl: string | null
+  /** Deduplicated, lower case, junk dropped; in the order found (homepage first). */
+  emails: string[]
+  socialMedia: Partial<Record<SocialNetworkName, string>>
+  /** Category name → technology name, or a list when the category has several (SPEC §3). */
+  technologies: Record<string, string | string[]>
+  /** Found on the site, international format ("+33 2 98 44 12 34"), tel: links first. */
+  phones: string[]
+  /** From the legal notice, Luhn-checked. */
+  siret: string | null
+  /** SIREN from the SIRET, or from a SIREN/RCS mention when no SIRET is printed. */
+  siren: string | null
+  /** Every detected technology with version and confidence (technologies above is the grouped view). */
+  technologyDetails: DetectedTechnology[]
+  /** Pages fetched successfully, homepage first. */
+  pages: string[]
+  /** Contact/legal/about pages that could not be used (the crawl still succeeds without them). */
+  pageErrors: Array<{ url: string; error: string }>
+  /**
+   * Machine-readable reason when status is not ok: no_website, robots_disallowed, http_<status>, not_html,
+   * blocked_address, blocked_port, blocked_scheme, invalid_url, timeout, connection_refused, dns_error,
+   * network_error, too_many_redirects, invalid_redirect, robots_unavailable, extraction_error.
+   */
+  error?: string
+}
+
+export interface WebsiteCrawlerOptions {
+  /** "host" or "host:port" allowed even if private/loopback (demo websites, test fixtures). Default: ENRICH_ALLOW_HOSTS. */
+  allowHosts?: string[]
+  /** Per request, default 8000. */
+  timeoutMs?: number
+  /** Per page, default 1.5 MB; reading stops beyond. */
+  maxBytes?: number
+  /** Pages after the homepage, default 3. */
+  maxPages?: number
+  /** Max in-flight requests per host ("hostname:port") across all crawls of this crawler, default 2. */
+  perDomainConcurrency?: number
+  /** Per-host exceptions to perDomainConcurrency, e.g. our own demo websites server: { '127.0.0.1:4321': 32 }. */
+  hostConcurrency?: Record<string, number>
+  userAgent?: string
+  /** DNS override (tests). */
+  lookup?: LookupFn
+  /**
+   * Load the technology fingerprints when the crawler is created (default true) rather than during the first crawl:
+   * the load blocks the event loop for a moment, which is harmless before any request is in flight.
+   */
+  preloadTechnologies?: boolean
+}
+
+export interface CrawlOptions {
+  signal?: AbortSignal
+  /** ISO country of the lead ("FR"): default region for national phone numbers. */
+  countryCode?: string | null
+}
+
+export interface WebsiteCrawler {
+  crawl(url: string, options?: CrawlOptions): Promise<WebsiteFindings>
+  close(): Promise<void>
+  /** Diagnostics: highest simultaneous requests seen per host, robots.txt fetches. */
+  stats(): { peakPerHost: Record<string, number>; robotsFetches: number }
+}
+
+export const DEFAULT_USER_AGENT = 'LeadAtlasBot/0.1 (+https://leadatlas.app/bot)'
+const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml|text\/plain)?$/
+
+class RobotsDisallowed extends Error {
+  override name = 'RobotsDisallowed'
+}
+
+/** robots.txt answered 5xx/429: RFC 9309 says assume complete disallow; we report it as a (retryable) failure. */
+class RobotsUnavailable extends Error {
+  override name = 'RobotsUnavailable'
+}
+
+type PageKind = 'home' | 'contact' | 'legal' | 'about'
+
+interface FetchedPage {
+  kind: PageKind
+  url: string
+  response: HttpResponse
+  html: string
+  parsed: ParsedPage
+}
+
+const KIND_PATTERNS: Array<[Exclude<PageKind, 'home'>, RegExp]> = [
+  ['contact', /contact|kontakt|contactez|nous[-_ ]?(?:joindre|trouver)|get[-_ ]in[-_ ]touch|reach[-_ ]us/i],
+  ['legal', /mentions[-_ ]?l[ée]gales|legal|l[ée]gal|impressum|imprint|cgv|informations[-_ ]l[ée]gales/i],
+  ['about', /about|a[-_ ]?propos|à[-_ ]propos|qui[-_ ]sommes|notre[-_ ](?:histoire|[ée]quipe)|uber[-_ ]uns|über[-_ ]uns/i],
+]
+/** A business has a few addresses and numbers; a page listing hundreds is a directory, not the business. */
+const MAX_EMAILS = 20
+const MAX_PHONES = 10
+const SKIP_EXTENSIONS = /\.(?:pdf|jpe?g|png|gif|webp|svg|zip|docx?|xlsx?|pptx?|mp4|mp3|avi|mov|ics|vcf|xml|json|css|js)$/i
+
+function isHtml(response: HttpResponse): boolean {
+  const type = (headerValue(response.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  return HTML_TYPES.test(type)
+}
+
+function emptyFindings(status: WebsiteFindings['status'], finalUrl: string | null, error?: string): WebsiteFindings {
+  return { status, finalUrl, emails: [], socialMedia: {}, technologies: {}, phones: [], siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
+}
+
+/** "www.example.fr" → "http://www.example.fr/" (sources often store bare domains). */
+export function normalizeWebsiteUrl(raw: string): string | null {
+  const trimmed = raw.trim()
+  if (!trimmed) return null
+  return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `http://${trimmed.replace(/^\/\//, '')}`
+}
+
+function siteKey(url: URL): string {
+  return `${normalizeHostname(url.hostname).replace(/^www\./, '')}|${url.port}`
+}
+
+function pageKindOf(url: URL, text: string): Exclude<PageKind, 'home'> | null {
+  const path = decodeURIComponentSafe(url.pathname + url.search)
+  for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(path) || pattern.test(text)) return kind
+  return null
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+function comparable(url: string): string {
+  return url.replace(/#.*$/, '').replace(/\/+$/, '')
+}
+
+/** Charset from Content-Type, then a BOM, then <meta charset>; UTF-8 unless it clearly is not, then windows-1252. */
+export function decodeHtml(body: Buffer, contentType: string | undefined): string {
+  let label = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1]
+  if (!label) {
+    if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) label = 'utf-8'
+    else if (body[0] === 0xff && body[1] === 0xfe) label = 'utf-16le'
+    else if (body[0] === 0xfe && body[1] === 0xff) label = 'utf-16be'
+  }
+  if (!label) {
+    const head = body.subarray(0, 2048).toString('latin1')
+    label = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1]
+  }
+  if (label) {
+    try {
+      return new TextDecoder(label.toLowerCase()).decode(body)
+    } catch {
+      // unknown label: fall through
+    }
+  }
+  const utf8 = new TextDecoder('utf-8').decode(body)
+  if (!label && utf8.includes('\ufffd')) return new TextDecoder('windows-1252').decode(body)
+  return utf8
+}
+
+export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): WebsiteCrawler {
+  const allowList = new HostAllowList(options.allowHosts ?? allowListFromEnv())
+  const timeoutMs = options.timeoutMs ?? 8_000
+  const maxBytes = options.maxBytes ?? 1_500_000
+  const maxPages = Math.max(0, options.maxPages ?? 3)
+  const perDomain = Math.max(1, options.perDomainConcurrency ?? 2)
+  const overrides = new Map(Object.entries(options.hostConcurrency ?? {}).map(([host, n]) => [host.toLowerCase(), n]))
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT
+  const lookup = cachedLookup(options.lookup ?? systemLookup)
+  if (options.preloadTechnologies !== false) loadTechnologies()
+
+  const http = new GuardedHttp({
+    allowList,
+    lookup,
+    timeoutMs,
+    maxBytes,
+    userAgent,
+    perHostLimit: (host) => overrides.get(host) ?? overrides.get(host.replace(/:\d+$/, '')) ?? perDomain,
+  })
+  const robots = new RobotsCache(http)
+  const lifetime = new AbortController()
+  let closed = false
+
+  async function fetchPage(url: string, kind: PageKind, signal: AbortSignal): Promise<FetchedPage> {
+    const response = await http.get(url, {
+      signal,
+      beforeHop: async (hop) => {
+        const rules = await robots.rulesFor(hop, signal)
+        if (rules.kind === 'unavailable') throw new RobotsUnavailable(`robots.txt of ${hop.origin} answered ${rules.status}`)
+        if (rules.kind === 'rules' && !rules.isAllowed(hop.href)) throw new RobotsDisallowed(hop.href)
+      },
+    })
+    const contentType = headerValue(response.headers, 'content-type')
+    // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
+    const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
+    return { kind, url: response.url, response, html, parsed: parsePage(html, response.url) }
+  }
+
+  async function crawl(rawUrl: string, crawlOptions: CrawlOptions = {}): Promise<WebsiteFindings> {
+    if (closed) throw new Error('website crawler is closed')
+    const outer = crawlOptions.signal
+    outer?.throwIfAborted()
+    const start = normalizeWebsiteUrl(rawUrl ?? '')
+    if (!start) return emptyFindings('not_found', null, 'no_website')
+    const signal = outer ? AbortSignal.any([outer, lifetime.signal]) : lifetime.signal
+
+    let home: FetchedPage
+    try {
+      home = await fetchPage(start, 'home', signal)
+    } catch (error) {
+      if (signal.aborted) throw outer?.aborted ? outer.reason : signal.reason
+      if (error instanceof RobotsDisallowed) return emptyFindings('not_found', null, 'robots_disallowed')
+      if (error instanceof RobotsUnavailable) return emptyFindings('failed', null, 'robots_unavailable')
+      if (error instanceof FetchError) return emptyFindings('failed', null, error.code)
+      return emptyFindings('failed', null, 'network_error')
+    }
+    const { status } = home.response
+    if (status === 404 || status === 410) return emptyFindings('not_found', home.url, `http_${status}`)
+    if (status < 200 || status >= 300) return emptyFindings('failed', home.url, `http_${status}`)
+    if (!isHtml(home.response)) return emptyFindings('not_found', home.url, 'not_html')
+
+    // Candidate pages: same site, named like contact / legal / about, allowed by robots.txt.
+    const homeUrl = new URL(home.url)
+    const seen = new Set([comparable(home.url), comparable(start)])
+    const byKind: Record<Exclude<PageKind, 'home'>, string[]> = { contact: [], legal: [], about: [] }
+    for (const link of home.parsed.links) {
+      if (!link.url || !/^https?:/.test(link.url)) continue
+      const target = new URL(link.url)
+      if (siteKey(target) !== siteKey(homeUrl) || SKIP_EXTENSIONS.test(target.pathname)) continue
+      const key = comparable(target.href)
+      if (seen.has(key)) continue
+      const kind = pageKindOf(target, link.text)
+      if (!kind) continue
+      seen.add(key)
+      byKind[kind].push(target.href)
+    }
+    const chosen: Array<{ url: string; kind: PageKind }> = []
+    // One of each kind first (contact, legal, about), then the rest in the same order.
+    const queues = (['contact', 'legal', 'about'] as const).map((kind) => byKind[kind].map((url) => ({ url, kind })))
+    const ordered: Array<{ url: string; kind: PageKind }> = []
+    for (let round = 0; queues.some((q) => q.length > round); round++) for (const queue of queues) if (queue[round]) ordered.push(queue[round] as { url: string; kind: PageKind })
+    for (const candidate of ordered) {
+      if (chosen.length >= maxPages) break
+      try {
+        if (await robots.isAllowed(new URL(candidate.url), signal)) chosen.push(candidate)
+      } catch {
+        if (signal.aborted) throw outer?.aborted ? outer.reason : signal.reason
+      }
+    }
+    const settled = await Promise.allSettled(chosen.map((candidate) => fetchPage(candidate.url, candidate.kind, signal)))
+    if (signal.aborted) throw outer?.aborted ? outer.reason : signal.reason
+    const pages: FetchedPage[] = [home]
+    const pageErrors: Array<{ url: string; error: string }> = []
+    settled.forEach((result, i) => {
+      const url = (chosen[i] as { url: string }).url
+      if (result.status !== 'fulfilled') {
+        const error = result.reason
+        const code = error instanceof RobotsDisallowed ? 'robots_disallowed' : error instanceof RobotsUnavailable ? 'robots_unavailable' : error instanceof FetchError ? error.code : 'network_error'
+        pageErrors.push({ url, error: code })
+        return
+      }
+      const page = result.value
+      const { status: pageStatus } = page.response
+      if (pageStatus < 200 || pageStatus >= 300) pageErrors.push({ url, error: `http_${pageStatus}` })
+      else if (!isHtml(page.response)) pageErrors.push({ url, error: 'not_html' })
+      else if (siteKey(new URL(page.url)) !== siteKey(homeUrl)) pageErrors.push({ url, error: 'other_site' })
+      else pages.push(page)
+    })
+
+    let robotsRules: RobotsRules | null = null
+    try {
+      robotsRules = await robots.rulesFor(homeUrl, signal)
+    } catch {
+      robotsRules = null
+    }
+    const country = toCountryCode(crawlOptions.countryCode) ?? countryFromHostname(homeUrl.hostname) ?? null
+    try {
+      return { ...extractFindings(pages, { country, robotsText: robotsRules?.text ?? '' }), pageErrors }
+    } catch {
+      // Extraction is pure and bounded; should it ever throw on a pathological page, the lead still gets an answer.
+      return emptyFindings('failed', home.url, 'extraction_error')
+    }
+  }
+
+  return {
+    crawl,
+    async close() {
+      if (closed) return
+      closed = true
+      lifetime.abort(new DOMException('website crawler closed', 'AbortError'))
+      await http.close()
+    },
+    stats: () => ({ peakPerHost: Object.fromEntries(http.hosts.peak), robotsFetches: robots.fetches }),
+  }
+}
+
+function extractFindings(pages: FetchedPage[], { country, robotsText }: { country: string | null; robotsText: string }): WebsiteFindings {
+  const home = pages[0] as FetchedPage
+  const emails = new Set<string>()
+  const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
+  const telLinks: string[] = []
+  const jsonLdPhones: string[] = []
+  const textPhones: string[] = []
+  const legalTextPhones: string[] = []
+  for (const page of pages) {
+    const { parsed } = page
+    const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
+    for (const link of links) {
+      if (/^\s*mailto:/i.test(link.href)) addEmails(emails, emailsFromMailto(link.href))
+      else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
+    }
+    addEmails(emails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
+    addEmails(emails, jsonLdStrings(parsed.jsonLd, 'email'))
+    addEmails(emails, emailsFromText(parsed.text))
+    addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
+    addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
+    jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.text))
+  }
+  const phones = new Map<string, string>()
+  addPhones(phones, [...telLinks, ...jsonLdPhones, ...textPhones, ...legalTextPhones], country)
+
+  // Legal notices first: that is where the SIRET is meant to be.
+  let ids = { siret: null as string | null, siren: null as string | null }
+  for (const page of [...pages.filter((p) => p.kind === 'legal'), ...pages.filter((p) => p.kind !== 'legal')]) {
+    const found = companyIdsFromText(page.parsed.text)
+    if (found.siret) {
+      ids = found
+      break
+    }
+    if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren }
+  }
+
+  let technologyDetails: DetectedTechnology[] = []
+  try {
+    technologyDetails = detectTechnologies({
+      url: home.url,
+      html: home.html,
+      text: home.parsed.text,
+      scriptSrc: home.parsed.scriptSrc,
+      meta: home.parsed.meta,
+      headers: home.response.headers,
+      cookies: toList(home.response.headers['set-cookie']),
+      robots: robotsText || undefined,
+    })
+  } catch {
+    technologyDetails = []
+  }
+
+  return {
+    status: 'ok',
+    finalUrl: home.url,
+    emails: [...emails].slice(0, MAX_EMAILS),
+    socialMedia,
+    technologies: groupByCategory(technologyDetails),
+    phones: [...phones.values()].slice(0, MAX_PHONES),
+    siret: ids.siret,
+    siren: ids.siren,
+    technologyDetails,
+    pages: pages.map((p) => p.url),
+    pageErrors: [],
+  }
+}
+
+function toList(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value]
+}
+
+/** Successful lookups kept 30 s (bounded): crawls of the same host do not each pay a DNS round trip. */
+function cachedLookup(lookup: LookupFn): LookupFn {
+  const cache = new Map<string, { expires: number; value: Promise<Array<{ address: string; family: 4 | 6 }>> }>()
+  return (hostname) => {
+    const now = Date.now()
+    const hit = cache.get(hostname)
+    if (hit && hit.expires > now) return hit.value
+    const value = lookup(hostname)
+    cache.set(hostname, { expires: now + 30_000, value })
+    if (cache.size > 2_000) cache.delete(cache.keys().next().value as string)
+    value.catch(() => cache.delete(hostname))
+    return value
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Phone numbers: normalisation with libphonenumber (full metadata, so validity is checked against real number
+ * ranges) and extraction from tel: links and page text.
+ */
+import { type CountryCode, getCountries, parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max'
+
+const KNOWN_COUNTRIES = new Set<string>(getCountries())
+
+/**
+ * Regions sharing a numbering plan with a country's national format, tried when the number is not valid for the
+ * country itself: French overseas departments dial 0262…, 0590… in France's national format.
+ */
+const RELATED_REGIONS: Record<string, CountryCode[]> = {
+  FR: ['RE', 'YT', 'GP', 'MQ', 'GF', 'PM', 'BL', 'MF'],
+  GB: ['GG', 'JE', 'IM'],
+  US: ['CA', 'PR'],
+  CA: ['US'],
+  IT: ['VA', 'SM'],
+}
+
+export function toCountryCode(value: string | null | undefined): CountryCode | undefined {
+  const code = (value ?? '').trim().toUpperCase()
+  if (code === 'UK') return 'GB'
+  return KNOWN_COUNTRIES.has(code) ? (code as CountryCode) : undefined
+}
+
+function parseValid(raw: string, countryCode?: string | null): PhoneNumber | null {
+  const input = raw.trim()
+  if (!input || input.length > 40) return null
+  const digits = input.replace(/\D/g, '')
+  if (digits.length < 6 || digits.length > 17) return null
+  const country = toCountryCode(countryCode)
+  const attempt = (region: CountryCode | undefined) => {
+    try {
+      const parsed = parsePhoneNumberFromString(input, region ? { defaultCountry: region } : undefined)
+      return parsed && parsed.isValid() ? parsed : null
+    } catch {
+      return null
+    }
+  }
+  const direct = attempt(country)
+  if (direct || !country) return direct
+  for (const region of RELATED_REGIONS[country] ?? []) {
+    const related = attempt(region)
+    if (related) return related
+  }
+  return null
+}
+
+/**
+ * A valid number in international format ("+33 1 23 45 67 89"); null when invalid. National formats need
+ * `countryCode` (ISO 3166-1 alpha-2, e.g. "FR"); numbers written with +, 00 or a country prefix parse without it.
+ */
+export function normalizePhone(raw: string, countryCode?: string | null): string | null {
+  let input = raw.trim().replace(/^tel:/i, '')
+  try {
+    if (input.includes('%')) input = decodeURIComponent(input)
+  } catch {
+    // keep
+  }
+  // "+33 (0)1 23 45 67 89": the (0) trunk prefix must go once a country code is written.
+  input = input.replace(/^(\+\d{1,3})\s*\(0\)\s*/, '$1 ').replace(/^00(?=[1-9])/, '+')
+  const parsed = parseValid(input, countryCode)
+  return parsed ? parsed.formatInternational() : null
+}
+
+/** E.164 form of a valid number (deduplication key). */
+export function phoneKey(raw: string, countryCode?: string | null): string | null {
+  const normalised = normalizePhone(raw, countryCode)
+  return normalised ? normalised.replace(/[^\d+]/g, '') : null
+}
+
+/**
+ * Candidates in text: "+33 1 23 45 67 89", "0033 1…", "01 23 45 67 89", "01.23.45.67.89", "(555) 123-4567".
+ * A number must start with +, 00, a trunk 0 or a bracketed area code: bare digit runs (SIREN, postcodes, prices) are
+ * never read as phones.
+ */
+const PHONE_IN_TEXT = /(?<![\w+/.-])(?:(?:\+|00)[1-9](?:[ .\-/\u00a0\u202f]?\(?\d\)?){6,15}|\(?0\d(?:[ .\-/\u00a0\u202f)]{0,2}\d){6,11}|\(\d{3}\)[ .-]?\d{3}[ .-]\d{4})(?![\w/.-]?\d)/g
+
+export function phonesFromText(text: string): string[] {
+  const out: string[] = []
+  for (const match of text.matchAll(PHONE_IN_TEXT)) out.push(match[0])
+  return out
+}
+
+/** Adds valid numbers (international format) to `into`, deduplicated by E.164. */
+export function addPhones(into: Map<string, string>, candidates: Iterable<string>, countryCode?: string | null) {
+  // The same number is usually written several times (tel: link, text, JSON-LD, every page): parse each form once.
+  const tried = new Set<string>()
+  for (const candidate of candidates) {
+    const signature = candidate.replace(/[^\d+]/g, '')
+    if (tried.has(signature)) continue
+    tried.add(signature)
+    const normalised = normalizePhone(candidate, countryCode)
+    if (!normalised) continue
+    const key = normalised.replace(/[^\d+]/g, '')
+    if (!into.has(key)) into.set(key, normalised)
+  }
+}
+
+/** Country of a ccTLD host ("boulangerie.fr" → FR), for reading national numbers when the lead's country is unknown. */
+export function countryFromHostname(hostname: string): CountryCode | undefined {
+  const tld = hostname.toLowerCase().split('.').pop() ?? ''
+  if (tld.length !== 2) return undefined
+  if (tld === 'uk') return 'GB'
+  if (tld === 'eu' || tld === 'io' || tld === 'co' || tld === 'me' || tld === 'tv' || tld === 'ai' || tld === 'fm') return undefined
+  return toCountryCode(tld)
+}

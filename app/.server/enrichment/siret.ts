@@ -1,0 +1,68 @@
+/**
+ * French company identifiers printed in legal notices (mentions légales): SIRET (14 digits) and SIREN (9 digits),
+ * both Luhn-checked. La Poste's establishments (SIREN 356 000 000) follow their own rule: digit sum divisible by 5.
+ */
+
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48
+    if (i % 2 === 1) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+  }
+  return sum % 10 === 0
+}
+
+const LA_POSTE_SIREN = '356000000'
+
+export function isValidSiren(value: string): boolean {
+  return /^\d{9}$/.test(value) && value !== '000000000' && luhnValid(value)
+}
+
+export function isValidSiret(value: string): boolean {
+  if (!/^\d{14}$/.test(value) || /^0+$/.test(value)) return false
+  const siren = value.slice(0, 9)
+  if (siren === LA_POSTE_SIREN) return [...value].reduce((sum, d) => sum + Number(d), 0) % 5 === 0
+  return isValidSiren(siren) && luhnValid(value)
+}
+
+/** Digits only, or null when `raw` (spaces, dots, dashes allowed) is not a valid SIRET. */
+export function cleanSiret(raw: string | null | undefined): string | null {
+  const digits = (raw ?? '').replace(/[\s.\-\u00a0\u202f]/g, '')
+  return isValidSiret(digits) ? digits : null
+}
+
+const GROUPED_DIGITS = '((?:\\d[ .\\-\\u00a0\\u202f]?){8,13}\\d)'
+const SIRET_LABEL = new RegExp(`\\bSIRE[TN]\\b(?:\\s*(?:n[°o]\\.?|num[ée]ro|number|no\\.?))?\\s*(?:du\\s+si[èe]ge\\s*)?[:：]?\\s*${GROUPED_DIGITS}`, 'gi')
+const RCS_LABEL = /\bR\.?\s?C\.?\s?S\.?\b[^\d\n]{0,40}?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/gi
+
+export interface CompanyIds {
+  siret: string | null
+  siren: string | null
+}
+
+/** The first valid SIRET (and a SIREN from it, or from a SIREN/RCS mention) in visible text. */
+export function companyIdsFromText(text: string): CompanyIds {
+  let siret: string | null = null
+  let siren: string | null = null
+  for (const match of text.matchAll(SIRET_LABEL)) {
+    const digits = (match[1] as string).replace(/\D/g, '')
+    if (!siret && digits.length === 14 && isValidSiret(digits)) siret = digits
+    else if (!siren && digits.length === 9 && isValidSiren(digits)) siren = digits
+    if (siret) break
+  }
+  if (!siren && !siret) {
+    for (const match of text.matchAll(RCS_LABEL)) {
+      const digits = (match[1] as string).replace(/\D/g, '')
+      if (isValidSiren(digits)) {
+        siren = digits
+        break
+      }
+    }
+  }
+  return { siret, siren: siret ? siret.slice(0, 9) : siren }
+}

@@ -1,0 +1,263 @@
+/**
+ * What the export pipeline needs from the enrichment engine, as a small injected interface: tests and the
+ * benchmark pass their own, the worker uses the real engine (app/.server/enrichment) by default.
+ */
+import type { JsonObject } from '#app/.server/db.ts'
+
+/** The export_leads status column stems: one task per (lead, type). */
+export const TASK_TYPES = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'] as const
+export type TaskType = (typeof TASK_TYPES)[number]
+export type TaskOutcome = 'success' | 'not_found' | 'failed'
+
+export interface WebsiteFindings {
+  status: 'ok' | 'not_found' | 'failed'
+  finalUrl: string | null
+  emails: string[]
+  /** network → URL */
+  socialMedia: Record<string, string | undefined>
+  /** category → name(s) */
+  technologies: Record<string, string | string[]>
+  /** raw phone numbers as printed */
+  phones: string[]
+  siret: string | null
+  /** SIREN from the SIRET or an RCS mention (when the engine reports it). */
+  siren?: string | null
+  error?: string
+}
+
+export interface RegistryQuery {
+  name: string
+  postalCode: string | null
+  city: string | null
+  siret?: string | null
+  siren?: string | null
+  nafCodes?: string[]
+}
+
+/** `info` is stored as leads.admin_fr_info (it has a `results` list, SPEC §3). */
+export type RegistryOutcome = { status: 'success'; info: JsonObject & { results?: unknown[] } } | { status: 'not_found' } | { status: 'failed'; error: string }
+
+export interface Enrichers {
+  crawl(url: string, options: { signal?: AbortSignal; countryCode?: string }): Promise<WebsiteFindings>
+  lookupRegistry(query: RegistryQuery, options: { signal?: AbortSignal }): Promise<RegistryOutcome>
+  /** A valid number in a normalised (international) form, or null. */
+  normalizePhone(raw: string, countryCode: string | null): string | null
+  /** Releases sockets, timers (worker shutdown). */
+  close?(): Promise<void>
+}
+
+// ---------------------------------------------------------------------------
+// One lead
+
+export interface LeadForEnrichment {
+  name: string
+  phone: string | null
+  website: string | null
+  city: string | null
+  postalCode: string | null
+  countryCode: string | null
+  /** Emails and social links the lead source already gave (OSM tags): merged with the crawl's. */
+  sourceEmails: string[]
+  sourceSocialMedia: Record<string, string>
+}
+
+export interface LeadEnrichmentContext {
+  enrichers: Enrichers
+  signal?: AbortSignal
+  /** The export's country (ISO 3166-1 alpha-2) when the lead has none of its own. */
+  exportCountryCode: string | null
+  /** NAF codes of the searched category (registry matching). */
+  nafCodes?: string[]
+}
+
+export interface LeadEnrichmentResult {
+  outcomes: Partial<Record<TaskType, TaskOutcome>>
+  /** Values for the successful types (written on the lead only when charged). */
+  values: {
+    phone?: string
+    website?: string
+    email?: string[]
+    technologies?: Record<string, string | string[]>
+    social_media?: Record<string, string>
+    admin_fr_info?: JsonObject
+  }
+  /** Whether a website crawl ran (diagnostics, benchmark). */
+  crawled: boolean
+}
+
+/**
+ * Makes third-party data storable in Postgres: NUL characters are refused in text and jsonb, and so are lone UTF-16
+ * surrogates in jsonb. Strings (keys included) lose their NULs and have lone surrogates replaced (U+FFFD).
+ */
+export function storable<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(/\u0000/g, '').toWellFormed() as T
+  if (Array.isArray(value)) return value.map((item) => storable(item)) as T
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) out[storable(key)] = storable(item)
+    return out as T
+  }
+  return value
+}
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return Boolean(signal?.aborted) || (error instanceof Error && error.name === 'AbortError')
+}
+
+function dedupeEmails(lists: string[][]): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const list of lists) {
+    for (const raw of list) {
+      const email = raw.trim().toLowerCase()
+      if (email && email.includes('@') && !seen.has(email)) {
+        seen.add(email)
+        out.push(email)
+      }
+    }
+  }
+  return out
+}
+
+function cleanTechnologies(raw: unknown): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  if (Array.isArray(raw)) {
+    // A flat list of names: keep it under one category rather than lose it.
+    const names = raw.filter((value): value is string => typeof value === 'string' && value.trim() !== '')
+    if (names.length) out.other = names
+    return out
+  }
+  if (!raw || typeof raw !== 'object') return out
+  for (const [category, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof value === 'string' && value.trim()) out[category] = value
+    else if (Array.isArray(value)) {
+      const names = value.filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+      if (names.length) out[category] = names.length === 1 ? (names[0] as string) : names
+    }
+  }
+  return out
+}
+
+function cleanSocial(...maps: Array<Record<string, string | undefined> | null | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const map of maps) {
+    if (!map) continue
+    for (const [network, url] of Object.entries(map)) {
+      if (typeof url === 'string' && url.trim() && !out[network]) out[network] = url.trim()
+    }
+  }
+  return out
+}
+
+/** leads.name's default (SPEC §3) when the source gave no name. */
+export const UNNAMED_BUSINESS = 'Unnamed Business'
+
+const CRAWL_TYPES: readonly TaskType[] = ['website', 'email', 'technologies', 'social_media']
+
+/**
+ * Runs the pending tasks of one lead: at most one website crawl (feeding website, email, social, technologies,
+ * the phone fallback and the SIRET for the registry), then the registry for French leads.
+ *
+ * Outcome rules (README "Export pipeline"):
+ *   website       success = the crawl reached the site (status ok); no website → not_found
+ *   email/social  success = at least one found (crawl ∪ what the source gave)
+ *   technologies  success = at least one detected
+ *   phone         success = a valid number after normalisation (the source's first, else one printed on the site)
+ *   admin_fr_info success = a registry match; only French leads (others: not_found)
+ * A crawl that failed (timeout, refused, 5xx) gives `failed` where nothing else answered; not_found otherwise.
+ * Aborting (signal) rejects: nothing of this lead is recorded.
+ */
+export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<TaskType>, context: LeadEnrichmentContext): Promise<LeadEnrichmentResult> {
+  const { enrichers, signal } = context
+  const countryCode = (lead.countryCode ?? context.exportCountryCode ?? '').toUpperCase() || null
+  const outcomes: LeadEnrichmentResult['outcomes'] = {}
+  const values: LeadEnrichmentResult['values'] = {}
+
+  const sourcePhone = pending.has('phone') && lead.phone ? enrichers.normalizePhone(lead.phone, countryCode) : null
+  const french = countryCode === 'FR'
+  const wantsCrawl =
+    CRAWL_TYPES.some((type) => pending.has(type)) || (pending.has('phone') && !sourcePhone) || (pending.has('admin_fr_info') && french)
+  let findings: WebsiteFindings | null = null
+  if (wantsCrawl && lead.website) {
+    try {
+      findings = await enrichers.crawl(lead.website, { signal, countryCode: countryCode ?? undefined })
+    } catch (error) {
+      if (isAbort(error, signal)) throw error
+      findings = { status: 'failed', finalUrl: null, emails: [], socialMedia: {}, technologies: {}, phones: [], siret: null, error: String(error) }
+    }
+    signal?.throwIfAborted()
+  }
+  const crawlFailed = findings?.status === 'failed'
+  const ok = findings?.status === 'ok'
+
+  if (pending.has('website')) {
+    if (ok) {
+      outcomes.website = 'success'
+      values.website = findings?.finalUrl || (lead.website as string)
+    } else outcomes.website = crawlFailed ? 'failed' : 'not_found'
+  }
+  if (pending.has('email')) {
+    const emails = dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []])
+    if (emails.length) {
+      outcomes.email = 'success'
+      values.email = emails
+    } else outcomes.email = crawlFailed ? 'failed' : 'not_found'
+  }
+  if (pending.has('social_media')) {
+    const social = cleanSocial(lead.sourceSocialMedia, ok ? findings?.socialMedia : null)
+    if (Object.keys(social).length) {
+      outcomes.social_media = 'success'
+      values.social_media = social
+    } else outcomes.social_media = crawlFailed ? 'failed' : 'not_found'
+  }
+  if (pending.has('technologies')) {
+    const technologies = ok ? cleanTechnologies(findings?.technologies) : {}
+    if (Object.keys(technologies).length) {
+      outcomes.technologies = 'success'
+      values.technologies = technologies
+    } else outcomes.technologies = crawlFailed ? 'failed' : 'not_found'
+  }
+  if (pending.has('phone')) {
+    let phone = sourcePhone
+    if (!phone && ok) {
+      for (const raw of findings?.phones ?? []) {
+        phone = enrichers.normalizePhone(raw, countryCode)
+        if (phone) break
+      }
+    }
+    if (phone) {
+      outcomes.phone = 'success'
+      values.phone = phone
+    } else outcomes.phone = crawlFailed && !lead.phone ? 'failed' : 'not_found'
+  }
+  if (pending.has('admin_fr_info')) {
+    // Matching is by name (+ postcode, SIRET): a lead without a real name cannot be matched.
+    const named = lead.name.trim() !== '' && lead.name !== UNNAMED_BUSINESS
+    if (!french || !named) outcomes.admin_fr_info = 'not_found'
+    else {
+      let result: RegistryOutcome
+      try {
+        result = await enrichers.lookupRegistry(
+          {
+            name: lead.name,
+            postalCode: lead.postalCode,
+            city: lead.city,
+            siret: ok ? findings?.siret : null,
+            siren: ok ? findings?.siren : null,
+            nafCodes: context.nafCodes,
+          },
+          { signal },
+        )
+      } catch (error) {
+        if (isAbort(error, signal)) throw error
+        result = { status: 'failed', error: String(error) }
+      }
+      signal?.throwIfAborted()
+      if (result.status === 'success') {
+        outcomes.admin_fr_info = 'success'
+        values.admin_fr_info = Array.isArray(result.info.results) ? result.info : { ...result.info, results: [result.info] }
+      } else outcomes.admin_fr_info = result.status
+    }
+  }
+  return { outcomes, values, crawled: findings !== null }
+}

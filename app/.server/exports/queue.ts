@@ -1,0 +1,174 @@
+/**
+ * The export job queue (pg-boss 12, schema `pgboss` in the app database).
+ *
+ *   export-run   one job per run of an export (create, resume, add enrichment). Policy `stately` keyed by the
+ *                export id: at most one queued and one active job per export, so a second worker never picks up
+ *                an export another one is running, while a resume sent just as the previous run ends still queues.
+ *                Grouped by user (`group.id`), so the worker can cap how many exports of one user run at once.
+ *                Heartbeat: a worker that dies (killed, OOM) loses its claim after `heartbeatSeconds` and the job
+ *                is retried elsewhere; the state lives in the database, so the retry picks up the pending tasks.
+ *   export-run-dead  dead letters: a run that failed on every retry marks its export failed (resumable).
+ *
+ * Jobs are sent inside the caller's transaction (`db` option): the export row and its job commit together.
+ */
+import { PgBoss, type Db as PgBossDb, type Queue } from 'pg-boss'
+
+export type { PgBossDb }
+
+/**
+ * Queue names. EXPORT_QUEUE (env) renames them, e.g. so one test file's worker consumes only its own jobs on a
+ * database shared with other test files; every process of one deployment must agree on it.
+ */
+export function exportQueueNames(env: NodeJS.ProcessEnv = process.env): { run: string; dead: string } {
+  const run = env.EXPORT_QUEUE?.trim() || 'export-run'
+  return { run, dead: `${run}-dead` }
+}
+export const PGBOSS_SCHEMA = 'pgboss'
+
+export interface ExportJobData {
+  exportId: string
+  userId: string
+}
+
+function intEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env[name])
+  return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback
+}
+
+export function exportQueueOptions(env: NodeJS.ProcessEnv = process.env): Omit<Queue, 'name'> {
+  return {
+    policy: 'stately',
+    retryLimit: intEnv('EXPORT_RETRY_LIMIT', 8, env),
+    // 2-4 s after a first failure (a dead worker, a shutdown), doubling up to 2 minutes.
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 120,
+    // A long export on slow real websites can take a while; the heartbeat (not this) detects dead workers.
+    expireInSeconds: 6 * 60 * 60,
+    heartbeatSeconds: intEnv('EXPORT_HEARTBEAT_SECONDS', 30, env),
+    deadLetter: exportQueueNames(env).dead,
+    // Workers poll (every second) instead of LISTEN/NOTIFY: pg-boss 12.35 drops its LISTEN connection's error
+    // listener before closing it, so a database that goes away during shutdown crashed the process; polling also
+    // works through any pooler.
+    notify: false,
+  }
+}
+
+/**
+ * Idempotent: pg-boss's create_queue does nothing for an existing queue, so the mutable options (retries, expiry,
+ * heartbeat) are then brought up to date; the policy is fixed at creation.
+ */
+export async function ensureExportQueues(boss: PgBoss, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const names = exportQueueNames(env)
+  await boss.createQueue(names.dead, { policy: 'standard', retryLimit: 3 })
+  const { policy: _policy, ...mutable } = exportQueueOptions(env)
+  await boss.createQueue(names.run, exportQueueOptions(env))
+  await boss.updateQueue(names.run, mutable)
+}
+
+/** A pg-boss `db` adapter over a pg client or Kysely-free executor already inside a transaction. */
+export function transactionAdapter(execute: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>): PgBossDb {
+  return {
+    executeSql: async (text: string, values?: unknown[]) => {
+      const result = await execute(text, values ?? [])
+      return { rows: result.rows as never[] }
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The process's pg-boss instance used to send jobs.
+// The in-process worker (server/worker-slot.ts) registers its own started instance; a web-only process
+// lazily starts a send-only one (no supervision, no schedules, no workers).
+
+let shared: PgBoss | undefined
+let starting: Promise<PgBoss> | undefined
+/** Instances this module started itself (and so stops in closeExportQueue). */
+const ownedSender = new WeakSet<PgBoss>()
+
+export function setExportQueueBoss(boss: PgBoss | undefined): void {
+  const previous = shared
+  shared = boss
+  starting = undefined
+  // A send-only instance this module started is replaced: close it (its pool would otherwise linger).
+  if (previous && previous !== boss && ownedSender.has(previous)) {
+    ownedSender.delete(previous)
+    void previous.stop({ graceful: false, close: true }).catch(() => {})
+  }
+}
+
+export function createBoss(options: { connectionString?: string; worker: boolean; max?: number; env?: NodeJS.ProcessEnv }): PgBoss {
+  const env = options.env ?? process.env
+  const connectionString = options.connectionString ?? env.DATABASE_URL
+  if (!connectionString) throw new Error('DATABASE_URL is not set: the export queue lives in the app database.')
+  const boss = new PgBoss({
+    connectionString,
+    schema: PGBOSS_SCHEMA,
+    application_name: options.worker ? 'leadatlas-worker' : 'leadatlas-queue',
+    max: options.max ?? (options.worker ? 6 : 3),
+    supervise: options.worker,
+    schedule: options.worker,
+    migrate: true,
+    useListenNotify: false,
+    // Supervision fails the jobs of dead workers (heartbeat lapsed) so they are retried: every 30 s by default.
+    // The queue cache holds the stately policy's "export already running" keys: refreshed every 5 s (default 60 s)
+    // so a retried or resumed run is not held back for a minute by a stale entry.
+    ...(options.worker
+      ? {
+          superviseIntervalSeconds: intEnv('PGBOSS_SUPERVISE_SECONDS', 30, env),
+          monitorIntervalSeconds: intEnv('PGBOSS_SUPERVISE_SECONDS', 30, env),
+          queueCacheIntervalSeconds: intEnv('PGBOSS_QUEUE_CACHE_SECONDS', 5, env),
+        }
+      : {}),
+  })
+  boss.on('error', (error) => console.error('[queue] pg-boss error:', error.message))
+  return boss
+}
+
+export async function getExportQueueBoss(): Promise<PgBoss> {
+  if (shared) return shared
+  starting ??= (async () => {
+    const boss = createBoss({ worker: false })
+    try {
+      await boss.start()
+      await ensureExportQueues(boss)
+    } catch (error) {
+      starting = undefined
+      await boss.stop({ graceful: false }).catch(() => {})
+      throw error
+    }
+    ownedSender.add(boss)
+    shared = boss
+    return boss
+  })()
+  return starting
+}
+
+/** Stops the lazily started send-only instance (tests, shutdown). A worker's instance is stopped by its owner. */
+export async function closeExportQueue(): Promise<void> {
+  const boss = shared ?? (starting ? await starting.catch(() => undefined) : undefined)
+  shared = undefined
+  starting = undefined
+  if (boss && ownedSender.has(boss)) {
+    ownedSender.delete(boss)
+    await boss.stop({ graceful: false, close: true }).catch(() => {})
+  }
+}
+/**
+ * Queues a run of the export inside the caller's transaction (`db`): the job exists if and only if the
+ * transaction commits. Returns the job id, or null when a run of this export is already queued (stately).
+ */
+export async function enqueueExport(db: PgBossDb, job: ExportJobData, boss?: PgBoss): Promise<string | null> {
+  const sender = boss ?? (await getExportQueueBoss())
+  return sender.send(exportQueueNames().run, job, { db, singletonKey: job.exportId, group: { id: job.userId } })
+}
+
+/** Cancels the queued / running jobs of an export (delete). `db`: run inside the caller's transaction. */
+export async function cancelExportJobs(exportId: string, options: { db?: PgBossDb; boss?: PgBoss } = {}): Promise<number> {
+  const sender = options.boss ?? (await getExportQueueBoss())
+  const queue = exportQueueNames().run
+  const jobs = await sender.findJobs<ExportJobData>(queue, { key: exportId, db: options.db })
+  const live = jobs.filter((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')
+  if (live.length) await sender.cancel(queue, live.map((job) => job.id), { db: options.db })
+  return live.length
+}

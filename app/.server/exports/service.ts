@@ -1,0 +1,272 @@
+/**
+ * Export mutations called by the routes (create, resume, add enrichment, delete). Every one runs AS THE USER
+ * (withUser: role authenticated + verified claims), so row-level security decides what exists: another user's
+ * export is simply `not_found`, never "forbidden" (its existence is not leaked).
+ *
+ * The job that runs the export is queued in the SAME transaction as the row change (pg-boss `send` with a `db`
+ * adapter over this transaction), so an export is never saved without its job, nor a job sent for a change that
+ * rolled back. pg-boss's tables are not the user's: the transaction drops the `authenticated` role (SET LOCAL ROLE
+ * NONE) just before queueing, after every user-visible write is done.
+ */
+import { randomUUID } from 'node:crypto'
+import { sql, type Transaction } from 'kysely'
+import { fromKysely } from 'pg-boss'
+import type { SessionUser } from '#app/.server/auth.ts'
+import { withUser, type Database, type EnrichmentOptionsJson } from '#app/.server/db.ts'
+import { resolveCountryCode as countryCodeFromName } from '#app/.server/search/locations.ts'
+import { isFrance, normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
+import { canResume, EXPORT_ERROR_STATUS, validateAddEnrichment, validateCreateExport, type ExportErrorCode } from '#app/domain/exports.ts'
+import { resolveCountryCode } from '#app/domain/search.ts'
+import { refreshProgress } from './processor.ts'
+import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
+
+export type ExportFailure = { ok: false; status: number; code: ExportErrorCode }
+export type ExportResult = { ok: true; exportId: string } | ExportFailure
+
+export interface CreateExportArgs {
+  user: SessionUser | null | undefined
+  name: string
+  criteria: { sector: string; country: string; countryCode?: string; region: string; department: string; city: string }
+  enrichmentOptions: EnrichmentOptions
+  /** From the form (a hidden field generated when the form renders): a double submit creates one export. */
+  idempotencyKey: string
+  lang: 'fr' | 'en'
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
+function signedIn(user: SessionUser | null | undefined): user is SessionUser {
+  return Boolean(user && typeof user.id === 'string' && UUID.test(user.id) && user.claims?.sub === user.id)
+}
+
+function fail(code: ExportErrorCode): ExportFailure {
+  return { ok: false, status: EXPORT_ERROR_STATUS[code], code }
+}
+
+/** SPEC §7 RPC, run as the user (it refuses to answer about anyone else). */
+async function hasCredits(trx: Transaction<Database>, userId: string, required = 1): Promise<boolean> {
+  const { rows } = await sql<{ ok: boolean | null }>`select public.check_user_credits(${userId}::uuid, ${required}::int) as ok`.execute(trx)
+  return rows[0]?.ok === true
+}
+
+/** Leaves the user role for the rest of this transaction (queue tables are not the user's). Call last. */
+async function asService(trx: Transaction<Database>): Promise<void> {
+  await sql`set local role none`.execute(trx)
+}
+
+function clean(value: unknown, max = 200): string {
+  return typeof value === 'string' ? value.trim().slice(0, max) : ''
+}
+
+export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
+  const { user } = args
+  if (!signedIn(user)) return fail('unauthenticated')
+  const criteria = {
+    sector: clean(args.criteria?.sector),
+    country: clean(args.criteria?.country),
+    countryCode: clean(args.criteria?.countryCode, 10) || undefined,
+    region: clean(args.criteria?.region),
+    department: clean(args.criteria?.department),
+    city: clean(args.criteria?.city),
+  }
+  const validation = validateCreateExport({ name: args.name ?? '', criteria, enrichmentOptions: args.enrichmentOptions })
+  if (!validation.ok) return fail(validation.code)
+  const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
+  const countryCode = resolveCountryCode(criteria.country, criteria.countryCode) ?? (criteria.country ? countryCodeFromName(criteria.country) : null) ?? undefined
+  const lang = args.lang === 'en' ? 'en' : 'fr'
+
+  return withUser(user.claims, async (trx) => {
+    const findExisting = () =>
+      trx.selectFrom('exports').select('id').where('user_id', '=', user.id).where('idempotency_key', '=', idempotencyKey).executeTakeFirst()
+    const existing = await findExisting()
+    if (existing) return { ok: true as const, exportId: existing.id, duplicate: true }
+    if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
+
+    const inserted = await trx
+      .insertInto('exports')
+      .values({
+        user_id: user.id,
+        name: validation.name,
+        status: 'processing',
+        search_status: 'pending',
+        enrichment_status: 'pending',
+        lead_count: 0,
+        total_credits_used: 0,
+        search_params: {
+          sector: criteria.sector,
+          city: criteria.city,
+          department: criteria.department,
+          region: criteria.region,
+          country: criteria.country,
+          ...(countryCode ? { countryCode } : {}),
+          lang,
+        },
+        enrichment_options: { ...validation.enrichmentOptions },
+        bbox: null,
+        polygon: null,
+        country: criteria.country || null,
+        region: criteria.region || null,
+        department: criteria.department || null,
+        city: criteria.city || null,
+        business_types: criteria.sector ? [criteria.sector] : [],
+        idempotency_key: idempotencyKey,
+        progress_percentage: 0,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (!inserted) {
+      // A concurrent submit with the same key committed first (we waited for it on the unique index).
+      const winner = await findExisting()
+      if (winner) return { ok: true as const, exportId: winner.id, duplicate: true }
+      throw new Error('createExport: idempotency conflict without a visible export')
+    }
+    await asService(trx)
+    await enqueueExport(fromKysely(trx), { exportId: inserted.id, userId: user.id })
+    return { ok: true as const, exportId: inserted.id, duplicate: false }
+  })
+}
+
+interface OwnedExport {
+  id: string
+  status: string
+  can_resume: boolean
+  search_status: string | null
+  enrichment_options: EnrichmentOptionsJson | null
+  search_params: Record<string, unknown> | null
+  country: string | null
+}
+
+/** The user's export, locked for this transaction; undefined when missing or not theirs (RLS). */
+async function lockOwnExport(trx: Transaction<Database>, exportId: string): Promise<OwnedExport | undefined> {
+  if (!UUID.test(exportId)) return undefined
+  return (await trx
+    .selectFrom('exports')
+    .select(['id', 'status', 'can_resume', 'search_status', 'enrichment_options', 'search_params', 'country'])
+    .where('id', '=', exportId)
+    .forUpdate()
+    .executeTakeFirst()) as OwnedExport | undefined
+}
+
+export async function resumeExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult> {
+  const { user } = args
+  if (!signedIn(user)) return fail('unauthenticated')
+  return withUser(user.claims, async (trx) => {
+    const exp = await lockOwnExport(trx, args.exportId)
+    if (!exp) return fail('not_found')
+    if (!canResume(exp)) return fail('not_resumable')
+    if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
+    await trx
+      .updateTable('exports')
+      .set({
+        status: 'processing',
+        can_resume: false,
+        enrichment_status: 'pending',
+        search_status: exp.search_status === 'completed' ? 'completed' : 'pending',
+        enrichment_status_details: null,
+        completed_at: null,
+      })
+      .where('id', '=', exp.id)
+      .execute()
+    await asService(trx)
+    await enqueueExport(fromKysely(trx), { exportId: exp.id, userId: user.id })
+    return { ok: true as const, exportId: exp.id }
+  })
+}
+
+export async function addEnrichment(args: { user: SessionUser | null | undefined; exportId: string; options: EnrichmentType[] }): Promise<ExportResult & { added?: EnrichmentType[] }> {
+  const { user } = args
+  if (!signedIn(user)) return fail('unauthenticated')
+  if (!Array.isArray(args.options) || args.options.length === 0) return fail('add_enrichment_none')
+  return withUser(user.claims, async (trx) => {
+    const exp = await lockOwnExport(trx, args.exportId)
+    if (!exp) return fail('not_found')
+    if (exp.status !== 'completed') return fail('not_completed')
+    const already = normalizeEnrichmentOptions(exp.enrichment_options)
+    const countryCode = typeof exp.search_params?.countryCode === 'string' ? exp.search_params.countryCode : null
+    const validation = validateAddEnrichment(args.options, already, { france: isFrance(exp.country, countryCode) })
+    if (!validation.ok) return fail(validation.code)
+    if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
+
+    // not_required -> pending for the new types, on every lead of the export (one statement).
+    const sets = validation.added.map((type) => {
+      const column = STATUS_COLUMN[type]
+      return sql.raw(`${column} = case when ${column} = 'not_required' then 'pending' else ${column} end`)
+    })
+    await sql`update public.export_leads set ${sql.join(sets, sql`, `)} where export_id = ${exp.id}`.execute(trx)
+    const merged: EnrichmentOptionsJson = { ...(exp.enrichment_options ?? {}) }
+    for (const type of validation.added) merged[type] = true
+    await trx
+      .updateTable('exports')
+      .set({
+        enrichment_options: merged,
+        status: 'processing',
+        enrichment_status: 'pending',
+        enrichment_status_details: null,
+        completed_at: null,
+        can_resume: false,
+      })
+      .where('id', '=', exp.id)
+      .execute()
+    await refreshProgress(trx, exp.id, { phase: 'enrichment' })
+    await asService(trx)
+    await enqueueExport(fromKysely(trx), { exportId: exp.id, userId: user.id })
+    return { ok: true as const, exportId: exp.id, added: validation.added }
+  })
+}
+
+/**
+ * POST /api/exports/queue (SPEC §7): makes sure a running export has a job. Idempotent: creation, resume and add
+ * enrichment already queue their job in their own transaction, so this normally finds one and does nothing; it
+ * re-queues only a processing export whose job is gone (e.g. deleted by hand from the queue). Finished exports are
+ * left alone (ok, nothing queued).
+ */
+export async function queueExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult & { queued?: boolean }> {
+  const { user } = args
+  if (!signedIn(user)) return fail('unauthenticated')
+  return withUser(user.claims, async (trx) => {
+    const exp = await lockOwnExport(trx, args.exportId)
+    if (!exp) return fail('not_found')
+    if (exp.status !== 'processing' && exp.status !== 'pending') return { ok: true as const, exportId: exp.id, queued: false }
+    await asService(trx)
+    const db = fromKysely(trx)
+    const boss = await getExportQueueBoss()
+    const jobs = await boss.findJobs(exportQueueNames().run, { key: exp.id, db })
+    if (jobs.some((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')) return { ok: true as const, exportId: exp.id, queued: false }
+    const jobId = await enqueueExport(db, { exportId: exp.id, userId: user.id }, boss)
+    return { ok: true as const, exportId: exp.id, queued: jobId !== null }
+  })
+}
+
+/**
+ * Deletes the export (its export_leads go by cascade) and the leads it leaves unlinked: leads are per user and
+ * shared by that user's exports, so a lead another export still lists stays. Running jobs are cancelled in the same
+ * transaction; a worker mid-run notices (its next write finds the export gone) and stops without error.
+ * The credit ledger keeps its rows (no foreign keys): billing history survives the deletion.
+ */
+export async function deleteExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult> {
+  const { user } = args
+  if (!signedIn(user)) return fail('unauthenticated')
+  return withUser(user.claims, async (trx) => {
+    // Lock order exports -> export_leads -> leads, the same as the worker's writes: no deadlock with a running export.
+    const exp = await lockOwnExport(trx, args.exportId)
+    if (!exp) return fail('not_found')
+    const links = await trx.selectFrom('export_leads').select('lead_id').where('export_id', '=', exp.id).execute()
+    await trx.deleteFrom('exports').where('id', '=', exp.id).execute()
+    const leadIds = links.map((link) => link.lead_id)
+    for (let start = 0; start < leadIds.length; start += 5000) {
+      const chunk = leadIds.slice(start, start + 5000)
+      // Lock first, then check with a fresh snapshot: a link another export adds concurrently is either committed
+      // before our check (the lead stays) or waits for us and then re-creates the lead.
+      await sql`select id from public.leads where id = any(${chunk}::uuid[]) order by id for update`.execute(trx)
+      await sql`
+        delete from public.leads l
+         where l.id = any(${chunk}::uuid[])
+           and not exists (select 1 from public.export_leads el where el.lead_id = l.id)`.execute(trx)
+    }
+    await asService(trx)
+    await cancelExportJobs(exp.id, { db: fromKysely(trx) })
+    return { ok: true as const, exportId: exp.id }
+  })
+}

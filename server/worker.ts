@@ -1,0 +1,40 @@
+/**
+ * `npm run worker`: a standalone export worker, to enrich faster by running more of them (ARCHITECTURE §10).
+ * Needs DATABASE_URL (the same database as the app; use a direct connection or Supabase's session pooler, not the
+ * transaction pooler). Enrichment settings come from the environment: ENRICH_ALLOW_HOSTS, REGISTRY_URL,
+ * DEMO_WEBSITES_URL, EXPORT_* (see server/worker-slot.ts). SIGINT/SIGTERM stop it gracefully: running exports are
+ * aborted with their recorded work kept, and the queue hands the rest to another worker.
+ */
+import { closeDb } from '#app/.server/db.ts'
+import { startWorker } from './worker-slot.ts'
+
+const log = (message: string) => console.log(`[worker] ${message}`)
+
+async function main() {
+  if (!process.env.DATABASE_URL) {
+    console.error('[worker] DATABASE_URL is not set: point it at the app database (npm start prints the embedded one).')
+    process.exit(1)
+  }
+  const worker = await startWorker({ log, consumeExports: true })
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log(`${signal} received, stopping...`)
+    const force = setTimeout(() => {
+      console.error('[worker] did not stop within 30 s, exiting')
+      process.exit(1)
+    }, 30_000)
+    force.unref()
+    await worker.stop()
+    await closeDb().catch(() => {})
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+}
+
+main().catch((error) => {
+  console.error('[worker] failed to start:', error)
+  process.exit(1)
+})
