@@ -11,6 +11,7 @@ import getPort from 'get-port'
 import { startDemoRegistry } from './demo-registry.ts'
 import { startDemoWebsites } from './demo-websites.ts'
 import { startLocalStack } from './stack.ts'
+import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
 import { createRequestHandler } from '@react-router/express'
 
@@ -58,7 +59,8 @@ async function main() {
     process.env.ENRICH_ALLOW_HOSTS = [...allow].join(',')
   }
 
-  const worker = await startWorker({ log })
+  // The monthly credit reload runs as a scheduled job of the same worker.
+  const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log })] })
   stops.unshift(worker.stop)
 
   const app = express()

@@ -6,6 +6,7 @@
  * aborted with their recorded work kept, and the queue hands the rest to another worker.
  */
 import { closeDb } from '#app/.server/db.ts'
+import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
 
 const log = (message: string) => console.log(`[worker] ${message}`)
@@ -15,7 +16,7 @@ async function main() {
     console.error('[worker] DATABASE_URL is not set: point it at the app database (npm start prints the embedded one).')
     process.exit(1)
   }
-  const worker = await startWorker({ log, consumeExports: true })
+  const worker = await startWorker({ log, consumeExports: true, registrations: [(boss) => registerBillingJobs(boss, { log })] })
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
