@@ -81,6 +81,8 @@ export interface ExportDetail {
   enrichmentOptions: EnrichmentOptions
   leads: ExportLeadView[]
   totalLeads: number
+  /** Leads from the demo source are generated: the page says so. */
+  isDemo: boolean
   page: number
   pageCount: number
 }
@@ -114,6 +116,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         'leads.admin_fr_info',
         'leads.rating',
         'leads.review_count',
+        'leads.source',
         ...STATUS_COLUMNS.map((column) => `export_leads.${column}` as const),
       ])
       .where('export_leads.export_id', '=', exportId)
@@ -163,6 +166,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         } as Record<string, LeadEnrichmentStatus>,
       })),
       totalLeads: total,
+      isDemo: leads.some((lead) => lead.source === 'demo'),
       page,
       pageCount,
     }

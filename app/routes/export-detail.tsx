@@ -5,7 +5,8 @@ import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getExportDetail, isUuid } from '#app/.server/export-views.ts'
 import { addEnrichment, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
-import { getInstance } from '#app/.server/i18n.ts'
+import { getInstance, getLocale } from '#app/.server/i18n.ts'
+import { getCategory, labelOf } from '#app/.server/search/categories.ts'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { AddEnrichmentModal } from '#app/components/exports/add-enrichment-modal.tsx'
 import { LeadsTable } from '#app/components/exports/leads-table.tsx'
@@ -28,7 +29,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
   const detail = isUuid(params.id) ? await getExportDetail(user, params.id, page) : null
   if (!detail) throw data({ message: 'Export not found' }, { status: 404 })
-  return { detail, userId: user.id }
+  // The stored sector is a category id (or free text): show its label in the interface language.
+  const category = detail.searchParams.sector ? getCategory(detail.searchParams.sector) : null
+  const sectorLabel = category ? labelOf(category, getLocale(context) === 'fr' ? 'fr' : 'en') : detail.searchParams.sector
+  return { detail: { ...detail, searchParams: { ...detail.searchParams, sector: sectorLabel } }, userId: user.id }
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -97,6 +101,9 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
           <div className="flex flex-wrap items-center gap-3">
             <h1 className="truncate text-2xl font-semibold text-slate-900">{detail.name}</h1>
             <StatusBadge status={detail.status} />
+            {detail.isDemo ? (
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-300 ring-inset">{t('app.demoData')}</span>
+            ) : null}
           </div>
           <p className="mt-1 text-sm text-slate-500">{t('exports.detail.createdOn', { date: formatDate(detail.createdAt, i18n.language, t, 'dateTime') })}</p>
         </div>
