@@ -7,7 +7,7 @@ import { defineConfig, devices } from '@playwright/test'
  */
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const baseURL = `http://127.0.0.1:${PORT}`
-const DATA_DIR = '.data/e2e'
+const DATA_DIR = `.data/e2e-${PORT}`
 // Pinned so specs can reach the e2e database for set-up (tests/e2e/support/db.ts).
 const POSTGRES_PORT = Number(process.env.E2E_POSTGRES_PORT ?? 54400)
 

@@ -1,6 +1,6 @@
 // Download benchmark (ARCHITECTURE §9: 100 000 leads as CSV and XLSX, streamed; peak RSS < 250 MB).
 //
-//   npx tsx bench/download.ts [--leads 100000] [--batches 1000]
+//   npx tsx bench/download.ts [--leads 100000] [--batches 100,1000] [--semi 16]
 //
 // Seeds one fully enriched export (every enrichment on: 39 columns) in a fresh embedded Postgres,
 // then measures, each in its own process so memory figures do not mix:
@@ -54,7 +54,7 @@ interface Result extends Scenario {
 const { values } = parseArgs({
   options: {
     leads: { type: 'string', default: '100000' },
-    batches: { type: 'string', default: '1000' }, // extra cursor batch sizes to compare, comma-separated ('' for none)
+    batches: { type: 'string', default: '100,1000' }, // extra cursor batch sizes to compare, comma-separated ('' for none)
     semi: { type: 'string', default: '16' }, // also run "streamed" with --max-semi-space-size=<MB> ('' for no)
     child: { type: 'string' }, // internal: "<format>:<method>:<batch>"
   },

@@ -5,9 +5,8 @@
 // times: each reload has the idempotency key 'reload:<subscription id>:<next_credit_date ISO>'.
 import type { PgBoss } from 'pg-boss'
 import { sql } from 'kysely'
-import { addMonths, isBillingFrequency, nextCreditDate, periodMonths } from '#app/domain/billing.ts'
+import { addMonths, isBillingFrequency, isPaidPlanId, nextCreditDate, periodMonths } from '#app/domain/billing.ts'
 import { PLAN_CATALOG, planIdFromLabel } from '#app/domain/plans.ts'
-import { isPaidPlanId } from '#app/domain/billing.ts'
 import { billingDb } from './db.ts'
 import { reloadKey } from './events.ts'
 

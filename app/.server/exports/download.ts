@@ -50,7 +50,7 @@ export interface ExportDownload {
  * at batch 1 000 / 500 / 250 / 100 as CSV 255 / 245 / 198 / 154 MB and XLSX 275 / 265 / 262 /
  * 190 MB. 100 rows cost 1 000 round trips per 100 000 leads (about 1 ms each locally).
  */
-export const BATCH_SIZE = 100
+export const BATCH_SIZE = 50
 /** Chunks handed to the consumer are coalesced to about this size. */
 const CHUNK_BYTES = 64 * 1024
 /** XLSX: bytes allowed to wait between exceljs and the consumer before row production pauses. */

@@ -55,9 +55,9 @@ export function EnrichmentToggles({
               <span className="text-sm">
                 <span className="font-medium text-slate-900">{t(`exports.options.${toggle.type}`)}</span>
                 {toggle.alreadyEnriched ? (
-                  <span className="block text-xs text-slate-500">{t('exports.modal.alreadyEnriched')}</span>
+                  <span className="block text-xs text-slate-600">{t("exports.modal.alreadyEnriched")}</span>
                 ) : hint[toggle.type] ? (
-                  <span className="block text-xs text-slate-500">{hint[toggle.type]}</span>
+                  <span className="block text-xs text-slate-600">{hint[toggle.type]}</span>
                 ) : null}
               </span>
               {/* A disabled checkbox is not submitted: keep already-enriched options in the form data. */}

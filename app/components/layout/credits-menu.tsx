@@ -49,7 +49,7 @@ export function CreditsMenu({ credits }: { credits: CreditsSummary }) {
         </div>
         <div className="flex items-center justify-between gap-3">
           <dt className="text-slate-500">{t('header.nextReload')}</dt>
-          <dd className="text-right text-slate-900">{nextReload ?? t('header.noReload')}</dd>
+          <dd className="text-right text-slate-900">{nextReload ?? (credits.plan === 'free_trial' ? t('header.noReload') : t('header.noFurtherReload'))}</dd>
         </div>
       </dl>
       <Link to="/subscription" className="mt-4 block rounded-lg bg-brand-50 px-3 py-2 text-center text-sm font-medium text-brand-700 hover:bg-brand-100">
