@@ -44,11 +44,11 @@ export interface ExportDownload {
 }
 
 /**
- * Rows fetched per cursor round trip. pg parses a whole batch on arrival and those rows then
- * outlive several young-generation GCs while the file is written, which makes V8 grow its young
- * generation (up to 128 MB on a big machine): bench/download.ts measured peak RSS for 20 000 leads
- * at batch 1 000 / 500 / 250 / 100 as CSV 255 / 245 / 198 / 154 MB and XLSX 275 / 265 / 262 /
- * 190 MB. 100 rows cost 1 000 round trips per 100 000 leads (about 1 ms each locally).
+ * Rows per cursor fetch. pg parses a whole fetch on arrival, and those rows outlive young-generation
+ * GCs while the file is written (exceljs makes a lot of garbage per row), which makes V8 grow its
+ * young generation. bench/download.ts (100 000 leads x 39 columns), peak RSS CSV / XLSX: batch
+ * 1 000: 313 / 321 MB; 100: 228 / 286-294 MB; 50: 227 / 234-279 MB. pg-query-stream asks for the
+ * next fetch as soon as its buffer drops below one batch, so round trips overlap with writing.
  */
 export const BATCH_SIZE = 50
 /** Chunks handed to the consumer are coalesced to about this size. */
