@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { emailInput, passwordInput, submitSignIn } from './support/auth.ts'
-import { createUser, nextDocumentPost, sameOrigin } from './support/http.ts'
+import { createUser, nextDocumentPost, nextPost, sameOrigin } from './support/http.ts'
 import { uniqueEmail } from './support/users.ts'
 
 test.describe('sign-in and sign-up errors', () => {
@@ -65,7 +65,11 @@ test.describe('sign-in and sign-up errors', () => {
     await expect(emailInput(page)).toHaveValue(user.email)
     await expect(page).toHaveURL((url) => url.pathname === '/login')
     // An unknown account gets the same answer (no account enumeration).
-    await submitSignIn(page, { email: uniqueEmail('nobody', testInfo), password: 'whatever-123' }, { goto: false })
+    const unknown = uniqueEmail('nobody', testInfo)
+    const second = nextPost(page, '/login')
+    await submitSignIn(page, { email: unknown, password: 'whatever-123' }, { goto: false })
+    expect((await second).status()).toBe(400)
+    await expect(emailInput(page)).toHaveValue(unknown)
     await expect(page.getByRole('alert')).toHaveText('Invalid login credentials')
   })
 })

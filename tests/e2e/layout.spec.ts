@@ -4,6 +4,13 @@ import { uniqueEmail } from './support/users.ts'
 
 const sidebarWidth = async (page: Page) => (await page.locator('aside').boundingBox())?.width ?? 0
 
+/** Clicks the sidebar toggle and waits until the preference is stored (with JS the UI updates first). */
+async function toggleSidebar(page: Page, name: 'Collapse sidebar' | 'Expand sidebar') {
+  const saved = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/preferences'))
+  await page.locator('aside').getByRole('button', { name }).click()
+  await saved
+}
+
 test.describe('sidebar (desktop, 1440 px)', () => {
   test('collapses to 64 px, stays collapsed after a reload, and expands back', async ({ page, baseURL, javaScriptEnabled }, testInfo) => {
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('sidebar', testInfo) })
@@ -13,7 +20,7 @@ test.describe('sidebar (desktop, 1440 px)', () => {
     await expect.poll(() => sidebarWidth(page)).toBe(256)
     await expect(aside.getByRole('link', { name: 'Exports' })).toHaveAttribute('aria-current', 'page')
 
-    await aside.getByRole('button', { name: 'Collapse sidebar' }).click()
+    await toggleSidebar(page, 'Collapse sidebar')
     await expect(aside).toHaveAttribute('data-collapsed', 'true')
     await expect.poll(() => sidebarWidth(page)).toBe(64)
     await expect(page).toHaveURL((url) => url.pathname === '/exports')
@@ -33,7 +40,7 @@ test.describe('sidebar (desktop, 1440 px)', () => {
       expect(JSON.parse(stored!).state.menuCollapsed).toBe(true)
     }
 
-    await aside.getByRole('button', { name: 'Expand sidebar' }).click()
+    await toggleSidebar(page, 'Expand sidebar')
     await expect(aside).toHaveAttribute('data-collapsed', 'false')
     await expect.poll(() => sidebarWidth(page)).toBe(256)
     await page.reload()

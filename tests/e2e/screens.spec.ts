@@ -47,11 +47,15 @@ test('capture screens', async ({ page, baseURL }, testInfo) => {
   await page.getByRole('button', { name: 'Save changes' }).click()
   await expect(page.getByText('This field is too long (maximum 120 characters).')).toBeVisible()
   await shot('settings-error')
+  const savedCollapse = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/preferences'))
   await page.locator('aside').getByRole('button', { name: 'Collapse sidebar' }).click()
+  await savedCollapse
   await expect(page.locator('aside')).toHaveAttribute('data-collapsed', 'true')
   await page.goto('/exports')
   await shot('exports-collapsed')
+  const savedExpand = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/preferences'))
   await page.locator('aside').getByRole('button', { name: 'Expand sidebar' }).click()
+  await savedExpand
   await expect(page.locator('aside')).toHaveAttribute('data-collapsed', 'false')
   await page.goto('/nope')
   await shot('not-found')

@@ -9,6 +9,15 @@ export function nextDocumentPost(page: Page, pathname: string): Promise<Response
   })
 }
 
+/** The next POST to `pathname` by the page: a document post without JS, a `.data` fetch with JS. */
+export function nextPost(page: Page, pathname: string): Promise<Response> {
+  return page.waitForResponse((response) => {
+    const request = response.request()
+    const path = new URL(request.url()).pathname
+    return request.method() === 'POST' && (path === pathname || path === `${pathname}.data`)
+  })
+}
+
 /** Same-origin headers for direct form posts (the server refuses cross-site posts). */
 export function sameOrigin(baseURL: string | undefined) {
   return { Origin: new URL(baseURL!).origin }
