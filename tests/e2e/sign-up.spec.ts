@@ -24,7 +24,6 @@ test.describe('sign-up', () => {
     await page.getByLabel('Phone number').fill('+33 1 23 45 67 89')
     await page.getByRole('button', { name: 'Save and continue' }).click()
 
-    // Replace navigation to "/": the sign-up page is not left in history behind it.
     await page.waitForURL((url) => url.pathname === '/')
     await expect(page.getByRole('heading', { name: 'Find leads', level: 1 })).toBeVisible()
     await expect(page.getByTestId('credits-summary')).toHaveText('100 / 100 credits')

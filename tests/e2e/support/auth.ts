@@ -51,8 +51,3 @@ export async function signIn(page: Page, user: TestUser, options: { goto?: boole
   await submitSignIn(page, user, options)
   await page.waitForURL((url) => url.pathname !== '/login')
 }
-
-/** A desktop-sidebar (or mobile-drawer) navigation link by its name. */
-export function sidebar(page: Page) {
-  return page.locator('aside')
-}
