@@ -15,6 +15,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { hashString, Rng } from '#app/.server/sources/prng.ts'
+import { completeLuhn, luhnValid } from '#app/.server/sources/demo-identity.ts'
 
 export interface DemoRegistryOptions {
   /** 0 or undefined: any free port. */
@@ -41,23 +42,6 @@ const SIZE_BANDS = ['NN', '00', '01', '02', '03', '11', '12'] as const
 const FIRST_NAMES = ['MARIE', 'JEAN', 'PIERRE', 'SOPHIE', 'NICOLAS', 'JULIE', 'THOMAS', 'CAMILLE', 'LUC', 'EMMA']
 const SURNAMES = ['MARTIN', 'BERNARD', 'DUBOIS', 'THOMAS', 'ROBERT', 'RICHARD', 'PETIT', 'DURAND', 'LEROY', 'MOREAU']
 
-function luhnValid(digits: string): boolean {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i])
-    if (i % 2 === 1) {
-      d *= 2
-      if (d > 9) d -= 9
-    }
-    sum += d
-  }
-  return sum % 10 === 0
-}
-
-function completeLuhn(partial: string): string {
-  for (let d = 0; d <= 9; d++) if (luhnValid(partial + d)) return partial + d
-  return `${partial}0`
-}
 
 function normalize(text: string): string {
   return text

@@ -123,7 +123,7 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0
 }
 
-function completeLuhn(partial: string): string {
+export function completeLuhn(partial: string): string {
   for (let d = 0; d <= 9; d++) if (luhnValid(partial + d)) return partial + d
   throw new Error('unreachable')
 }
