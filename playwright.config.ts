@@ -56,7 +56,14 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf ${DATA_DIR} && DATA_DIR=${DATA_DIR} PORT=${PORT} POSTGRES_PORT=${POSTGRES_PORT} HOST=127.0.0.1 npm run serve`,
+    command: `rm -rf ${DATA_DIR} && npm run serve`,
+    env: {
+      ...(process.env as Record<string, string>),
+      DATA_DIR,
+      PORT: String(PORT),
+      POSTGRES_PORT: String(POSTGRES_PORT),
+      HOST: '127.0.0.1',
+    },
     url: `${baseURL}/login`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -14,6 +14,7 @@ import { startLocalStack } from './stack.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
 import { createRequestHandler } from '@react-router/express'
+import { CLIENT_IP_HEADER } from '#app/.server/client-ip.ts'
 
 const dev = process.argv.includes('--dev')
 const host = process.env.HOST ?? '127.0.0.1'
@@ -65,6 +66,12 @@ async function main() {
 
   const app = express()
   app.disable('x-powered-by')
+  // Behind a reverse proxy, TRUST_PROXY (e.g. `1` or `loopback`) lets req.ip come from X-Forwarded-For.
+  app.set('trust proxy', parseTrustProxy(process.env.TRUST_PROXY))
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
+    next()
+  })
   app.use(compression())
   if (dev) {
     const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))
@@ -109,6 +116,12 @@ async function main() {
   }
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false
+  if (value === 'true') return true
+  return /^\d+$/.test(value) ? Number(value) : value
 }
 
 main().catch((error) => {
