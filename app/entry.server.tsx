@@ -3,8 +3,11 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
-import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
-import { getInstance } from '#app/.server/i18n.ts'
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
+import { safeI18n } from '#app/.server/i18n.ts'
+import { cspNonce } from '#app/.server/internal-headers.ts'
+import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
+import { NonceProvider } from '#app/utils/nonce.tsx'
 
 export const streamTimeout = 5_000
 
@@ -15,49 +18,70 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+  // Pages may show the signed-in user's data: never stored by a browser or a shared cache.
+  responseHeaders.set('Cache-Control', 'private, no-store')
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders })
   }
+  const nonce = cspNonce(request)
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const userAgent = request.headers.get('user-agent')
     const readyOption: keyof RenderToPipeableStreamOptions =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+    // Assigned once React returns the stream; the timer and callbacks only run after that.
+    let abort: () => void = () => {}
+    let pipe: (destination: PassThrough) => void = () => {}
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
+    const fail = (error: unknown) => {
+      clearTimeout(timeoutId)
+      timeoutId = undefined
+      reject(error)
+    }
 
-    const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={getInstance(loadContext)}>
-        <ServerRouter context={routerContext} url={request.url} />
-      </I18nextProvider>,
-      {
-        [readyOption]() {
-          shellRendered = true
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId)
-              timeoutId = undefined
-              callback()
-            },
-          })
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          setSecurityHeaders(responseHeaders)
-          pipe(body)
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+    try {
+      const stream = renderToPipeableStream(
+        <NonceProvider value={nonce}>
+          {/* The error page must render even when the request failed before the i18n middleware ran. */}
+          <I18nextProvider i18n={safeI18n(loadContext)}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </NonceProvider>,
+        {
+          nonce,
+          [readyOption]() {
+            shellRendered = true
+            const body = new PassThrough({
+              final(callback) {
+                clearTimeout(timeoutId)
+                timeoutId = undefined
+                callback()
+              },
+            })
+            pipe(body)
+            resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+          },
+          onShellError: fail,
+          onError(error: unknown) {
+            responseStatusCode = 500
+            if (shellRendered) console.error(error)
+          },
         },
-        onShellError(error: unknown) {
-          reject(error)
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500
-          if (shellRendered) console.error(error)
-        },
-      },
-    )
+      )
+      pipe = (destination) => void stream.pipe(destination)
+      abort = stream.abort
+    } catch (error) {
+      fail(error)
+    }
   })
 }
 
-function setSecurityHeaders(headers: Headers) {
-  headers.set('X-Content-Type-Options', 'nosniff')
-  headers.set('X-Frame-Options', 'DENY')
-  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return
+  if (isDatabaseUnavailable(error)) {
+    console.error(`[app] database unavailable: ${(error as Error).message}`)
+    return
+  }
+  console.error(error)
 }

@@ -14,11 +14,14 @@ import type { Route } from './+types/root'
 import { ErrorState } from '#app/components/error-state.tsx'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { originCheckMiddleware } from '#app/.server/origin-check.ts'
+import { requestGuardMiddleware } from '#app/.server/request-guard.ts'
 import { supabaseMiddleware } from '#app/.server/supabase.ts'
 import { isLanguage, loadMessages } from '#app/i18n.ts'
+import { useNonce } from '#app/utils/nonce.tsx'
 import stylesheet from './app.css?url'
 
-export const middleware: Route.MiddlewareFunction[] = [originCheckMiddleware, i18nextMiddleware, supabaseMiddleware]
+// i18n first: every refusal after it (bad request, cross-site post) renders in the user's language.
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, requestGuardMiddleware, originCheckMiddleware, supabaseMiddleware]
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -34,6 +37,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
   const { i18n } = useTranslation()
   const locale = rootData?.locale ?? i18n.language ?? 'en'
+  const nonce = useNonce()
   useSyncLanguage(locale)
   return (
     <html lang={locale} dir="ltr" className="h-full bg-slate-50">
@@ -45,8 +49,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="h-full text-slate-900 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )
@@ -75,10 +79,11 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500
-  if (!isRouteErrorResponse(error)) console.error(error)
+  // Refusals thrown as data({ message }) carry a localized message; anything else is generic.
+  const message = isRouteErrorResponse(error) && typeof error.data?.message === 'string' ? error.data.message : undefined
   return (
     <main className="flex min-h-full items-center justify-center p-6">
-      <ErrorState status={status} />
+      <ErrorState status={status} message={message} />
     </main>
   )
 }

@@ -5,16 +5,13 @@
  * prints the URL. Ctrl-C (SIGINT/SIGTERM) stops every part in reverse order.
  */
 import path from 'node:path'
-import compression from 'compression'
-import express from 'express'
 import getPort from 'get-port'
 import { startDemoRegistry } from './demo-registry.ts'
 import { startDemoWebsites } from './demo-websites.ts'
 import { startLocalStack } from './stack.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
-import { createRequestHandler } from '@react-router/express'
-import { CLIENT_IP_HEADER } from '#app/.server/client-ip.ts'
+import { createHttpApp } from './http-app.ts'
 
 const dev = process.argv.includes('--dev')
 const host = process.env.HOST ?? '127.0.0.1'
@@ -64,31 +61,22 @@ async function main() {
   const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log })] })
   stops.unshift(worker.stop)
 
-  const app = express()
-  app.disable('x-powered-by')
-  // Behind a reverse proxy, TRUST_PROXY (e.g. `1` or `loopback`) lets req.ip come from X-Forwarded-For.
-  app.set('trust proxy', parseTrustProxy(process.env.TRUST_PROXY))
-  app.use((req, _res, next) => {
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
-    next()
-  })
-  app.use(compression())
+  const trustProxy = parseTrustProxy(process.env.TRUST_PROXY)
+  let app
   if (dev) {
     const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))
     stops.unshift(() => vite.close())
-    app.use(vite.middlewares)
-    app.use(
-      createRequestHandler({
-        build: () => vite.ssrLoadModule('virtual:react-router/server-build') as never,
-        mode: 'development',
-      }),
-    )
+    app = createHttpApp({
+      mode: 'development',
+      appUrl,
+      trustProxy,
+      before: [vite.middlewares],
+      build: () => vite.ssrLoadModule('virtual:react-router/server-build') as never,
+    })
   } else {
     const buildDir = path.resolve('build')
-    app.use('/assets', express.static(path.join(buildDir, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
-    app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
     const build = await import(path.join(buildDir, 'server', 'index.js'))
-    app.use(createRequestHandler({ build, mode: 'production' }))
+    app = createHttpApp({ mode: 'production', appUrl, trustProxy, clientDir: path.join(buildDir, 'client'), build })
   }
 
   const server = app.listen(port, host)
@@ -114,10 +102,14 @@ async function main() {
     for (const stop of stops) await stop().catch((error) => console.error(error))
     process.exit(0)
   }
+  // A stray rejection in a background task (a closed socket, a job callback) must not stop every user's
+  // service: log it. Requests have their own last-resort handler (server/http-app.ts).
+  process.on('unhandledRejection', (reason) => console.error('[leadatlas] unhandled rejection:', reason))
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 }
 
+/** TRUST_PROXY: `true`, a hop count (`1`) or Express's names/subnets (`loopback`); unset: no proxy. */
 function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (!value || value === 'false') return false
   if (value === 'true') return true

@@ -4,6 +4,8 @@
 // - adminDb(): the privileged connection for the worker, billing and webhooks. It bypasses RLS.
 import { CompiledQuery, Kysely, PostgresDialect, sql, type ColumnType, type Generated, type RawBuilder, type Transaction } from 'kysely'
 import pg from 'pg'
+import { data } from 'react-router'
+import { isDatabaseUnavailable } from './db-errors.ts'
 
 // ---------------------------------------------------------------------------
 // Column helper types. ColumnType<Select, Insert, Update>.
@@ -236,11 +238,32 @@ export function getPool(): pg.Pool {
     if (!connectionString) {
       throw new Error('DATABASE_URL is not set: it must point at the Postgres database (npm start sets it for the embedded one).')
     }
-    pool = new pg.Pool({ connectionString, max: 10, types, application_name: 'leadatlas' })
+    pool = new pg.Pool({ connectionString, max: 10, types, application_name: 'leadatlas', ...databaseTimeouts() })
     // An idle client can die (Postgres restart, network): log it instead of crashing the process.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message))
   }
   return pool
+}
+
+/**
+ * A request never waits on the database for longer than a user would: a slow statement is
+ * cancelled by Postgres (statement_timeout), a paused or unreachable server by the client
+ * (connection and query timeouts); both then answer 503 (withUser) instead of hanging.
+ */
+export function databaseTimeouts() {
+  const statement = positiveInt(process.env.DB_STATEMENT_TIMEOUT_MS, 15_000)
+  return {
+    connectionTimeoutMillis: positiveInt(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
+    statement_timeout: statement,
+    // Client-side backstop for a server that accepts the connection but never answers (paused, partitioned).
+    query_timeout: statement + 5_000,
+    idle_in_transaction_session_timeout: positiveInt(process.env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 300_000),
+  }
+}
+
+function positiveInt(value: string | undefined, fallback: number) {
+  const parsed = Number(value)
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback
 }
 
 export function getDb(): Kysely<Database> {
@@ -304,12 +327,18 @@ export async function applyUserClaims(client: pg.ClientBase, claims: UserClaims)
  */
 export async function withUser<T>(claims: UserClaims, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   const claimsJson = userClaimsJson(claims, 'withUser')
-  return getDb()
-    .transaction()
-    .execute(async (trx) => {
-      await trx.executeQuery(CompiledQuery.raw(SET_USER_SQL, [claimsJson]))
-      return fn(trx)
-    })
+  try {
+    return await getDb()
+      .transaction()
+      .execute(async (trx) => {
+        await trx.executeQuery(CompiledQuery.raw(SET_USER_SQL, [claimsJson]))
+        return fn(trx)
+      })
+  } catch (error) {
+    // The route's error boundary (or the API's JSON) then says "try again in a moment", status 503.
+    if (isDatabaseUnavailable(error)) throw data({ error: 'database_unavailable' }, { status: 503, headers: { 'Retry-After': '5' } })
+    throw error
+  }
 }
 
 /** Closes the pool (tests, graceful shutdown). The next getDb() opens a new one. */

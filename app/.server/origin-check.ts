@@ -1,4 +1,5 @@
 import { data, type MiddlewareFunction } from 'react-router'
+import { getInstance } from './i18n.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -8,14 +9,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * Origin (old browsers, same-origin navigations in some agents) falls back to Referer; with
  * neither it is allowed, since SameSite=Lax cookies keep cross-site posts unauthenticated.
  */
-export const originCheckMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+export const originCheckMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (SAFE_METHODS.has(request.method)) return next()
-  const expected = allowedOrigins(request)
   const source = request.headers.get('Origin') ?? refererOrigin(request.headers.get('Referer'))
-  if (source && source !== 'null' && !expected.has(source)) {
-    throw data({ error: 'Cross-site request refused' }, { status: 403 })
+  if (source && (source === 'null' || !allowedOrigins(request).has(source))) {
+    throw data({ error: 'cross_site', message: getInstance(context).t('errorPage.crossSite') }, { status: 403 })
   }
-  if (source === 'null') throw data({ error: 'Cross-site request refused' }, { status: 403 })
   return next()
 }
 

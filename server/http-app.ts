@@ -1,0 +1,196 @@
+/**
+ * The Express app in front of React Router: security headers, body limits and the adapter that
+ * turns a Node request into a Fetch Request. Everything a hostile request can break at the HTTP
+ * layer (size, encoding, method, Host) is answered here or marked for the root middleware
+ * (app/.server/request-guard.ts), which renders the localized 4xx page.
+ */
+import crypto from 'node:crypto'
+import path from 'node:path'
+import { writeReadableStreamToWritable } from '@react-router/node'
+import compression from 'compression'
+import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
+import helmet from 'helmet'
+import { createRequestHandler, type ServerBuild } from 'react-router'
+import {
+  CLIENT_IP_HEADER,
+  CSP_NONCE_HEADER,
+  INTERNAL_HEADER_PREFIX,
+  REJECTION_HEADER,
+  type Rejection,
+} from '#app/.server/internal-headers.ts'
+
+/** Forms are a few fields; JSON bodies (the API, Stripe webhooks) are small objects. */
+export const FORM_BODY_LIMIT = 100 * 1024
+export const JSON_BODY_LIMIT = 1024 * 1024
+
+/** Methods Node parses but the Fetch API refuses to carry: answered 405 by the app. */
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+export interface HttpAppOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>)
+  mode: 'production' | 'development'
+  /** Public origin (APP_URL): https turns on HSTS. */
+  appUrl: string
+  /** Client build directory served statically (production). */
+  clientDir?: string
+  /** Express middlewares mounted before the app (Vite in development). */
+  before?: express.RequestHandler[]
+  trustProxy?: boolean | number | string
+}
+
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', options.trustProxy ?? false)
+
+  app.use(internalHeaders)
+  app.use(securityHeaders(options))
+  app.use(compression())
+  for (const middleware of options.before ?? []) app.use(middleware)
+  if (options.clientDir) {
+    app.use('/assets', express.static(path.join(options.clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
+    app.use(express.static(options.clientDir, { maxAge: '1h' }))
+  }
+
+  const handle = createRequestHandler(options.build, options.mode)
+  // JSON may be larger than a form; anything else (forms, text, broken types) gets the form cap.
+  // Compressed bodies are inflated with the cap applied to the inflated size.
+  app.use(express.raw({ type: isJson, limit: JSON_BODY_LIMIT }))
+  app.use(express.raw({ type: () => true, limit: FORM_BODY_LIMIT }))
+  app.use(bodyErrors)
+  app.use((req, res, next) => void serve(handle, req, res).catch(next))
+  app.use(lastResort)
+  return app
+}
+
+/** Drops client-sent internal headers, then sets the client IP and a fresh CSP nonce. */
+function internalHeaders(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+  for (const name of Object.keys(req.headers)) if (name.startsWith(INTERNAL_HEADER_PREFIX)) delete req.headers[name]
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
+  const nonce = crypto.randomBytes(16).toString('base64')
+  res.locals.cspNonce = nonce
+  req.headers[CSP_NONCE_HEADER] = nonce
+  if (FETCH_FORBIDDEN_METHODS.has(req.method)) reject(req, 'method')
+  next()
+}
+
+function securityHeaders({ mode, appUrl }: HttpAppOptions) {
+  const https = appUrl.startsWith('https:')
+  return helmet({
+    // React Router's hydration data and module loader are inline scripts: each carries this
+    // response's nonce (app/entry.server.tsx). Vite's dev server injects its own, so dev has none.
+    contentSecurityPolicy:
+      mode === 'production'
+        ? {
+            useDefaults: false,
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as ExpressResponse).locals.cspNonce}'`],
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", 'data:'],
+              fontSrc: ["'self'"],
+              connectSrc: ["'self'"],
+              objectSrc: ["'none'"],
+              baseUri: ["'self'"],
+              frameAncestors: ["'none'"],
+              // Checkout and the customer portal are reached by a redirect after a form post.
+              formAction: ["'self'", 'https://checkout.stripe.com', 'https://billing.stripe.com'],
+              ...(https ? { upgradeInsecureRequests: [] } : {}),
+            },
+          }
+        : false,
+    strictTransportSecurity: https ? { maxAge: 63072000, includeSubDomains: true } : false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  })
+}
+
+function isJson(req: { headers: Record<string, string | string[] | undefined> }) {
+  const type = String(req.headers['content-type'] ?? '').toLowerCase()
+  return /^application\/([\w.+-]+\+)?json\b/.test(type)
+}
+
+function reject(req: ExpressRequest, rejection: Rejection) {
+  req.headers[REJECTION_HEADER] = rejection
+  req.body = undefined
+}
+
+/** body-parser's refusals become marked requests, answered by the app in the user's language. */
+function bodyErrors(error: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+  const { status, type } = (error ?? {}) as { status?: number; type?: string }
+  if (type === 'request.aborted' || req.socket.destroyed) {
+    res.destroy()
+    return
+  }
+  if (status === 413) reject(req, 'too-large')
+  else if (status === 415) reject(req, 'unsupported-encoding')
+  else if (status && status >= 400 && status < 500) reject(req, 'malformed')
+  else return next(error)
+  next()
+}
+
+async function serve(handle: ReturnType<typeof createRequestHandler>, req: ExpressRequest, res: ExpressResponse) {
+  const request = toFetchRequest(req, res)
+  if (!request) {
+    res.status(400).type('text/plain').send('Bad Request')
+    return
+  }
+  const response = await handle(request)
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel()
+    return
+  }
+  res.statusMessage = response.statusText
+  res.status(response.status)
+  for (const [key, value] of response.headers.entries()) res.append(key, value)
+  if (response.body) {
+    try {
+      await writeReadableStreamToWritable(response.body, res)
+    } catch (error) {
+      if (!res.destroyed && !res.writableEnded) throw error
+    }
+  } else {
+    res.end()
+  }
+}
+
+/** The Fetch Request React Router sees; null when the Host header cannot form a URL. */
+function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request | null {
+  let url: URL
+  try {
+    url = new URL(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`)
+  } catch {
+    return null
+  }
+  const headers = new Headers()
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue
+    try {
+      for (const value of Array.isArray(values) ? values : [values]) headers.append(key, value)
+    } catch {
+      // A header the Fetch API refuses (invalid characters): the app never needs it.
+    }
+  }
+  const controller = new AbortController()
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort()
+  })
+  const rejected = headers.has(REJECTION_HEADER)
+  const method = rejected && FETCH_FORBIDDEN_METHODS.has(req.method) ? 'GET' : req.method
+  const body = !rejected && method !== 'GET' && method !== 'HEAD' && Buffer.isBuffer(req.body) ? new Uint8Array(req.body) : undefined
+  // The body is already read (and inflated): drop the framing headers that described the wire form.
+  headers.delete('content-length')
+  headers.delete('transfer-encoding')
+  headers.delete('content-encoding')
+  return new Request(url.href, { method, headers, body, signal: controller.signal })
+}
+
+/** Nothing a request does may take the process down: log, answer 500 if we still can. */
+function lastResort(error: unknown, _req: ExpressRequest, res: ExpressResponse, _next: NextFunction) {
+  console.error('[http] unhandled error:', error)
+  if (res.headersSent) res.destroy()
+  else res.status(500).type('text/plain').send('Internal Server Error')
+}
