@@ -14,14 +14,14 @@ import type { Route } from './+types/root'
 import { ErrorState } from '#app/components/error-state.tsx'
 import { getLocale, i18nextMiddleware } from '#app/.server/i18n.ts'
 import { originCheckMiddleware } from '#app/.server/origin-check.ts'
-import { requestGuardMiddleware } from '#app/.server/request-guard.ts'
+import { allowHeaderMiddleware, requestGuardMiddleware } from '#app/.server/request-guard.ts'
 import { supabaseMiddleware } from '#app/.server/supabase.ts'
 import { isLanguage, loadMessages } from '#app/i18n.ts'
 import { useNonce } from '#app/utils/nonce.tsx'
 import stylesheet from './app.css?url'
 
 // i18n first: every refusal after it (bad request, cross-site post) renders in the user's language.
-export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, requestGuardMiddleware, originCheckMiddleware, supabaseMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, allowHeaderMiddleware, requestGuardMiddleware, originCheckMiddleware, supabaseMiddleware]
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },

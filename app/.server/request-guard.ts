@@ -15,6 +15,18 @@ const REJECTION_MESSAGES: Record<Rejection, string> = {
 }
 
 /**
+ * A 405 must say what is allowed (RFC 9110). Runs before the guard: a middleware that throws
+ * hands the rendered error page back to the middlewares above it.
+ */
+export const allowHeaderMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  const response = await next()
+  if (response.status === 405 && !response.headers.has('Allow') && !new URL(request.url).pathname.startsWith('/api/')) {
+    response.headers.set('Allow', PAGE_METHODS.join(', '))
+  }
+  return response
+}
+
+/**
  * Refuses, with a localized 4xx, what actions and loaders cannot handle: requests the HTTP layer
  * marked (too large, unreadable), NUL bytes (Postgres text cannot hold them), methods a page has no
  * use for, and page posts that are not readable forms. Runs right after the i18n middleware, so
@@ -22,20 +34,19 @@ const REJECTION_MESSAGES: Record<Rejection, string> = {
  */
 export const requestGuardMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const t = getInstance(context).t
-  const refuse = (status: number, key: string, headers?: HeadersInit): never => {
-    const message = t(key)
-    throw data({ error: key.split('.').pop(), message }, { status, headers })
+  const refuse = (status: number, key: string): never => {
+    throw data({ error: key.split('.').pop(), message: t(key) }, { status })
   }
 
   const rejection = request.headers.get(REJECTION_HEADER)
-  if (isRejection(rejection)) refuse(REJECTIONS[rejection], REJECTION_MESSAGES[rejection], rejection === 'method' ? { Allow: PAGE_METHODS.join(', ') } : undefined)
+  if (isRejection(rejection)) refuse(REJECTIONS[rejection], REJECTION_MESSAGES[rejection])
 
   const url = new URL(request.url)
   if (containsNul(url.pathname) || containsNul(url.search)) refuse(400, 'errorPage.badCharacters')
   if (SAFE_METHODS.has(request.method)) return next()
 
   const isApi = url.pathname.startsWith('/api/')
-  if (!isApi && !PAGE_METHODS.includes(request.method)) refuse(405, 'errorPage.methodNotAllowed', { Allow: PAGE_METHODS.join(', ') })
+  if (!isApi && !PAGE_METHODS.includes(request.method)) refuse(405, 'errorPage.methodNotAllowed')
 
   const body = await request.clone().text()
   if (containsNul(body)) refuse(400, 'errorPage.badCharacters')

@@ -82,10 +82,10 @@ describe('signature', () => {
     expect(rows).toEqual([])
   })
 
-  test('without STRIPE_WEBHOOK_SECRET the webhook is not configured (503)', async () => {
+  test('without STRIPE_WEBHOOK_SECRET the webhook does not exist (404)', async () => {
     delete process.env.STRIPE_WEBHOOK_SECRET
     const answer = await handleStripeWebhook(webhookRequest(stripeEvent('invoice.paid', {}), SECRET))
-    expect(answer.status).toBe(503)
+    expect(answer.status).toBe(404)
   })
 
   test('event types we do not handle are acknowledged (200) and ignored', async () => {

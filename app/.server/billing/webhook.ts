@@ -1,7 +1,7 @@
 // POST /api/stripe/webhook: verifies Stripe's signature over the raw body, then applies the event
 // through processBillingEvent() (the sandbox's code path too). Answers:
 //   200 processed, duplicate or ignored · 400 bad signature or payload · 413 too large ·
-//   503 webhooks not configured · 500 processing failed (Stripe retries; nothing was applied).
+//   404 webhooks not configured (the endpoint does not exist) · 500 processing failed (Stripe retries; nothing was applied).
 import { stripeWebhookSecret } from './config.ts'
 import { asBillingEvent, HANDLED_EVENT_TYPES, processBillingEvent, type BillingEvent } from './events.ts'
 import { constructStripeEvent, getStripe } from './stripe.ts'
@@ -40,7 +40,7 @@ async function withFreshSubscription(event: BillingEvent): Promise<BillingEvent>
 
 export async function handleStripeWebhook(request: Request): Promise<WebhookAnswer> {
   const secret = stripeWebhookSecret()
-  if (!secret) return { status: 503, body: { error: 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).' } }
+  if (!secret) return { status: 404, body: { error: 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).' } }
   const signature = request.headers.get('Stripe-Signature')
   if (!signature) return { status: 400, body: { error: 'Missing Stripe-Signature header.' } }
   const payload = await readLimited(request)
