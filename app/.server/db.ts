@@ -251,12 +251,12 @@ export function getPool(): pg.Pool {
  * (connection and query timeouts); both then answer 503 (withUser) instead of hanging.
  */
 export function databaseTimeouts() {
-  const statement = positiveInt(process.env.DB_STATEMENT_TIMEOUT_MS, 15_000)
+  const statement = positiveInt(process.env.DB_STATEMENT_TIMEOUT_MS, 8_000)
   return {
     connectionTimeoutMillis: positiveInt(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
     statement_timeout: statement,
     // Client-side backstop for a server that accepts the connection but never answers (paused, partitioned).
-    query_timeout: statement + 5_000,
+    query_timeout: statement + 2_000,
     idle_in_transaction_session_timeout: positiveInt(process.env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 300_000),
   }
 }
