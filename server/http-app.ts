@@ -74,7 +74,7 @@ function internalHeaders(req: ExpressRequest, res: ExpressResponse, next: NextFu
   next()
 }
 
-function securityHeaders({ mode, appUrl }: HttpAppOptions) {
+export function securityHeaders({ mode, appUrl }: Pick<HttpAppOptions, 'mode' | 'appUrl'>) {
   const https = appUrl.startsWith('https:')
   return helmet({
     // React Router's hydration data and module loader are inline scripts: each carries this
