@@ -10,6 +10,8 @@ const baseURL = `http://127.0.0.1:${PORT}`
 const DATA_DIR = `.data/e2e-${PORT}`
 // Pinned so specs can reach the e2e database for set-up (tests/e2e/support/db.ts).
 const POSTGRES_PORT = Number(process.env.E2E_POSTGRES_PORT ?? 54400)
+// Pinned so specs can read reset emails from the local mailbox (tests/e2e/support/outbox.ts).
+const MAILBOX_PORT = Number(process.env.E2E_MAILBOX_PORT ?? 54410)
 
 // Debian's Chromium: Playwright's own browser downloads do not work on these machines.
 const launchOptions = {
@@ -62,6 +64,7 @@ export default defineConfig({
       DATA_DIR,
       PORT: String(PORT),
       POSTGRES_PORT: String(POSTGRES_PORT),
+      MAILBOX_PORT: String(MAILBOX_PORT),
       HOST: '127.0.0.1',
     },
     url: `${baseURL}/login`,

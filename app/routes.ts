@@ -5,7 +5,6 @@ export default [
   route('logout', 'routes/logout.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
   route('preferences', 'routes/preferences.ts'),
-  route('dev/outbox', 'routes/dev.outbox.tsx'),
   route('api/categories', 'routes/api.categories.ts'),
   route('api/locations', 'routes/api.locations.ts'),
   route('api/search/preview', 'routes/api.search.preview.ts'),

@@ -29,7 +29,6 @@ async function main() {
   process.env.DATABASE_URL = stack.databaseUrl
   process.env.SUPABASE_URL = stack.supabaseUrl
   process.env.SUPABASE_ANON_KEY = stack.supabaseAnonKey
-  process.env.LEADATLAS_LOCAL_AUTH = stack.local.auth ? '1' : '0'
   process.env.APP_URL = appUrl
 
   // The demo lead source links its businesses to these local sites, so enrichment runs offline for real.
@@ -92,7 +91,8 @@ async function main() {
       }),
   )
   log(`LeadAtlas is running at ${appUrl}`)
-  if (stack.local.auth) log(`Emails sent by the local auth server: ${appUrl}/dev/outbox`)
+  if (stack.mailboxUrl) log(`Local mailbox (password-reset emails, this machine only): ${stack.mailboxUrl}`)
+  else if (stack.local.auth) log('Password-reset emails go out through SMTP_URL')
 
   let stopping = false
   const shutdown = async (signal: string) => {

@@ -22,8 +22,4 @@ export const env = {
   get bookDemoUrl() {
     return process.env.BOOK_DEMO_URL || 'mailto:sales@leadatlas.app?subject=LeadAtlas%20demo'
   },
-  /** Set by server/start.ts when the embedded local auth server is in use (enables the dev outbox page). */
-  get localAuth() {
-    return process.env.LEADATLAS_LOCAL_AUTH === '1'
-  },
 }

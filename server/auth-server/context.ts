@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import type { SigningKeys } from './keys.ts'
+import type { Mailer } from './mailer.ts'
 
 /** Everything a request handler needs; built once in startAuthServer. */
 export interface AuthContext {
@@ -10,4 +11,5 @@ export interface AuthContext {
   siteUrl: string
   allowedRedirectOrigins: string[]
   accessTokenTtlSeconds: number
+  mailer: Mailer
 }

@@ -3,6 +3,7 @@ import getPort from 'get-port'
 import type { AuthContext } from './context.ts'
 import { createPool } from './db.ts'
 import { loadOrCreateSigningKeys } from './keys.ts'
+import { createMailer } from './mailer.ts'
 import { createRequestListener } from './router.ts'
 import { signApiKey } from './tokens.ts'
 
@@ -20,6 +21,9 @@ export interface AuthServerOptions {
   allowedRedirectOrigins?: string[]
   /** Default 3600, as on hosted Supabase. */
   accessTokenTtlSeconds?: number
+  /** smtp(s):// URL: mail goes out through it; otherwise into the local mailbox (auth.local_outbox). */
+  smtpUrl?: string
+  smtpFrom?: string
 }
 
 export interface AuthServer {
@@ -48,6 +52,7 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     siteUrl: options.siteUrl,
     allowedRedirectOrigins: options.allowedRedirectOrigins ?? [],
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+    mailer: createMailer({ smtpUrl: options.smtpUrl, from: options.smtpFrom }),
   }
 
   const server = http.createServer(createRequestListener(ctx))

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import type { Queryable } from './db.ts'
 
-/** An email the local server "sent": written to auth.local_outbox for the dev page and the tests. */
+/** An email the local server "sent": written to auth.local_outbox for the local mailbox and the tests. */
 export interface OutboxEmail {
   id: number
   to_email: string
@@ -11,21 +11,18 @@ export interface OutboxEmail {
   created_at: Date
 }
 
-export async function writeOutboxEmail(
-  db: Queryable,
-  email: { to: string; subject: string; bodyText: string; link: string },
-) {
+export async function writeOutboxEmail(db: Queryable, email: { to: string; subject: string; text: string; link: string }) {
   await db.query('insert into auth.local_outbox (to_email, subject, body_text, link) values ($1, $2, $3, $4)', [
     email.to,
     email.subject,
-    email.bodyText,
+    email.text,
     email.link,
   ])
 }
 
 /**
  * Reads the outbox newest first, optionally only the emails to one address.
- * Opens its own connection so callers (tests, the dev outbox page) need no pool.
+ * Opens its own connection so callers (the local mailbox, tests) need no pool.
  */
 export async function readOutbox(
   databaseUrl: string,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import type { Queryable } from './db.ts'
-import { writeOutboxEmail } from './outbox.ts'
+import type { Mail } from './mailer.ts'
 import { withQuery } from './redirects.ts'
 import type { UserRow } from './users.ts'
 
@@ -8,58 +8,57 @@ import type { UserRow } from './users.ts'
 export const RECOVERY_TOKEN_TTL_SECONDS = 3600
 
 /**
- * GoTrue's token hash: hex(sha224(email + otp)). In the PKCE flow (the client sent a
- * code_challenge, as @supabase/ssr always does) it is stored and mailed with a "pkce_" prefix.
+ * The link's token_hash is 256 random bits (GoTrue derives it from the email and a 6-digit code,
+ * which an attacker can enumerate offline). In the PKCE flow (the client sent a code_challenge,
+ * as @supabase/ssr always does) it carries GoTrue's "pkce_" prefix. Only its SHA-256 is stored,
+ * so a copy of the database does not hold usable links.
  */
-export function recoveryTokenHash(email: string, otp: string, pkce: boolean) {
-  const hash = crypto.createHash('sha224').update(email + otp).digest('hex')
-  return pkce ? `pkce_${hash}` : hash
+function newRecoveryToken(pkce: boolean) {
+  const secret = crypto.randomBytes(32).toString('base64url')
+  return pkce ? `pkce_${secret}` : secret
+}
+
+export function storedTokenHash(tokenHash: string) {
+  return crypto.createHash('sha256').update(tokenHash).digest('hex')
 }
 
 /**
- * Stores a fresh recovery token for the user (replacing any earlier one, so only the
- * latest link works) and "sends" the reset email to the outbox.
+ * Stores a fresh recovery token for the user (replacing any earlier one, so only the latest link
+ * works) and returns the reset email to send once the transaction has committed.
  */
-export async function sendRecoveryEmail(
+export async function prepareRecoveryEmail(
   db: Queryable,
   { user, redirectTo, pkce }: { user: UserRow; redirectTo: string; pkce: boolean },
-) {
-  const email = user.email ?? ''
-  const otp = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0')
-  const tokenHash = recoveryTokenHash(email, otp, pkce)
-  await db.query('update auth.users set recovery_token = $2, recovery_sent_at = now() where id = $1', [
-    user.id,
-    tokenHash,
-  ])
+): Promise<Mail> {
+  const tokenHash = newRecoveryToken(pkce)
+  await db.query('update auth.users set recovery_token = $2, recovery_sent_at = now() where id = $1', [user.id, storedTokenHash(tokenHash)])
   // The link the Supabase SSR guide puts in the template: the app's own page verifies the
   // token server-side with verifyOtp({ type: 'recovery', token_hash }).
   const link = withQuery(redirectTo, { token_hash: tokenHash, type: 'recovery' })
-  await writeOutboxEmail(db, {
-    to: email,
+  return {
+    to: user.email ?? '',
     subject: 'Reset Your Password',
-    bodyText: [
-      'Reset Password',
-      '',
-      'Follow this link to reset the password for your user:',
-      link,
-      '',
-      `Alternatively, enter the code: ${otp}`,
-    ].join('\n'),
+    text: ['Reset Password', '', 'Follow this link to reset the password for your user:', link].join('\n'),
+    html: `<h2>Reset Password</h2>\n<p>Follow this link to reset the password for your user:</p>\n<p><a href="${escapeHtml(link)}">Reset Password</a></p>`,
     link,
-  })
+  }
+}
+
+function escapeHtml(text: string) {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 /**
- * Consumes a recovery token: returns the user id when one of `tokenHashes` is a stored,
- * unexpired token and clears it so the link works only once. Undefined otherwise.
+ * Consumes a recovery token: returns the user id when `tokenHash` is a stored, unexpired token
+ * and clears it so the link works only once. Undefined otherwise.
  */
-export async function consumeRecoveryToken(db: Queryable, tokenHashes: string[]) {
+export async function consumeRecoveryToken(db: Queryable, tokenHash: string) {
   const { rows } = await db.query<{ id: string; expired: boolean }>(
     `select id, recovery_sent_at is null or recovery_sent_at < now() - make_interval(secs => $2) as expired
        from auth.users
-      where recovery_token = any($1::text[])
+      where recovery_token = $1
       for update`,
-    [tokenHashes, RECOVERY_TOKEN_TTL_SECONDS],
+    [storedTokenHash(tokenHash), RECOVERY_TOKEN_TTL_SECONDS],
   )
   const match = rows[0]
   if (!match || match.expired) return undefined

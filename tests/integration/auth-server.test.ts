@@ -339,8 +339,13 @@ describe.skipIf(!local)('password recovery', () => {
     expect(link.searchParams.get('next')).toBe('/app')
     expect(link.searchParams.get('type')).toBe('recovery')
     const tokenHash = link.searchParams.get('token_hash')!
-    expect(tokenHash).toMatch(/^[0-9a-f]{56}$/)
+    // 32 random bytes, base64url: 256 bits, nothing derived from the email.
+    expect(tokenHash).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(mail!.body_text).toContain(mail!.link)
+    // No 6-digit code to enumerate: the link is the only way in.
+    expect(mail!.body_text).not.toMatch(/\b\d{6}\b/)
+    const codeVerify = await newClient().auth.verifyOtp({ type: 'recovery', email, token: '123456' })
+    expect(codeVerify.error).toMatchObject({ status: 400, code: 'validation_failed' })
 
     const client = newClient()
     const verified = await client.auth.verifyOtp({ type: 'recovery', token_hash: tokenHash })
@@ -364,7 +369,7 @@ describe.skipIf(!local)('password recovery', () => {
     })
     expect((await pkceClient.auth.resetPasswordForEmail(email)).error).toBeNull()
     const tokenHash = new URL((await latestEmailTo(email))!.link!).searchParams.get('token_hash')!
-    expect(tokenHash).toMatch(/^pkce_[0-9a-f]{56}$/)
+    expect(tokenHash).toMatch(/^pkce_[A-Za-z0-9_-]{43}$/)
     const { data, error } = await newClient().auth.verifyOtp({ type: 'recovery', token_hash: tokenHash })
     expect(error).toBeNull()
     expect(data.session?.user.email).toBe(email)
@@ -403,8 +408,25 @@ describe.skipIf(!local)('password recovery', () => {
   })
 
   it('refuses a made-up token hash', async () => {
-    const { error } = await newClient().auth.verifyOtp({ type: 'recovery', token_hash: 'pkce_' + 'a'.repeat(56) })
+    const { error } = await newClient().auth.verifyOtp({ type: 'recovery', token_hash: 'pkce_' + 'a'.repeat(43) })
     expect(error).toMatchObject({ status: 403, code: 'otp_expired' })
+  })
+
+  it('stores only a hash of the token: the database does not hold a usable link', async () => {
+    const { email } = await signUp('stored')
+    await newClient().auth.resetPasswordForEmail(email)
+    const tokenHash = new URL((await latestEmailTo(email))!.link!).searchParams.get('token_hash')!
+    const db = new pg.Client({ connectionString: databaseUrl })
+    await db.connect()
+    try {
+      const { rows } = await db.query<{ recovery_token: string }>('select recovery_token from auth.users where email = $1', [email])
+      expect(rows[0]!.recovery_token).toMatch(/^[0-9a-f]{64}$/)
+      expect(rows[0]!.recovery_token).not.toContain(tokenHash)
+      const stolen = await newClient().auth.verifyOtp({ type: 'recovery', token_hash: rows[0]!.recovery_token })
+      expect(stolen.error).toMatchObject({ status: 403, code: 'otp_expired' })
+    } finally {
+      await db.end()
+    }
   })
 })
 
