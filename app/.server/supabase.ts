@@ -2,6 +2,9 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@s
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import { env } from './env.ts'
+import { clientIp } from './internal-headers.ts'
+
+const AUTH_TIMEOUT_MS = 15_000
 
 const supabaseContext = createContext<SupabaseClient | null>(null)
 
@@ -28,6 +31,12 @@ export const supabaseMiddleware: MiddlewareFunction<Response> = async ({ request
     // The browser never reads the session: keep it out of reach of page scripts.
     cookieOptions: { httpOnly: true, sameSite: 'lax', secure: env.secureCookies, path: '/' },
     auth: { detectSessionInUrl: false },
+    global: {
+      // The local auth server limits /verify and /token per client, as GoTrue does behind its proxy.
+      headers: { 'X-Forwarded-For': clientIp(request) },
+      // An auth service that accepts the connection but never answers must not hang the page.
+      fetch: (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(AUTH_TIMEOUT_MS)]) : AbortSignal.timeout(AUTH_TIMEOUT_MS) }),
+    },
   })
   context.set(supabaseContext, supabase)
   const response = await next()

@@ -67,7 +67,9 @@ export function profileToAuthMetadata(profile: Profile) {
 }
 
 /** Maps Supabase Auth error codes to our message keys; unknown ones fall back to the generic text. */
-export function authErrorKey(code: string | undefined): string {
+export function authErrorKey(code: string | undefined, status?: number): string {
+  // 5xx, or no answer at all (supabase-js reports status 0): the auth service or its database is down.
+  if (status !== undefined && (status === 0 || status >= 500)) return 'auth.errors.unavailable'
   switch (code) {
     case 'invalid_credentials':
       return 'auth.errors.invalidCredentials'

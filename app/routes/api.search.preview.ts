@@ -4,6 +4,7 @@ import { readJsonObject, requireApiUser } from '#app/.server/api.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { runPreview } from '#app/.server/search/preview.ts'
+import { enforceLimit } from '#app/.server/rate-limit.ts'
 import { isLanguage } from '#app/i18n.ts'
 
 const TEXT_FIELDS = ['sector', 'country', 'countryCode', 'region', 'department', 'city'] as const
@@ -26,6 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     criteria[field] = (value ?? '').trim().slice(0, 200)
   }
   const lang = isLanguage(body.lang) ? body.lang : (getLocale(context) as 'fr' | 'en')
+  await enforceLimit(context, 'preview', user.id)
   const { plan } = await getCreditsSummary(user)
   const outcome = await runPreview(criteria, { lang, plan, signal: request.signal })
   if (!outcome.ok) return data({ error: outcome.error, message: t(outcome.messageKey) }, { status: outcome.status })

@@ -1,9 +1,11 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, useForm, type Submission } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useActionData, useSearchParams } from 'react-router'
 import type { Route } from './+types/login'
 import { getOptionalUser } from '#app/.server/auth.ts'
+import { clientIp } from '#app/.server/internal-headers.ts'
+import { checkLimit, consumeLimit, refused, resetLimit, tooManyRequests } from '#app/.server/rate-limit.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { updateProfile } from '#app/.server/profile.ts'
 import { getSupabase } from '#app/.server/supabase.ts'
@@ -41,23 +43,41 @@ export async function action({ request, context }: Route.ActionArgs) {
   const supabase = getSupabase(context)
   const t = getInstance(context).t
   const origin = process.env.APP_URL || new URL(request.url).origin
+  const ip = clientIp(request)
+  /** 429 with Retry-After, the form re-rendered with what the user typed (but the password). */
+  const limited = (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: { retryAfterSeconds: number }) => {
+    const { message, headers } = tooManyRequests(context, refusal)
+    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status: 429, headers })
+  }
 
   switch (intent) {
     case 'signin': {
       const submission = parseWithZod(formData, { schema: SignInSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+      const email = submission.value.email.toLowerCase()
+      // Failed attempts are counted per account (the lockout) and per address; a refusal comes
+      // before the password is even checked, so the right password does not get through either.
+      const blocked = refused(await checkLimit('signinAccount', email), await checkLimit('signinIp', ip))
+      if (blocked) return limited(intent, submission, blocked)
       const { error } = await supabase.auth.signInWithPassword({ email: submission.value.email, password: submission.value.password })
       if (error) {
+        if (error.code === 'invalid_credentials') {
+          await consumeLimit('signinAccount', email)
+          await consumeLimit('signinIp', ip)
+        }
         return data(
-          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error.code))], hideFields: ['password'] }) },
-          { status: error.status === 429 ? 429 : 400 },
+          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error.code, error.status))], hideFields: ['password'] }) },
+          { status: error.status === 429 ? 429 : (error.status ?? 0) >= 500 || error.status === 0 ? 503 : 400 },
         )
       }
+      await resetLimit('signinAccount', email)
       throw redirect(safeRedirectPath(submission.value.redirectTo))
     }
     case 'signup': {
       const submission = parseWithZod(formData, { schema: SignUpSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+      const overLimit = refused(await consumeLimit('signupIp', ip))
+      if (overLimit) return limited(intent, submission, overLimit)
       const { data: signUp, error } = await supabase.auth.signUp({
         email: submission.value.email,
         password: submission.value.password,
@@ -65,8 +85,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       })
       if (error || !signUp.user) {
         return data(
-          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error?.code))], hideFields: ['password'] }) },
-          { status: error?.status === 429 ? 429 : 400 },
+          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error?.code, error?.status))], hideFields: ['password'] }) },
+          { status: error?.status === 429 ? 429 : (error?.status ?? 0) >= 500 || error?.status === 0 ? 503 : 400 },
         )
       }
       // Hosted projects may require email confirmation: then there is no session yet for step 2.
@@ -87,6 +107,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'forgot': {
       const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+      const overLimit = refused(await consumeLimit('forgotIp', ip), await consumeLimit('forgotEmail', submission.value.email))
+      if (overLimit) return limited(intent, submission, overLimit)
       const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, { redirectTo: `${origin}/reset-password` })
       if (error) {
         const message = error.message || t('auth.errors.resetEmailFailed')

@@ -4,6 +4,8 @@ import { useEffect, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useActionData, useNavigate, useNavigation } from 'react-router'
 import type { Route } from './+types/reset-password'
+import { clientIp } from '#app/.server/internal-headers.ts'
+import { enforceLimit } from '#app/.server/rate-limit.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { getSupabase } from '#app/.server/supabase.ts'
@@ -28,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const required = url.searchParams.get('required') === 'true'
 
   if (tokenHash && type === 'recovery') {
+    await enforceLimit(context, 'verifyIp', clientIp(request))
     // The recovery one-time token becomes a session (cookies on this redirect), then the
     // token leaves the URL so a reload or a shared screenshot cannot replay it.
     const { error } = await getSupabase(context).auth.verifyOtp({ type: 'recovery', token_hash: tokenHash })

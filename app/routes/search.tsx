@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Link, redirect, useActionData, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
+import { consumeLimit, refused, tooManyRequests } from '#app/.server/rate-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
@@ -66,7 +67,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { plan, remaining } = await getCreditsSummary(user)
   let search: SearchOutcome | null = null
   let status = 200
-  if (url.searchParams.get('run') === '1') {
+  const headers = new Headers()
+  const overLimit = url.searchParams.get('run') === '1' ? refused(await consumeLimit('preview', user.id)) : undefined
+  if (overLimit) {
+    const tooMany = tooManyRequests(context, overLimit)
+    search = { status: 'error', message: tooMany.message }
+    status = 429
+    headers.set('Retry-After', tooMany.headers['Retry-After'])
+  } else if (url.searchParams.get('run') === '1') {
     const outcome = await runPreview(criteria, { lang, plan, signal: request.signal })
     if (outcome.ok) search = { status: 'ok', results: outcome.results, source: outcome.source }
     else if (outcome.validation && !outcome.validation.ok && outcome.validation.reason === 'plan') {
@@ -98,7 +106,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       source: getLeadSource().name,
       search,
     },
-    { status },
+    { status, headers },
   )
 }
 
@@ -119,6 +127,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   )
   const name = String(formData.get('name') ?? '').trim()
   const idempotencyKey = String(formData.get('idempotencyKey') ?? '') || randomUUID()
+  const overLimit = refused(await consumeLimit('exportCreate', user.id))
+  if (overLimit) {
+    const { message, headers } = tooManyRequests(context, overLimit)
+    return data({ name, options, error: message } satisfies ExportFormState, { status: 429, headers })
+  }
   const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang })
   if (!result.ok) {
     const message = t(exportErrorMessageKey(result.code, 'exports.errors.createFailed'))

@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import type { SigningKeys } from './keys.ts'
+import type { RateLimiter } from '../rate-limit.ts'
 import type { Mailer } from './mailer.ts'
 
 /** Everything a request handler needs; built once in startAuthServer. */
@@ -12,4 +13,5 @@ export interface AuthContext {
   allowedRedirectOrigins: string[]
   accessTokenTtlSeconds: number
   mailer: Mailer
+  rateLimiter: RateLimiter
 }

@@ -8,7 +8,15 @@ export interface Queryable {
 export function createPool(databaseUrl: string) {
   // The auth server sees little traffic (dev/test only); a handful of connections is plenty
   // and leaves room in Postgres for the app, the worker and the tests.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 5, idleTimeoutMillis: 10_000 })
+  // Timeouts: a paused or unreachable database is a quick 503, never a hung sign-in.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 5,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 8_000,
+    query_timeout: 10_000,
+  })
   // An idle client dropped by Postgres (e.g. during shutdown) must not crash the process.
   pool.on('error', () => {})
   return pool

@@ -11,6 +11,7 @@ export class AuthError extends Error {
     message: string,
     /** Extra top-level fields, e.g. `weak_password: { reasons }`. */
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message)
     this.name = 'AuthError'
@@ -26,3 +27,9 @@ export const invalidCredentials = () => new AuthError(400, 'invalid_credentials'
 export const validationFailed = (message: string) => new AuthError(400, 'validation_failed', message)
 
 export const otpExpired = () => new AuthError(403, 'otp_expired', 'Email link is invalid or has expired')
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached', {}, { 'Retry-After': String(retryAfterSeconds) })
+
+/** The database behind this server cannot answer: say so (503) rather than "invalid credentials". */
+export const serviceUnavailable = () => new AuthError(503, 'service_unavailable', 'The authentication service is temporarily unavailable', {}, { 'Retry-After': '5' })

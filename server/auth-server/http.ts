@@ -42,10 +42,11 @@ function baseHeaders(): Record<string, string> {
   return { 'X-Supabase-Api-Version': API_VERSION, 'Cache-Control': 'no-store' }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown) {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const payload = JSON.stringify(body)
   res.writeHead(status, {
     ...baseHeaders(),
+    ...headers,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),
   })
@@ -58,5 +59,17 @@ export function sendNoContent(res: ServerResponse, headers: Record<string, strin
 }
 
 export function sendError(res: ServerResponse, error: AuthError) {
-  sendJson(res, error.status, error.toJSON())
+  sendJson(res, error.status, error.toJSON(), error.headers)
+}
+
+/**
+ * The client's address. Only the app (on loopback) talks to this server, and it forwards its own
+ * client's address in X-Forwarded-For, which is trusted from loopback peers only.
+ */
+export function clientAddress(req: IncomingMessage): string {
+  const peer = req.socket.remoteAddress ?? 'unknown'
+  const loopback = peer === '127.0.0.1' || peer === '::1' || peer === '::ffff:127.0.0.1'
+  const forwarded = req.headers['x-forwarded-for']
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim()
+  return loopback && first ? first : peer
 }

@@ -3,6 +3,7 @@ import getPort from 'get-port'
 import type { AuthContext } from './context.ts'
 import { createPool } from './db.ts'
 import { loadOrCreateSigningKeys } from './keys.ts'
+import { createRateLimiter } from '../rate-limit.ts'
 import { createMailer } from './mailer.ts'
 import { createRequestListener } from './router.ts'
 import { signApiKey } from './tokens.ts'
@@ -53,6 +54,8 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     allowedRedirectOrigins: options.allowedRedirectOrigins ?? [],
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
     mailer: createMailer({ smtpUrl: options.smtpUrl, from: options.smtpFrom }),
+    // Its own namespace: the app counts the same kinds of attempts on its side.
+    rateLimiter: createRateLimiter(pool, process.env, 'auth'),
   }
 
   const server = http.createServer(createRequestListener(ctx))

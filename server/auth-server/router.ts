@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getUser, logout, signUp, token, updateUser } from './account-handlers.ts'
 import type { AuthContext } from './context.ts'
-import { AuthError } from './errors.ts'
-import { sendError, sendJson, sendNoContent } from './http.ts'
+import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
+import type { LimitName } from '../rate-limit.ts'
+import { AuthError, rateLimited, serviceUnavailable } from './errors.ts'
+import { clientAddress, sendError, sendJson, sendNoContent } from './http.ts'
 import { health, jwks, settings } from './meta-handlers.ts'
 import { recover, verify } from './recovery-handlers.ts'
 import type { Reply } from './reply.ts'
@@ -14,6 +16,8 @@ interface Route {
   handler: Handler
   /** Hosted Supabase's gateway refuses requests without a valid `apikey`; a few public endpoints excepted. */
   needsApiKey: boolean
+  /** Counted per client address, like GoTrue's RATE_LIMIT_VERIFY / RATE_LIMIT_TOKEN_REFRESH. */
+  limit?: LimitName
 }
 
 const PREFIX = '/auth/v1'
@@ -23,10 +27,10 @@ const routes: Record<string, Partial<Record<string, Route>>> = {
   '/.well-known/jwks.json': { GET: { handler: jwks, needsApiKey: false } },
   '/settings': { GET: { handler: settings, needsApiKey: true } },
   '/signup': { POST: { handler: signUp, needsApiKey: true } },
-  '/token': { POST: { handler: token, needsApiKey: true } },
+  '/token': { POST: { handler: token, needsApiKey: true, limit: 'tokenIp' } },
   '/user': { GET: { handler: getUser, needsApiKey: true }, PUT: { handler: updateUser, needsApiKey: true } },
   '/recover': { POST: { handler: recover, needsApiKey: true } },
-  '/verify': { POST: { handler: verify, needsApiKey: true } },
+  '/verify': { POST: { handler: verify, needsApiKey: true, limit: 'verifyIp' } },
   '/logout': { POST: { handler: logout, needsApiKey: true } },
 }
 
@@ -55,12 +59,17 @@ async function handle(ctx: AuthContext, req: IncomingMessage, res: ServerRespons
     const route = methods[req.method ?? '']
     if (!route) throw new AuthError(405, 'method_not_allowed', `Method ${req.method} not allowed`)
     if (route.needsApiKey) await requireApiKey(ctx, req, url)
+    if (route.limit) {
+      const outcome = await ctx.rateLimiter.consume(route.limit, clientAddress(req))
+      if (!outcome.ok) throw rateLimited(outcome.retryAfterSeconds)
+    }
     const reply = await route.handler(ctx, req, url)
     if ('body' in reply) sendJson(res, reply.status, reply.body)
     else sendNoContent(res)
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error
-    sendError(res, error)
+    if (error instanceof AuthError) sendError(res, error)
+    else if (isDatabaseUnavailable(error)) sendError(res, serviceUnavailable())
+    else throw error
   }
 }
 

@@ -1,1 +1,0 @@
-export { clientIp } from './internal-headers.ts'

@@ -1,0 +1,135 @@
+/**
+ * Rate limits on everything that costs us or guards an account, counted in Postgres through
+ * rate-limiter-flexible, so they hold across app instances (and the local auth server).
+ *
+ * Each limit is "points/seconds[/blockSeconds]" with a strict default and its own environment
+ * variable: e.g. RATE_LIMIT_SIGNIN_ACCOUNT=5/900/900 allows 5 failed sign-ins per account in 15
+ * minutes, then locks the account's sign-in for 15 minutes.
+ */
+import crypto from 'node:crypto'
+import type pg from 'pg'
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
+
+export const RATE_LIMITS = {
+  /** Failed sign-ins per account (the lockout window). */
+  signinAccount: { env: 'RATE_LIMIT_SIGNIN_ACCOUNT', fallback: '5/900/900' },
+  /** Failed sign-ins per client IP, whatever the account. */
+  signinIp: { env: 'RATE_LIMIT_SIGNIN_IP', fallback: '30/900/900' },
+  /** Accounts created per client IP (each gets free credits). */
+  signupIp: { env: 'RATE_LIMIT_SIGNUP_IP', fallback: '5/3600' },
+  /** Password-reset emails per client IP and per address (GoTrue sends a few per hour). */
+  forgotIp: { env: 'RATE_LIMIT_FORGOT_IP', fallback: '5/3600' },
+  forgotEmail: { env: 'RATE_LIMIT_FORGOT_EMAIL', fallback: '3/3600' },
+  /** Reset-link verifications per client IP (app page and the local auth server's /verify, as GoTrue's RATE_LIMIT_VERIFY). */
+  verifyIp: { env: 'RATE_LIMIT_VERIFY_IP', fallback: '30/3600' },
+  /** Token grants per client IP on the local auth server (GoTrue: RATE_LIMIT_TOKEN_REFRESH 150 per 5 min). */
+  tokenIp: { env: 'RATE_LIMIT_TOKEN_IP', fallback: '150/300' },
+  /** Search previews per user. */
+  preview: { env: 'RATE_LIMIT_PREVIEW', fallback: '60/60' },
+  /** Exports created per user. */
+  exportCreate: { env: 'RATE_LIMIT_EXPORT_CREATE', fallback: '10/600' },
+} as const
+
+export type LimitName = keyof typeof RATE_LIMITS
+
+export interface LimitSpec {
+  points: number
+  durationSeconds: number
+  blockSeconds: number
+}
+
+const SPEC = /^\s*(\d+)\s*\/\s*(\d+)\s*(?:\/\s*(\d+)\s*)?$/
+
+/** "points/seconds[/blockSeconds]"; throws on anything else so a typo cannot disable a limit. */
+export function parseLimit(text: string, name = 'rate limit'): LimitSpec {
+  const match = SPEC.exec(text)
+  const [points, durationSeconds, blockSeconds] = match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : []
+  if (!match || !points || !durationSeconds) throw new Error(`${name} must look like "points/seconds[/blockSeconds]" with positive numbers, got "${text}"`)
+  return { points, durationSeconds, blockSeconds: blockSeconds! }
+}
+
+export function limitSpec(name: LimitName, env: NodeJS.ProcessEnv = process.env): LimitSpec {
+  const { env: variable, fallback } = RATE_LIMITS[name]
+  return parseLimit(env[variable]?.trim() || fallback, variable)
+}
+
+export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number }
+
+/** Thrown when the counters cannot be read (Postgres down): callers refuse rather than let requests through. */
+export class RateLimitUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('rate limits unavailable', { cause })
+    this.name = 'RateLimitUnavailable'
+  }
+}
+
+export interface RateLimiter {
+  /** Counts one attempt; refused once the limit is reached (and while blocked). */
+  consume(name: LimitName, key: string): Promise<LimitOutcome>
+  /** Whether the key is currently over its limit, without counting (for failure-only limits). */
+  check(name: LimitName, key: string): Promise<LimitOutcome>
+  /** Forgets the key (e.g. an account's failures after a successful sign-in). */
+  reset(name: LimitName, key: string): Promise<void>
+}
+
+/**
+ * Limits counted in `pool`'s database; limits are read from `env` when first used. `namespace`
+ * keeps two counters of the same name apart (the app's and the local auth server's).
+ */
+export function createRateLimiter(pool: pg.Pool, env: NodeJS.ProcessEnv = process.env, namespace = 'app'): RateLimiter {
+  const limiters = new Map<LimitName, { limiter: RateLimiterPostgres; spec: LimitSpec }>()
+  const get = (name: LimitName) => {
+    let entry = limiters.get(name)
+    if (!entry) {
+      const spec = limitSpec(name, env)
+      const limiter = new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true, // by supabase/migrations
+        clearExpiredByTimeout: false,
+        keyPrefix: `${namespace}:${name}`,
+        points: spec.points,
+        duration: spec.durationSeconds,
+        blockDuration: spec.blockSeconds,
+      })
+      entry = { limiter, spec }
+      limiters.set(name, entry)
+    }
+    return entry
+  }
+  const refusal = (res: RateLimiterRes): LimitOutcome => ({ ok: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) })
+  return {
+    async consume(name, key) {
+      try {
+        await get(name).limiter.consume(digest(key))
+        return { ok: true }
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return refusal(error)
+        throw new RateLimitUnavailable(error)
+      }
+    },
+    async check(name, key) {
+      const { limiter, spec } = get(name)
+      let res: RateLimiterRes | null
+      try {
+        res = await limiter.get(digest(key))
+      } catch (error) {
+        throw new RateLimitUnavailable(error)
+      }
+      return res && res.consumedPoints >= spec.points ? refusal(res) : { ok: true }
+    },
+    async reset(name, key) {
+      try {
+        await get(name).limiter.delete(digest(key))
+      } catch (error) {
+        throw new RateLimitUnavailable(error)
+      }
+    },
+  }
+}
+
+/** Counters are keyed by a digest: emails and addresses are not kept in clear. */
+function digest(key: string) {
+  return crypto.createHash('sha256').update(key.trim().toLowerCase()).digest('base64url')
+}
