@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useActionData, useSearchParams } from 'react-router'
 import type { Route } from './+types/login'
+import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
 import { clientIp } from '#app/.server/internal-headers.ts'
 import { checkLimit, consumeLimit, refused, resetLimit, tooManyRequests } from '#app/.server/rate-limit.ts'
@@ -26,6 +27,8 @@ function modeFromUrl(searchParams: URLSearchParams): Mode {
   if (mode === 'forgot') return 'forgot'
   return 'signin'
 }
+
+export const headers = retryAfterHeaders
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Link, redirect, useActionData, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
+import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { consumeLimit, refused, tooManyRequests } from '#app/.server/rate-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
@@ -45,6 +46,8 @@ function locationOptions(level: LocationLevel, criteria: SearchCriteria, lang: '
     throw error
   }
 }
+
+export const headers = retryAfterHeaders
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)

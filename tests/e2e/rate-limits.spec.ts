@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test'
+import { emailInput, passwordInput } from './support/auth.ts'
+import { createUser, nextDocumentPost, sameOrigin } from './support/http.ts'
+import { uniqueEmail } from './support/users.ts'
+
+test.describe('rate limits', () => {
+  test('five wrong passwords lock the account: the right one is refused too, with a localized message and the email kept', async ({ page, request, baseURL, javaScriptEnabled }, testInfo) => {
+    const user = await createUser(request, baseURL, { email: uniqueEmail('lockout', testInfo) })
+    await page.goto('/login')
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await emailInput(page).fill(user.email)
+      await passwordInput(page).fill(`wrong-password-${attempt}`)
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      await expect(page.getByText('Invalid login credentials')).toBeVisible()
+    }
+    await emailInput(page).fill(user.email)
+    await passwordInput(page).fill(user.password)
+    const post = javaScriptEnabled ? null : nextDocumentPost(page, '/login')
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    if (post) {
+      const response = await post
+      expect(response.status()).toBe(429)
+      expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0)
+    }
+    await expect(page.getByText('Too many attempts. Please try again in 15 minutes.')).toBeVisible()
+    await expect(page).toHaveURL(/\/login/)
+    await expect(emailInput(page)).toHaveValue(user.email)
+
+    // The same lockout, in French, for a direct post.
+    const french = await page.request.post('/login', {
+      form: { intent: 'signin', email: user.email, password: user.password },
+      headers: { ...sameOrigin(baseURL), 'Accept-Language': 'fr-FR' },
+      maxRedirects: 0,
+    })
+    expect(french.status()).toBe(429)
+    expect(await french.text()).toContain('Trop de tentatives. Veuillez réessayer dans 15 minutes.')
+  })
+
+  test('previews are limited per user: 429 with Retry-After and a message', async ({ request, baseURL, javaScriptEnabled }, testInfo) => {
+    test.skip(!javaScriptEnabled, 'an API check: once is enough')
+    await createUser(request, baseURL, { email: uniqueEmail('preview-limit', testInfo) })
+    const statuses: number[] = []
+    let last
+    for (let i = 0; i < 61; i++) {
+      last = await request.post('/api/search/preview', { data: { sector: 'shop-bakery', country: 'Germany' }, headers: sameOrigin(baseURL) })
+      statuses.push(last.status())
+    }
+    expect(statuses.slice(0, 60).every((status) => status !== 429)).toBe(true)
+    expect(last!.status()).toBe(429)
+    expect(Number(last!.headers()['retry-after'])).toBeGreaterThan(0)
+    expect(await last!.json()).toMatchObject({ error: 'rate_limited', message: expect.stringMatching(/^Too many attempts/) })
+  })
+})
