@@ -9,6 +9,7 @@ import getPort from 'get-port'
 import { startDemoRegistry } from './demo-registry.ts'
 import { startDemoWebsites } from './demo-websites.ts'
 import { startLocalStack } from './stack.ts'
+import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
@@ -91,6 +92,9 @@ async function main() {
       }),
   )
   log(`LeadAtlas is running at ${appUrl}`)
+  const billing = billingStartupNotice()
+  if (billing.startsWith('WARNING')) console.warn(`\n[leadatlas] ${billing}\n`)
+  else log(billing)
   if (stack.mailboxUrl) log(`Local mailbox (password-reset emails, this machine only): ${stack.mailboxUrl}`)
   else if (stack.local.auth) log('Password-reset emails go out through SMTP_URL')
 

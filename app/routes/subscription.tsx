@@ -4,7 +4,7 @@ import type { Route } from './+types/subscription'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { appOrigin, billingMode } from '#app/.server/billing/config.ts'
-import { BILLING_ERROR_KEYS, createCheckoutSession, createPortalSession, FREE_TRIAL_OVERVIEW, getSubscriptionOverview } from '#app/.server/billing/service.ts'
+import { BILLING_ERROR_KEYS, billingErrorStatus, createCheckoutSession, createPortalSession, FREE_TRIAL_OVERVIEW, getSubscriptionOverview } from '#app/.server/billing/service.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { formatBillingDate } from '#app/components/billing/format.ts'
 import { FrequencyToggle } from '#app/components/billing/frequency-toggle.tsx'
@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     frequency: parseFrequency(url.searchParams.get('frequency'), overview.frequency ?? 'monthly'),
     // One key per rendered page: submitting the same card twice opens one checkout session.
     idempotencyKey: crypto.randomUUID(),
-    sandbox: billingMode() === 'sandbox',
+    billing: billingMode(),
   }
 }
 
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error: t('subscription.errors.invalid') }, { status: 400 })
   }
   if (!result.ok) {
-    return data({ error: t(BILLING_ERROR_KEYS[result.error]) }, { status: result.error === 'already_subscribed' ? 409 : 502 })
+    return data({ error: t(BILLING_ERROR_KEYS[result.error]) }, { status: billingErrorStatus(result.error) })
   }
   const target = new URL(result.url, origin)
   // The sandbox is part of this app (client navigation is fine); Stripe is not: leave with a full page load.
@@ -82,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function SubscriptionRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
   const actionData = useActionData<typeof action>()
-  const { overview, frequency, notice, idempotencyKey, sandbox, loadFailed } = loaderData
+  const { overview, frequency, notice, idempotencyKey, billing, loadFailed } = loaderData
   return (
     <section className="mx-auto max-w-6xl">
       <div className="flex flex-col gap-5 lg:flex-row lg:items-end lg:justify-between">
@@ -96,6 +96,7 @@ export default function SubscriptionRoute({ loaderData }: Route.ComponentProps) 
       <CurrentPlanLine overview={overview} />
 
       <div className="mt-6 space-y-3 empty:hidden">
+        {billing === 'off' ? <Alert tone="info">{t('subscription.unavailableNotice')}</Alert> : null}
         {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
         {loadFailed ? <Alert tone="error">{t('subscription.errors.network')}</Alert> : null}
         {notice === 'checkoutSuccess' ? <Alert tone="success">{t('subscription.notices.checkoutSuccess', { plan: t(`plans.${overview.plan}`) })}</Alert> : null}
@@ -111,6 +112,7 @@ export default function SubscriptionRoute({ loaderData }: Route.ComponentProps) 
             frequency={frequency}
             current={overview.plan === plan}
             idempotencyKey={idempotencyKey}
+            disabled={billing === 'off'}
             action={planCardAction({ plan, frequency, currentPlan: overview.plan, currentFrequency: overview.frequency, t })}
           />
         ))}
@@ -118,7 +120,7 @@ export default function SubscriptionRoute({ loaderData }: Route.ComponentProps) 
 
       <div className="mt-8 space-y-1 text-center text-xs text-slate-500">
         <p>{t('subscription.footnote')}</p>
-        {sandbox ? <p>{t('subscription.sandboxNote')}</p> : null}
+        {billing === 'sandbox' ? <p>{t('subscription.sandboxNote')}</p> : null}
       </div>
     </section>
   )

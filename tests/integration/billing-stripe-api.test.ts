@@ -224,8 +224,23 @@ describe('the JSON payment calls', () => {
     expect((checkout.body as { url: string }).url).toMatch(new RegExp(`^${ORIGIN}/billing/sandbox/checkout\\?session=[\\w-]+\\.[\\w-]+$`))
     const portal = await portalApi(user, {}, { origin: ORIGIN, t })
     expect((portal.body as { url: string }).url).toMatch(new RegExp(`^${ORIGIN}/billing/sandbox/portal\\?session=`))
+    // Billing off (no Stripe, sandbox refused): plan changes are unavailable, a 503 with a message.
     process.env.BILLING_SANDBOX = 'false'
-    expect(await checkoutApi(user, { plan_id: 'premium', frequency: 'annual' }, { origin: ORIGIN, t })).toMatchObject({ status: 502, body: { code: 'checkout_failed' } })
+    expect(await checkoutApi(user, { plan_id: 'premium', frequency: 'annual' }, { origin: ORIGIN, t })).toMatchObject({ status: 503, body: { code: 'unavailable' } })
+    expect(await portalApi(user, {}, { origin: ORIGIN, t })).toMatchObject({ status: 503, body: { code: 'unavailable' } })
+  })
+
+  test('a public https origin without Stripe keys never gets the sandbox', async () => {
+    for (const key of Object.keys(STRIPE_ENV)) delete process.env[key]
+    const appUrl = process.env.APP_URL
+    process.env.APP_URL = 'https://app.example.com'
+    try {
+      const user = await createUser()
+      expect(await checkoutApi(user, { plan_id: 'premium', frequency: 'annual' }, { origin: ORIGIN, t })).toMatchObject({ status: 503, body: { code: 'unavailable' } })
+    } finally {
+      if (appUrl === undefined) delete process.env.APP_URL
+      else process.env.APP_URL = appUrl
+    }
   })
 })
 

@@ -5,7 +5,7 @@
 import type { SessionUser } from '#app/.server/auth.ts'
 import { isBillingFrequency, isPaidPlanId } from '#app/domain/billing.ts'
 import { planIdFromLabel } from '#app/domain/plans.ts'
-import { BILLING_ERROR_KEYS, createCheckoutSession, createPortalSession, type BillingError } from './service.ts'
+import { BILLING_ERROR_KEYS, billingErrorStatus, createCheckoutSession, createPortalSession, type BillingError } from './service.ts'
 
 export interface ApiAnswer {
   status: number
@@ -17,7 +17,7 @@ type Translate = (key: string) => string
 const failure = (status: number, code: string, error: string): ApiAnswer => ({ status, body: { error, code } })
 
 function errorAnswer(error: BillingError, t: Translate): ApiAnswer {
-  return failure(error === 'already_subscribed' ? 409 : 502, error, t(BILLING_ERROR_KEYS[error]))
+  return failure(billingErrorStatus(error), error, t(BILLING_ERROR_KEYS[error]))
 }
 
 /** user_id is optional; when sent it must be the signed-in user. */

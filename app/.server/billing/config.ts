@@ -9,17 +9,45 @@ import type { PaidPlanId } from '#app/domain/plans.ts'
 export type BillingMode = 'stripe' | 'sandbox' | 'off'
 
 /**
- * 'stripe' when STRIPE_SECRET_KEY is set; otherwise the local sandbox (test payments, no real
- * charge) unless BILLING_SANDBOX=false, which turns payments off (checkout then fails politely).
+ * 'stripe' when STRIPE_SECRET_KEY is set. Otherwise the local sandbox (test payments, no real
+ * charge) only where nobody else can reach it — the app listens on loopback and its public origin
+ * is loopback — or when BILLING_SANDBOX=true says so explicitly; anywhere else plan changes are
+ * 'off', or anyone could give themselves a plan. BILLING_SANDBOX=false forces 'off'.
  */
-export function billingMode(): BillingMode {
-  if (process.env.STRIPE_SECRET_KEY) return 'stripe'
-  const sandbox = (process.env.BILLING_SANDBOX ?? 'true').trim().toLowerCase()
-  return sandbox === 'false' || sandbox === '0' || sandbox === 'off' ? 'off' : 'sandbox'
+export function billingMode(env: NodeJS.ProcessEnv = process.env): BillingMode {
+  if (env.STRIPE_SECRET_KEY?.trim()) return 'stripe'
+  const sandbox = (env.BILLING_SANDBOX ?? '').trim().toLowerCase()
+  if (['false', '0', 'off', 'no'].includes(sandbox)) return 'off'
+  if (['true', '1', 'on', 'yes'].includes(sandbox)) return 'sandbox'
+  return servedOnLoopback(env) ? 'sandbox' : 'off'
 }
 
 export function isSandboxEnabled() {
   return billingMode() === 'sandbox'
+}
+
+function servedOnLoopback(env: NodeJS.ProcessEnv) {
+  const listensOnLoopback = isLoopbackHost(env.HOST?.trim() || '127.0.0.1')
+  let publicHost = '127.0.0.1'
+  try {
+    if (env.APP_URL) publicHost = new URL(env.APP_URL).hostname
+  } catch {
+    return false
+  }
+  return listensOnLoopback && isLoopbackHost(publicHost)
+}
+
+function isLoopbackHost(host: string) {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare)
+}
+
+/** What start-up says about billing, so an operator cannot miss a disabled or simulated checkout. */
+export function billingStartupNotice(env: NodeJS.ProcessEnv = process.env): string {
+  const mode = billingMode(env)
+  if (mode === 'stripe') return 'Billing: Stripe'
+  if (mode === 'sandbox') return 'Billing: local test-payment sandbox (no real charge, no Stripe key)'
+  return 'WARNING: billing is OFF: no STRIPE_SECRET_KEY and not on a loopback origin, so plan changes are unavailable. Set STRIPE_SECRET_KEY (or BILLING_SANDBOX=true for a test deployment).'
 }
 
 /** STRIPE_PRICE_<PLAN>_<FREQUENCY>, e.g. STRIPE_PRICE_PROFESSIONAL_ANNUAL. */

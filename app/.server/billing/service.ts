@@ -20,6 +20,8 @@ export type BillingError =
   | 'network'
   /** A paid user asked for a checkout: they manage their plan in the portal. */
   | 'already_subscribed'
+  /** No payment provider here (billing off): plan changes are not offered. */
+  | 'unavailable'
 
 export type SessionResult = { ok: true; url: string } | { ok: false; error: BillingError }
 
@@ -116,7 +118,7 @@ export async function createCheckoutSession({
     const current = await readCurrent(adminDb(), user.id, now)
     if (current.plan !== 'free_trial') return { ok: false, error: 'already_subscribed' }
     const mode = billingMode()
-    if (mode === 'off') return { ok: false, error: 'checkout_failed' }
+    if (mode === 'off') return { ok: false, error: 'unavailable' }
     if (mode === 'sandbox') return { ok: true, url: sandboxCheckoutUrl({ userId: user.id, plan, frequency, idempotencyKey, origin, now }) }
 
     const price = stripePriceId(plan, frequency)
@@ -166,7 +168,7 @@ export async function createPortalSession({
 }): Promise<SessionResult> {
   try {
     const mode = billingMode()
-    if (mode === 'off') return { ok: false, error: 'portal_failed' }
+    if (mode === 'off') return { ok: false, error: 'unavailable' }
     if (mode === 'sandbox') return { ok: true, url: sandboxPortalUrl({ userId: user.id, origin, plan, frequency }) }
     const customer = await findCustomerId(user.id)
     if (!customer) {
@@ -187,4 +189,10 @@ export const BILLING_ERROR_KEYS: Record<BillingError, string> = {
   portal_failed: 'subscription.errors.portal',
   network: 'subscription.errors.network',
   already_subscribed: 'subscription.errors.alreadySubscribed',
+  unavailable: 'subscription.errors.unavailable',
+}
+
+/** The HTTP status of each error: the caller's conflict, our missing provider, or the provider failing. */
+export function billingErrorStatus(error: BillingError): number {
+  return error === 'already_subscribed' ? 409 : error === 'unavailable' ? 503 : 502
 }

@@ -41,12 +41,15 @@ export function PlanCard({
   current,
   action,
   idempotencyKey,
+  disabled = false,
 }: {
   plan: PaidPlanId
   frequency: BillingFrequency
   current: boolean
   action: PlanCardAction
   idempotencyKey: string
+  /** Billing is off here: the card still shows the plan, but cannot start a change. */
+  disabled?: boolean
 }) {
   const { t, i18n } = useTranslation()
   const navigation = useNavigation()
@@ -112,7 +115,7 @@ export function PlanCard({
         <input type="hidden" name="plan" value={plan} />
         <input type="hidden" name="frequency" value={frequency} />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Button type="submit" variant={action.variant} size="lg" pending={pending} className="w-full" aria-describedby={headingId}>
+        <Button type="submit" variant={action.variant} size="lg" pending={pending} disabled={disabled} className="w-full" aria-describedby={headingId}>
           {action.label}
         </Button>
       </Form>
