@@ -31,6 +31,7 @@ export const EXPORT_ERROR_CODES = [
   'not_resumable',
   'not_completed',
   'forbidden',
+  'plan_restricted',
 ] as const
 export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number]
 
@@ -47,6 +48,7 @@ export const EXPORT_ERROR_KEYS: Record<ExportErrorCode, string> = {
   not_resumable: 'exports.errors.notResumable', // "This export cannot be resumed"
   not_completed: 'exports.errors.notCompleted', // "Enrichment can only be added to a completed export"
   forbidden: 'exports.errors.forbidden', // "You are not allowed to do this"
+  plan_restricted: 'search.plan.validationError', // the failure carries the level's message ("Your plan requires selecting a department")
 }
 
 /** Every locale key the export errors use (the locale test can assert they all exist). */
@@ -62,6 +64,7 @@ export const EXPORT_ERROR_STATUS: Record<ExportErrorCode, number> = {
   unauthenticated: 401,
   insufficient_credits: 402,
   forbidden: 403,
+  plan_restricted: 403,
   not_found: 404,
   not_resumable: 409,
   not_completed: 409,

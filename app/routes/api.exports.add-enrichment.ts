@@ -23,7 +23,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     .map(([type]) => type as EnrichmentType)
   const result = await addEnrichment({ user, exportId: params.id, options })
   if (!result.ok) {
-    const message = t(exportErrorMessageKey(result.code, 'exports.errors.addFailed'))
+    const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.addFailed'))
     return data({ error: result.code === 'insufficient_credits' ? 'Insufficient credits' : result.code, message }, { status: result.status })
   }
   return data({ success: true })

@@ -15,7 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isUuid(body.exportId as string)) return data({ error: 'not_found', message: t('exports.errors.notFound') }, { status: 404 })
   const result = await resumeExport({ user, exportId: body.exportId as string })
   if (!result.ok) {
-    const message = t(exportErrorMessageKey(result.code, 'exports.errors.resumeFailed'))
+    const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.resumeFailed'))
     return data({ error: result.code, message }, { status: result.status })
   }
   return data({ success: true, message: t('exports.detail.resumed') })

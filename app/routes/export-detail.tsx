@@ -45,7 +45,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   switch (intent) {
     case 'resume': {
       const result = await resumeExport({ user, exportId })
-      if (!result.ok) return data({ intent, error: t(exportErrorMessageKey(result.code, 'exports.errors.resumeFailed')) }, { status: result.status })
+      if (!result.ok) return data({ intent, error: t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.resumeFailed')) }, { status: result.status })
       return redirect(`/exports/${exportId}?resumed=1`)
     }
     case 'add-enrichment': {
@@ -53,7 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const result = await addEnrichment({ user, exportId, options })
       if (!result.ok) {
         // SPEC §8: out of credits gets its own explanation.
-        const key = result.code === 'insufficient_credits' ? 'exports.errors.noCreditsLeft' : exportErrorMessageKey(result.code, 'exports.errors.addFailed')
+        const key = result.code === 'insufficient_credits' ? 'exports.errors.noCreditsLeft' : (result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.addFailed'))
         return data({ intent, error: t(key) }, { status: result.status })
       }
       return redirect(`/exports/${exportId}?added=1`)

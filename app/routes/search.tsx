@@ -137,7 +137,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang })
   if (!result.ok) {
-    const message = t(exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
+    const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
     return data({ name, options, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
   }

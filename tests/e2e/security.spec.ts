@@ -56,4 +56,17 @@ test.describe('hardening', () => {
     expect(settings.status()).toBe(302)
     expect(settings.headers().location).toMatch(/^\/login\?redirectTo=%2Fsettings/)
   })
+
+  test('plan rules hold on a direct export post: a free-trial user cannot export all of France', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('plan-post', testInfo) })
+    const response = await page.request.post('/search', {
+      form: { intent: 'create-export', name: 'All of France', sector: 'shop-bakery', country: 'France', options: 'email', idempotencyKey: `k-${Date.now()}` },
+      headers: sameOrigin(baseURL),
+      maxRedirects: 0,
+    })
+    expect(response.status()).toBe(403)
+    expect(await response.text()).toContain('Your plan requires selecting a region')
+    await page.goto('/exports')
+    await expect(page.getByText('You have no exports yet.')).toBeVisible()
+  })
 })

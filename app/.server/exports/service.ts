@@ -13,14 +13,16 @@ import { sql, type Transaction } from 'kysely'
 import { fromKysely } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database, type EnrichmentOptionsJson } from '#app/.server/db.ts'
-import { resolveCountryCode as countryCodeFromName } from '#app/.server/search/locations.ts'
+import { getCreditsSummary } from '#app/.server/credits.ts'
+import { locationLevelsAvailable, resolveCountryCode as countryCodeFromName } from '#app/.server/search/locations.ts'
 import { isFrance, normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
 import { canResume, EXPORT_ERROR_STATUS, validateAddEnrichment, validateCreateExport, type ExportErrorCode } from '#app/domain/exports.ts'
-import { resolveCountryCode } from '#app/domain/search.ts'
+import { resolveCountryCode, validateSearch } from '#app/domain/search.ts'
 import { refreshProgress } from './processor.ts'
 import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
 
-export type ExportFailure = { ok: false; status: number; code: ExportErrorCode }
+/** `messageKey`, when set, is more precise than the code's own message (e.g. which location level the plan requires). */
+export type ExportFailure = { ok: false; status: number; code: ExportErrorCode; messageKey?: string }
 export type ExportResult = { ok: true; exportId: string } | ExportFailure
 
 export interface CreateExportArgs {
@@ -50,6 +52,25 @@ async function hasCredits(trx: Transaction<Database>, userId: string, required =
   return rows[0]?.ok === true
 }
 
+/**
+ * The plan's location rules (SPEC §5), enforced here whatever the client sent, with the very
+ * function the search preview uses; levels a country has no data for are not required.
+ */
+async function planRefusal(user: SessionUser, criteria: { sector: string; country: string; region: string; department: string; city: string }): Promise<ExportFailure | null> {
+  const { plan } = await getCreditsSummary(user)
+  const levels = criteria.country ? locationLevelsAvailable(criteria.country, criteria.region || undefined) : {}
+  const check = validateSearch(criteria, plan, levels)
+  if (check.ok || check.reason !== 'plan') return null
+  return { ...fail('plan_restricted'), messageKey: check.messageKey }
+}
+
+/** The search an export was created with, as the plan rules read it. */
+function storedCriteria(exp: OwnedExport) {
+  const params = exp.search_params ?? {}
+  const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : '')
+  return { sector: text('sector'), country: text('country'), region: text('region'), department: text('department'), city: text('city') }
+}
+
 /** Leaves the user role for the rest of this transaction (queue tables are not the user's). Call last. */
 async function asService(trx: Transaction<Database>): Promise<void> {
   await sql`set local role none`.execute(trx)
@@ -72,6 +93,8 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   }
   const validation = validateCreateExport({ name: args.name ?? '', criteria, enrichmentOptions: args.enrichmentOptions })
   if (!validation.ok) return fail(validation.code)
+  const refusal = await planRefusal(user, criteria)
+  if (refusal) return refusal
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const countryCode = resolveCountryCode(criteria.country, criteria.countryCode) ?? (criteria.country ? countryCodeFromName(criteria.country) : null) ?? undefined
   const lang = args.lang === 'en' ? 'en' : 'fr'
@@ -156,6 +179,8 @@ export async function resumeExport(args: { user: SessionUser | null | undefined;
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (!canResume(exp)) return fail('not_resumable')
+    const refusal = await planRefusal(user, storedCriteria(exp))
+    if (refusal) return refusal
     if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
     await trx
       .updateTable('exports')
@@ -187,6 +212,8 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
     const countryCode = typeof exp.search_params?.countryCode === 'string' ? exp.search_params.countryCode : null
     const validation = validateAddEnrichment(args.options, already, { france: isFrance(exp.country, countryCode) })
     if (!validation.ok) return fail(validation.code)
+    const refusal = await planRefusal(user, storedCriteria(exp))
+    if (refusal) return refusal
     if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
 
     // not_required -> pending for the new types, on every lead of the export (one statement).
