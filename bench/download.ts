@@ -21,7 +21,7 @@ import { stringify as stringifySync } from 'csv-stringify/sync'
 import ExcelJS from 'exceljs'
 import pg from 'pg'
 import { closeDb, withUser } from '#app/.server/db.ts'
-import { BATCH_SIZE, exportLeadsQuery, openExportDownload, xlsxCell, type DownloadFormat } from '#app/.server/exports/download.ts'
+import { BATCH_SIZE, exportLeadsQuery, openExportDownload, safeCell, type DownloadFormat } from '#app/.server/exports/download.ts'
 import { exportColumns, rowCells, SHEET_NAME } from '#app/.server/exports/download/columns.ts'
 import { reportToParent, runInChild } from './lib/child.ts'
 import { startBenchDatabase } from './lib/database.ts'
@@ -244,7 +244,7 @@ async function naive(format: DownloadFormat, userId: string, exportId: string, s
     const workbook = new ExcelJS.Workbook()
     const sheet = workbook.addWorksheet(SHEET_NAME.en)
     sheet.columns = columns.map((column) => ({ header: column.header, key: column.key, width: column.width }))
-    for (const row of rows) sheet.addRow(rowCells(columns, row).map(xlsxCell))
+    for (const row of rows) sheet.addRow(rowCells(columns, row).map(safeCell))
     sample()
     file = Buffer.from(await workbook.xlsx.writeBuffer({ useStyles: false, useSharedStrings: false }))
   }

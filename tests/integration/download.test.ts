@@ -9,7 +9,7 @@ import { adminDb, closeDb, getPool, jsonb, type EnrichmentOptionsJson } from '#a
 import { openExportDownload, type DownloadFormat } from '#app/.server/exports/download.ts'
 import { adminFrFields, formatTechnologies, formatWorkingHours, socialUrl } from '#app/.server/exports/download/columns.ts'
 import { neutralizeFormula } from '#app/.server/exports/download/formulas.ts'
-import { stringify } from 'csv-stringify/sync'
+import { parse as parseCsvText } from 'csv-parse/sync'
 
 const NOW = new Date('2026-11-22T09:30:00Z')
 const FORMULA_NAME = '=HYPERLINK("http://x")'
@@ -107,7 +107,7 @@ async function seedLeads(userId: string, exportId: string) {
     }
     const lead =
       position === 0
-        ? { ...base, name: FORMULA_NAME, description: '+cmd|calc', operational_state: '@SUM(1)', website: '-http://x' }
+        ? { ...base, name: FORMULA_NAME, description: '+cmd|calc', operational_state: '@SUM(1)', website: '-http://x', full_address: 'Shop\n=1+1', city: 'Nantes\r\n-2+3' }
         : position === 1
           ? {
               ...base,
@@ -191,33 +191,9 @@ async function download(format: DownloadFormat, exportId = ids.full, options: { 
 }
 
 /** RFC 4180 parser (quoted fields, "" escapes, CRLF), enough to read our own files back. */
+/** Parsed as a spreadsheet would: any line break outside quotes ends a row. */
 function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (char === '"') quoted = false
-      else field += char
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      row.push(field)
-      field = ''
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-      i++
-    } else field += char
-  }
-  if (field !== '' || row.length) rows.push([...row, field])
-  return rows
+  return parseCsvText(text, { record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true })
 }
 
 async function loadXlsx(bytes: Buffer) {
@@ -282,7 +258,7 @@ describe('CSV', () => {
     const records = rows.slice(1).map((row) => Object.fromEntries(ALL_HEADERS.map((header, i) => [header, row[i]])))
     expect(records.slice(2).map((record) => record.Name)).toEqual(Array.from({ length: LEAD_COUNT - 2 }, (_, i) => `Lead ${i + 2}`))
 
-    // csv-stringify's escape_formulas: a leading single quote.
+    // Formula text gets a leading single quote.
     const formula = records[0]!
     expect(formula.Name).toBe(`'${FORMULA_NAME}`)
     expect(formula.Description).toBe("'+cmd|calc")
@@ -290,9 +266,13 @@ describe('CSV', () => {
     expect(formula.Website).toBe("'-http://x")
     expect(formula.Longitude).toBe('-1.5536') // a number: not prefixed
     expect(bytes.toString('utf8')).toContain(`"'=HYPERLINK(""http://x"")"`)
+    // A line break inside a field is quoted, so "=1+1" cannot start a row of its own (the row count above holds too).
+    expect(formula.Address).toBe('Shop\n=1+1')
+    expect(formula.City).toBe('Nantes\r\n-2+3')
+    expect(bytes.toString('utf8')).toContain('"Shop\n=1+1"')
     for (const record of records) {
       for (const value of Object.values(record)) {
-        if (!Number.isFinite(Number(value))) expect(value ?? '').not.toMatch(/^[=+\-@\t\r]/)
+        if (!Number.isFinite(Number(value)) && !/^\+[\d ]+$/.test(value ?? '')) expect(value ?? '').not.toMatch(/^\s*[=+\-@]/)
       }
     }
 
@@ -302,7 +282,7 @@ describe('CSV', () => {
       City: 'Paris',
       'Postal code': '75002',
       'Country code': 'FR',
-      Phone: "'+33 1 23 45 67 89", // text starting with "+" is neutralised too
+      Phone: '+33 1 23 45 67 89', // plainly a phone number: kept as is (click-to-call, CRM import)
       Website: 'https://boulangerie-paul.fr',
       Latitude: '48.8686',
       Longitude: '2.3314',
@@ -403,7 +383,9 @@ describe('XLSX', () => {
     expect(paul.getCell(column('Latitude')).value).toBe(48.8686)
     expect(paul.getCell(column('Match confidence')).value).toBe(0.92)
     expect(paul.getCell(column('SIRET')).value).toBe('55210055400013') // text: no precision loss
-    expect(paul.getCell(column('Phone')).value).toBe("'+33 1 23 45 67 89")
+    const phone = paul.getCell(column('Phone'))
+    expect(phone.type).toBe(ExcelJS.ValueType.String) // text: the "+" and every digit kept
+    expect(phone.value).toBe('+33 1 23 45 67 89')
     expect(paul.getCell(column('Description')).value).toBe('Pain, "viennoiseries"\net gâteaux')
     expect(paul.getCell(column('Technologies')).value).toBe('CMS: WordPress; JavaScript libraries: jQuery, React')
 
@@ -411,7 +393,7 @@ describe('XLSX', () => {
     sheet.eachRow((row) => {
       row.eachCell((cell) => {
         expect(cell.type).not.toBe(ExcelJS.ValueType.Formula)
-        if (typeof cell.value === 'string') expect(cell.value).not.toMatch(/^[=+\-@\t\r]/)
+        if (typeof cell.value === 'string' && !/^\+[\d ]+$/.test(cell.value)) expect(cell.value).not.toMatch(/^\s*[=+\-@]/)
       })
     })
     expect(sheet.getRow(2 + 5).getCell(column('Review count')).value).toBe(5)
@@ -511,12 +493,11 @@ describe('the connection always goes back', () => {
 })
 
 describe('cell helpers (pure)', () => {
-  test('the XLSX neutralisation matches csv-stringify escape_formulas character for character', () => {
-    const samples = ['=1+1', '+33 1', '-x', '@SUM(A1)', '\tx', '\rx', '\uFF1D1', '\uFF0B1', '\uFF0D1', '\uFF201', 'plain', "'quoted", ' =space first', 'a=b']
-    for (const sample of samples) {
-      const csv = stringify([[sample]], { escape_formulas: true, quoted: true, record_delimiter: 'unix' })
-      expect(`"${neutralizeFormula(sample).replaceAll('"', '""')}"\n`, JSON.stringify(sample)).toBe(csv)
-    }
+  test('neutralisation: formulas get a quote, plain data keeps its exact form', () => {
+    const neutralised = ['=1+1', '=HYPERLINK("http://x")', '+1+1', '-1+2', '-2*3', '@SUM(A1)', '+cmd|calc', "-1+cmd|' /C calc'!A0", '-http://x', '\t=1', ' =1', '\n=1+1', '\r\n@x', '\uFF1D1', '\uFF0B1', '\uFF0D1', '\uFF201', '+', '-', '+33 1 2x', '+(1)+cmd']
+    for (const sample of neutralised) expect(neutralizeFormula(sample), JSON.stringify(sample)).toBe(`'${sample}`)
+    const kept = ['+33 1 23 45 67 89', '+33123456789', '+1 (555) 123-4567', '+44 20 7946 0958', '-12.5', '-3', '+4.5', '-0,5', 'plain', 'a=b', "'quoted", '\tx', '2026-11-24', 'Shop\n=1+1', '']
+    for (const sample of kept) expect(neutralizeFormula(sample), JSON.stringify(sample)).toBe(sample)
   })
 
   test('technologies: category -> value or list', () => {

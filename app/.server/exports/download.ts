@@ -338,15 +338,17 @@ async function* coalesce(source: Readable, size: number): AsyncGenerator<Uint8Ar
 function csvWriter(columns: Column[], stop: AbortSignal): FormatWriter {
   const stringifier = stringify({
     bom: true, // Excel reads UTF-8 only with it
-    escape_formulas: true,
     header: true,
     columns: columns.map((column) => column.header),
     record_delimiter: 'windows', // RFC 4180
+    // csv-stringify quotes the delimiter, quotes and "\r\n"; a lone "\n" or "\r" must be quoted too,
+    // or "Shop\n=1+1" would start a new row with a formula.
+    quoted_match: /[\r\n]/,
   })
   return {
     output: stringifier,
     write(cells) {
-      if (stringifier.write(cells)) return undefined
+      if (stringifier.write(cells.map(safeCell))) return undefined
       return once(stringifier, 'drain', { signal: stop }).then(() => undefined)
     },
     async end() {
@@ -390,7 +392,7 @@ function xlsxWriter(columns: Column[], lang: DownloadLang, stop: AbortSignal): F
   return {
     output,
     write(cells) {
-      sheet.addRow(cells.map(xlsxCell)).commit()
+      sheet.addRow(cells.map(safeCell)).commit()
       if (++sinceCheck < XLSX_CHECK_EVERY_ROWS) return undefined
       sinceCheck = 0
       return pendingBytes() > XLSX_BACKLOG_BYTES ? waitForConsumer() : undefined
@@ -406,7 +408,7 @@ function xlsxWriter(columns: Column[], lang: DownloadLang, stop: AbortSignal): F
   }
 }
 
-/** Text is neutralised like csv-stringify's escape_formulas and always written as text; numbers stay numbers. */
-export function xlsxCell(cell: Cell): string | number | null {
+/** Text is neutralised (CSV and XLSX alike) and written as text; numbers stay numbers. */
+export function safeCell(cell: Cell): string | number | null {
   return typeof cell === 'string' ? neutralizeFormula(cell) : cell
 }

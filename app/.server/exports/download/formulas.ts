@@ -1,15 +1,31 @@
-// Spreadsheet formula injection (OWASP "CSV injection"; ARCHITECTURE §5 item 5).
+// Spreadsheet formula injection (OWASP "CSV injection"), one rule for CSV and XLSX.
 //
-// CSV goes through csv-stringify's `escape_formulas`, which prefixes a single quote to any text
-// starting with = + - @ tab or CR (and their full-width forms = + - @, which Apple Numbers
-// normalises), and leaves numbers alone. XLSX cells are written as text (never formula cells),
-// and their text gets the very same prefix, so both files read the same and a cell edited in Excel
-// (F2, Enter) cannot turn into a live formula.
+// A spreadsheet runs a cell as a formula when its text starts with = + - @ (or their full-width
+// forms, which Apple Numbers normalises), and some importers also after leading tabs, line breaks
+// or spaces. Such text gets a leading single quote, so it shows as text and stays text when
+// edited (F2, Enter). Values that are plainly data keep their exact form: a phone number ("+33 1
+// 23 45 67 89", "+1 (555) 123-4567") or a signed number ("-12.5") holds no function name, cell
+// reference, DDE pipe or second operator, so it cannot carry a payload, while a quote in front of
+// it would break click-to-call, CRM imports and deduplication.
 
-/** The first characters csv-stringify 6.9 `escape_formulas` neutralises. */
-export const FORMULA_TRIGGERS: ReadonlySet<string> = new Set(['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'])
+/** The first characters that make a cell a formula. */
+export const FORMULA_TRIGGERS: ReadonlySet<string> = new Set(['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'])
 
-/** `'=1+1` for `=1+1`; other text unchanged. Numbers are never passed here. */
+/** "+" then only digits, spaces, dots, hyphens and parentheses: a phone number in any common layout. */
+const PHONE = /^\+[\d ().-]*\d[\d ().-]*$/
+/** An optionally signed decimal number. */
+const SIGNED_NUMBER = /^[+-]?\d+(?:[.,]\d+)?$/
+
+export function isPlainData(text: string): boolean {
+  return PHONE.test(text) || SIGNED_NUMBER.test(text)
+}
+
+/** `'=1+1` for `=1+1` (and for ` \n=1+1`); phone numbers, numbers and other text unchanged. */
 export function neutralizeFormula(text: string): string {
-  return text.length > 0 && FORMULA_TRIGGERS.has(text[0]!) ? `'${text}` : text
+  const first = text.trimStart()[0]
+  if (first === undefined || !FORMULA_TRIGGERS.has(first)) {
+    // Whitespace before a trigger is skipped by some importers; a leading tab or CR alone is harmless text.
+    return text
+  }
+  return isPlainData(text) ? text : `'${text}`
 }
