@@ -430,6 +430,33 @@ describe('delete', () => {
   })
 })
 
+describe('fairness', () => {
+  it("one user's batch of exports cannot make another user's export wait for all of it", { timeout: 180_000 }, async () => {
+    await stopTestWorker()
+    const busy = await createUser()
+    const other = await createUser()
+    // Queued before any worker runs: three exports of one user, then one of another.
+    const batch = [await launch(busy, { phone: true }), await launch(busy, { phone: true }), await launch(busy, { phone: true })]
+    const small = await launch(other, { phone: true })
+    await startTestWorker() // 2 slots (EXPORT_WORKER_JOBS default)
+    for (const id of [...batch, small]) expect((await waitForStatus(id, ['completed', 'failed', 'interrupted'], 150_000)).status).toBe('completed')
+
+    const { rows } = await admin.query<{ id: string; started_on: Date; completed_on: Date }>(
+      `select singleton_key as id, started_on, completed_on from pgboss.job where name = $1 and singleton_key = any($2) and state = 'completed'`,
+      [exportQueueNames().run, [...batch, small]],
+    )
+    const runs = new Map(rows.map((row) => [row.id, row]))
+    const start = (id: string) => runs.get(id)!.started_on.getTime()
+    const end = (id: string) => runs.get(id)!.completed_on.getTime()
+    // The other user's export starts before the busy user's second one...
+    const busyStarts = batch.map(start).sort((a, b) => a - b)
+    expect(start(small)).toBeLessThan(busyStarts[1]!)
+    // ...because the busy user never holds both slots: their runs do not overlap.
+    const ordered = [...batch].sort((a, b) => start(a) - start(b))
+    for (let i = 1; i < ordered.length; i++) expect(start(ordered[i]!)).toBeGreaterThanOrEqual(end(ordered[i - 1]!) - 50)
+  })
+})
+
 describe('ownership (RLS)', () => {
   it("another user's export is not_found for resume, add enrichment and delete, and stays untouched", async () => {
     const owner = await createUser(3)

@@ -14,7 +14,7 @@ export interface ExportWorkerOptions {
   log?: (message: string) => void
   /** Exports run at once by this process (default EXPORT_WORKER_JOBS or 2). */
   localConcurrency?: number
-  /** Exports of one user run at once across all workers (default EXPORT_USER_CONCURRENCY or 2). */
+  /** Exports of one user run at once across all workers (default EXPORT_USER_CONCURRENCY, else half the slots). */
   userConcurrency?: number
   /** Seconds between polls for new export jobs (default 1). */
   pollingIntervalSeconds?: number
@@ -71,13 +71,17 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
     }
   }
 
+  // Fairness: one user's exports may hold at most half the slots (pg-boss counts per group, i.e. per
+  // user, across every worker), so a big batch from one user cannot make another's small export wait.
+  // Little throughput is lost: each export already enriches EXPORT_CONCURRENCY leads at once.
+  const slots = Math.max(1, options.localConcurrency ?? intEnv('EXPORT_WORKER_JOBS', 2))
   await boss.work<ExportJobData, ProcessResult, { batchSize: 1; includeMetadata: true; localConcurrency: number; groupConcurrency: number; pollingIntervalSeconds: number }>(
     queues.run,
     {
       batchSize: 1,
       includeMetadata: true,
-      localConcurrency: Math.max(1, options.localConcurrency ?? intEnv('EXPORT_WORKER_JOBS', 2)),
-      groupConcurrency: Math.max(1, options.userConcurrency ?? intEnv('EXPORT_USER_CONCURRENCY', 2)),
+      localConcurrency: slots,
+      groupConcurrency: Math.max(1, options.userConcurrency ?? intEnv('EXPORT_USER_CONCURRENCY', Math.floor(slots / 2))),
       // Polling (see queue.ts on LISTEN/NOTIFY): a new export starts within a second.
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
     },
