@@ -13,40 +13,48 @@ function rateLimiter(): RateLimiter {
   return current.limiter
 }
 
-/** Counters that cannot be read refuse the request (503) rather than wave it through. */
-async function guarded<T>(work: (limiter: RateLimiter) => Promise<T>): Promise<T> {
+/** Over the limit, or the counters could not be read (then the request is refused too, never waved through). */
+export type Refusal = Extract<LimitOutcome, { ok: false }> | { ok: false; unavailable: true }
+export type AppLimitOutcome = { ok: true } | Refusal
+
+async function guarded(work: (limiter: RateLimiter) => Promise<LimitOutcome>): Promise<AppLimitOutcome> {
   try {
     return await work(rateLimiter())
   } catch (error) {
-    if (error instanceof RateLimitUnavailable) throw data({ error: 'service_unavailable' }, { status: 503, headers: { 'Retry-After': '5' } })
+    if (error instanceof RateLimitUnavailable) return { ok: false, unavailable: true }
     throw error
   }
 }
 
 export const consumeLimit = (name: LimitName, key: string) => guarded((limiter) => limiter.consume(name, key))
 export const checkLimit = (name: LimitName, key: string) => guarded((limiter) => limiter.check(name, key))
-export const resetLimit = (name: LimitName, key: string) => guarded((limiter) => limiter.reset(name, key))
+export const resetLimit = (name: LimitName, key: string) =>
+  guarded(async (limiter) => {
+    await limiter.reset(name, key)
+    return { ok: true }
+  })
 
-/** The first refusal among `outcomes`, waiting the longest. */
-export function refused(...outcomes: LimitOutcome[]): Extract<LimitOutcome, { ok: false }> | undefined {
-  return outcomes
-    .filter((outcome): outcome is Extract<LimitOutcome, { ok: false }> => !outcome.ok)
-    .sort((a, b) => b.retryAfterSeconds - a.retryAfterSeconds)[0]
+/** The refusal to answer among `outcomes`: unavailability first, then the longest wait. */
+export function refused(...outcomes: AppLimitOutcome[]): Refusal | undefined {
+  const refusals = outcomes.filter((outcome): outcome is Refusal => !outcome.ok)
+  return refusals.find((r) => 'unavailable' in r) ?? refusals.sort((a, b) => retryAfter(b) - retryAfter(a))[0]
 }
 
-/** The localized "try again in N minutes" and the Retry-After header of a refusal. */
-export function tooManyRequests(context: Readonly<RouterContextProvider>, refusal: { retryAfterSeconds: number }) {
+const retryAfter = (refusal: Refusal) => ('unavailable' in refusal ? 5 : refusal.retryAfterSeconds)
+
+/** Status, localized message and Retry-After of a refusal: 429 "try again in N minutes", or 503. */
+export function refusalAnswer(context: Readonly<RouterContextProvider>, refusal: Refusal) {
   const t = getInstance(context).t
-  return {
-    message: t('rateLimit.tooMany', { count: Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60)) }),
-    headers: { 'Retry-After': String(refusal.retryAfterSeconds) },
-  }
+  const seconds = retryAfter(refusal)
+  const headers = { 'Retry-After': String(seconds) }
+  if ('unavailable' in refusal) return { status: 503, error: 'service_unavailable', message: t('auth.errors.unavailable'), headers }
+  return { status: 429, error: 'rate_limited', message: t('rateLimit.tooMany', { count: Math.max(1, Math.ceil(seconds / 60)) }), headers }
 }
 
-/** For JSON routes and actions without a form to re-render: throws 429 `{error, message}` when over the limit. */
+/** For JSON routes and actions without a form to re-render: throws `{error, message}` (429 or 503) when refused. */
 export async function enforceLimit(context: Readonly<RouterContextProvider>, name: LimitName, key: string): Promise<void> {
-  const outcome = await consumeLimit(name, key)
-  if (outcome.ok) return
-  const { message, headers } = tooManyRequests(context, outcome)
-  throw data({ error: 'rate_limited', message }, { status: 429, headers })
+  const refusal = refused(await consumeLimit(name, key))
+  if (!refusal) return
+  const { status, error, message, headers } = refusalAnswer(context, refusal)
+  throw data({ error, message }, { status, headers })
 }

@@ -6,7 +6,7 @@ import type { Route } from './+types/login'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
 import { clientIp } from '#app/.server/internal-headers.ts'
-import { checkLimit, consumeLimit, refused, resetLimit, tooManyRequests } from '#app/.server/rate-limit.ts'
+import { checkLimit, consumeLimit, refusalAnswer, refused, resetLimit, type Refusal } from '#app/.server/rate-limit.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { updateProfile } from '#app/.server/profile.ts'
 import { getSupabase } from '#app/.server/supabase.ts'
@@ -47,10 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const origin = process.env.APP_URL || new URL(request.url).origin
   const ip = clientIp(request)
-  /** 429 with Retry-After, the form re-rendered with what the user typed (but the password). */
-  const limited = (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: { retryAfterSeconds: number }) => {
-    const { message, headers } = tooManyRequests(context, refusal)
-    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status: 429, headers })
+  /** 429 (or 503) with Retry-After, the form re-rendered with what the user typed (but the password). */
+  const limited = (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: Refusal) => {
+    const { status, message, headers } = refusalAnswer(context, refusal)
+    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status, headers })
   }
 
   switch (intent) {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { data, Link, redirect, useActionData, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
-import { consumeLimit, refused, tooManyRequests } from '#app/.server/rate-limit.ts'
+import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
@@ -73,10 +73,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers()
   const overLimit = url.searchParams.get('run') === '1' ? refused(await consumeLimit('preview', user.id)) : undefined
   if (overLimit) {
-    const tooMany = tooManyRequests(context, overLimit)
-    search = { status: 'error', message: tooMany.message }
-    status = 429
-    headers.set('Retry-After', tooMany.headers['Retry-After'])
+    const refusal = refusalAnswer(context, overLimit)
+    search = { status: 'error', message: refusal.message }
+    status = refusal.status
+    headers.set('Retry-After', refusal.headers['Retry-After'])
   } else if (url.searchParams.get('run') === '1') {
     const outcome = await runPreview(criteria, { lang, plan, signal: request.signal })
     if (outcome.ok) search = { status: 'ok', results: outcome.results, source: outcome.source }
@@ -132,8 +132,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const idempotencyKey = String(formData.get('idempotencyKey') ?? '') || randomUUID()
   const overLimit = refused(await consumeLimit('exportCreate', user.id))
   if (overLimit) {
-    const { message, headers } = tooManyRequests(context, overLimit)
-    return data({ name, options, error: message } satisfies ExportFormState, { status: 429, headers })
+    const { status, message, headers } = refusalAnswer(context, overLimit)
+    return data({ name, options, error: message } satisfies ExportFormState, { status, headers })
   }
   const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang })
   if (!result.ok) {
