@@ -65,9 +65,11 @@ export default defineConfig({
       PORT: String(PORT),
       POSTGRES_PORT: String(POSTGRES_PORT),
       MAILBOX_PORT: String(MAILBOX_PORT),
-      // Every spec signs its users up and in from 127.0.0.1: raise those two limits, keep the others strict.
+      // Every spec signs its users up and in, and asks for reset emails, from 127.0.0.1: raise those per-IP
+      // limits, keep the others (per account, per address, per user) strict.
       RATE_LIMIT_SIGNUP_IP: '100000/60',
       RATE_LIMIT_TOKEN_IP: '100000/60',
+      RATE_LIMIT_FORGOT_IP: '100000/60',
       HOST: '127.0.0.1',
     },
     url: `${baseURL}/login`,

@@ -48,7 +48,7 @@ export const EXPORT_ERROR_KEYS: Record<ExportErrorCode, string> = {
   not_resumable: 'exports.errors.notResumable', // "This export cannot be resumed"
   not_completed: 'exports.errors.notCompleted', // "Enrichment can only be added to a completed export"
   forbidden: 'exports.errors.forbidden', // "You are not allowed to do this"
-  plan_restricted: 'search.plan.validationError', // the failure carries the level's message ("Your plan requires selecting a department")
+  plan_restricted: 'exports.errors.planRestricted', // the failure carries the level's message ("Your plan requires selecting a department")
 }
 
 /** Every locale key the export errors use (the locale test can assert they all exist). */

@@ -11,7 +11,7 @@ const KEYS: Record<string, string> = {
   not_resumable: 'exports.errors.notResumable',
   not_completed: 'exports.errors.notCompleted',
   forbidden: 'exports.errors.forbidden',
-  plan_restricted: 'search.plan.validationError',
+  plan_restricted: 'exports.errors.planRestricted',
 }
 
 export function exportErrorMessageKey(code: string | undefined, fallback: string) {

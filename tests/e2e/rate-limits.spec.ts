@@ -50,4 +50,26 @@ test.describe('rate limits', () => {
     expect(Number(last!.headers()['retry-after'])).toBeGreaterThan(0)
     expect(await last!.json()).toMatchObject({ error: 'rate_limited', message: expect.stringMatching(/^Too many attempts/) })
   })
+
+  test('reset emails are limited per address, and export creation per user', async ({ request, baseURL, javaScriptEnabled }, testInfo) => {
+    test.skip(!javaScriptEnabled, 'form posts checked at the HTTP level: once is enough')
+    const user = await createUser(request, baseURL, { email: uniqueEmail('limits', testInfo) })
+    const forgot = () => request.post('/login?mode=forgot', { form: { intent: 'forgot', email: user.email }, headers: sameOrigin(baseURL), maxRedirects: 0 })
+    for (let i = 0; i < 3; i++) expect((await forgot()).status()).toBe(200)
+    const fourth = await forgot()
+    expect(fourth.status()).toBe(429)
+    expect(await fourth.text()).toContain('Too many attempts. Please try again in')
+
+    // Ten export attempts in ten minutes (refused here for their empty name), then 429 whatever the form holds.
+    const create = () =>
+      request.post('/search', {
+        form: { intent: 'create-export', name: '', sector: 'shop-bakery', country: 'France', region: 'Bretagne', department: 'Finistère', options: 'email', idempotencyKey: `k-${Math.random()}` },
+        headers: sameOrigin(baseURL),
+        maxRedirects: 0,
+      })
+    for (let i = 0; i < 10; i++) expect((await create()).status()).toBe(400)
+    const eleventh = await create()
+    expect(eleventh.status()).toBe(429)
+    expect(Number(eleventh.headers()['retry-after'])).toBeGreaterThan(0)
+  })
 })
