@@ -51,14 +51,17 @@ test.describe('rate limits', () => {
     expect(await last!.json()).toMatchObject({ error: 'rate_limited', message: expect.stringMatching(/^Too many attempts/) })
   })
 
-  test('reset emails are limited per address, and export creation per user', async ({ request, baseURL, javaScriptEnabled }, testInfo) => {
+  test('reset emails are limited per address, and export creation per user', async ({ request, playwright, baseURL, javaScriptEnabled }, testInfo) => {
     test.skip(!javaScriptEnabled, 'form posts checked at the HTTP level: once is enough')
     const user = await createUser(request, baseURL, { email: uniqueEmail('limits', testInfo) })
-    const forgot = () => request.post('/login?mode=forgot', { form: { intent: 'forgot', email: user.email }, headers: sameOrigin(baseURL), maxRedirects: 0 })
+    // Signed out (the forgot form is for visitors); `request` keeps the new user's session for the exports.
+    const visitor = await playwright.request.newContext({ baseURL })
+    const forgot = () => visitor.post('/login?mode=forgot', { form: { intent: 'forgot', email: user.email }, headers: sameOrigin(baseURL), maxRedirects: 0 })
     for (let i = 0; i < 3; i++) expect((await forgot()).status()).toBe(200)
     const fourth = await forgot()
     expect(fourth.status()).toBe(429)
     expect(await fourth.text()).toContain('Too many attempts. Please try again in')
+    await visitor.dispose()
 
     // Ten export attempts in ten minutes (refused here for their empty name), then 429 whatever the form holds.
     const create = () =>
