@@ -139,7 +139,8 @@ async function scenario(label: string, env: Record<string, string>) {
     }
     const quiet = await measurePage(server.url, cookie)
     const stop = flood(server.url, accounts)
-    await new Promise((resolve) => setTimeout(resolve, 1000)) // let the flood ramp up
+    // Let the flood run long enough for the default per-IP limit (30 failures) to start refusing it.
+    await new Promise((resolve) => setTimeout(resolve, 10_000))
     const loaded = await measurePage(server.url, cookie)
     const floodStats = await stop()
     return [

@@ -16,10 +16,13 @@ import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { hashString, Rng } from '#app/.server/sources/prng.ts'
 import { completeLuhn, luhnValid } from '#app/.server/sources/demo-identity.ts'
+import { listenOnRememberedPort } from './remembered-port.ts'
 
 export interface DemoRegistryOptions {
-  /** 0 or undefined: any free port. */
+  /** 0 or undefined: the port remembered in `dataDir` when given and free, else any free port. */
   port?: number
+  /** Remember the port in `<dataDir>/ports.json` ("demo-registry") and reuse it on the next start (server/remembered-port.ts). */
+  dataDir?: string
   host?: string
   /** Delay before every answer (benchmarks). */
   latencyMs?: number
@@ -133,7 +136,7 @@ export function routeRegistryRequest(method: string, rawUrl: string): Reply {
 }
 
 export async function startDemoRegistry(options: DemoRegistryOptions = {}): Promise<DemoRegistry> {
-  const { port = 0, host = '127.0.0.1', latencyMs = 0, onRequest } = options
+  const { port = 0, host = '127.0.0.1', latencyMs = 0, onRequest, dataDir } = options
   const server = http.createServer((req, res) => {
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
@@ -148,13 +151,7 @@ export async function startDemoRegistry(options: DemoRegistryOptions = {}): Prom
     if (latencyMs > 0) setTimeout(send, latencyMs)
     else send()
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
+  await listenOnRememberedPort(server, { port, host, dataDir, name: 'demo-registry' })
   const address = server.address() as AddressInfo
   const loopback = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address
   const urlHost = loopback.includes(':') ? `[${loopback}]` : loopback

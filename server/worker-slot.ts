@@ -6,7 +6,9 @@
  *
  *   IN_PROCESS_WORKER=false   `npm start` queues jobs but runs none (run `npm run worker` processes instead)
  *   EXPORT_WORKER_JOBS        exports run at once by one worker (default 2)
- *   EXPORT_USER_CONCURRENCY   exports of one user run at once across all workers (default 2)
+ *   EXPORT_USER_CONCURRENCY   optional hard cap on one user's exports running at once across all workers (default none)
+ *   EXPORT_FAIR_WAIT_SECONDS  another user's export waits at most about this long before a busy user's newest run
+ *                             yields its slot (default 5; 0 = never preempt). Fairness: app/.server/exports/worker.ts
  *   EXPORT_CONCURRENCY        leads enriched at once within one export (default 16)
  *   EXPORT_MAX_LEADS          lead cap per export (default 1000)
  */

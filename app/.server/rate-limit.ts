@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type pg from 'pg'
 import { data, type RouterContextProvider } from 'react-router'
 import { createRateLimiter, RateLimitUnavailable, type LimitName, type LimitOutcome, type RateLimiter } from '#server/rate-limit.ts'
@@ -51,10 +52,22 @@ export function refusalAnswer(context: Readonly<RouterContextProvider>, refusal:
   return { status: 429, error: 'rate_limited', message: t('rateLimit.tooMany', { count: Math.max(1, Math.ceil(seconds / 60)) }), headers }
 }
 
+const REFUSAL_PAUSE_MS = 2_000
+
+/**
+ * Waits two seconds before a refusal is answered. A refusal is cheap, so a client looping on a form
+ * would otherwise get thousands of answers a second and crowd out every other page; a person
+ * never notices the pause.
+ */
+export function refusalPause(signal?: AbortSignal): Promise<void> {
+  return sleep(REFUSAL_PAUSE_MS, undefined, { signal }).catch(() => {})
+}
+
 /** For JSON routes and actions without a form to re-render: throws `{error, message}` (429 or 503) when refused. */
 export async function enforceLimit(context: Readonly<RouterContextProvider>, name: LimitName, key: string): Promise<void> {
   const refusal = refused(await consumeLimit(name, key))
   if (!refusal) return
+  await refusalPause()
   const { status, error, message, headers } = refusalAnswer(context, refusal)
   throw data({ error, message }, { status, headers })
 }

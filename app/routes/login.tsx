@@ -6,7 +6,7 @@ import type { Route } from './+types/login'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
 import { clientIp } from '#app/.server/internal-headers.ts'
-import { checkLimit, consumeLimit, refusalAnswer, refused, resetLimit, type Refusal } from '#app/.server/rate-limit.ts'
+import { checkLimit, consumeLimit, refusalAnswer, refusalPause, refused, resetLimit, type Refusal } from '#app/.server/rate-limit.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { updateProfile } from '#app/.server/profile.ts'
 import { getSupabase } from '#app/.server/supabase.ts'
@@ -47,8 +47,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const origin = process.env.APP_URL || new URL(request.url).origin
   const ip = clientIp(request)
-  /** 429 (or 503) with Retry-After, the form re-rendered with what the user typed (but the password). */
-  const limited = (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: Refusal) => {
+  /** 429 (or 503) with Retry-After, after refusalPause, the form re-rendered with what the user typed (but the password). */
+  const limited = async (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: Refusal) => {
+    await refusalPause(request.signal)
     const { status, message, headers } = refusalAnswer(context, refusal)
     return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status, headers })
   }
@@ -61,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       // Failed attempts are counted per account (the lockout) and per address; a refusal comes
       // before the password is even checked, so the right password does not get through either.
       const blocked = refused(await checkLimit('signinAccount', email), await checkLimit('signinIp', ip))
-      if (blocked) return limited(intent, submission, blocked)
+      if (blocked) return await limited(intent, submission, blocked)
       const { error } = await supabase.auth.signInWithPassword({ email: submission.value.email, password: submission.value.password })
       if (error) {
         if (error.code === 'invalid_credentials') {
@@ -80,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: SignUpSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
       const overLimit = refused(await consumeLimit('signupIp', ip))
-      if (overLimit) return limited(intent, submission, overLimit)
+      if (overLimit) return await limited(intent, submission, overLimit)
       const { data: signUp, error } = await supabase.auth.signUp({
         email: submission.value.email,
         password: submission.value.password,
@@ -111,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
       const overLimit = refused(await consumeLimit('forgotIp', ip), await consumeLimit('forgotEmail', submission.value.email))
-      if (overLimit) return limited(intent, submission, overLimit)
+      if (overLimit) return await limited(intent, submission, overLimit)
       const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, { redirectTo: `${origin}/reset-password` })
       if (error) {
         const message = error.message || t('auth.errors.resetEmailFailed')

@@ -453,6 +453,54 @@ describe('fairness', () => {
     expect(start(small)).toBeLessThan(busyStarts[1]!)
     expect(end(small)).toBeGreaterThan(start(small))
   })
+
+  it("a user already holding every slot gives one up to another user's export, which loses nothing", { timeout: 180_000 }, async () => {
+    const slow = await startDemoWebsites({ latencyMs: 250 })
+    await stopTestWorker()
+    const previous = { url: process.env.DEMO_WEBSITES_URL, allow: process.env.ENRICH_ALLOW_HOSTS }
+    try {
+      process.env.DEMO_WEBSITES_URL = slow.url
+      process.env.ENRICH_ALLOW_HOSTS = `${previous.allow},${new URL(slow.url).host}`
+      process.env.EXPORT_CONCURRENCY = '2'
+      process.env.EXPORT_FAIR_WAIT_SECONDS = '2'
+      await startTestWorker()
+      const busy = await createUser(1000)
+      const other = await createUser()
+      const batch = [await launch(busy, { email: true, website: true }), await launch(busy, { email: true, website: true })]
+      // Both slots taken by the busy user, both in the enrichment phase.
+      await waitFor(async () => {
+        const rows = await Promise.all(batch.map(exportRow))
+        const stats = await Promise.all(batch.map(taskStats))
+        return rows.every((row) => row?.status === 'processing') && stats.every((s) => s.successes > 0) && (await Promise.all(batch.map(jobStates))).every((states) => states.includes('active'))
+      }, { timeoutMs: 60_000, what: "the busy user's exports to hold both slots" })
+      const waitingSince = Date.now()
+      const small = await launch(other, { phone: true })
+      await waitFor(async () => (await jobStates(small)).includes('active') || (await exportRow(small))?.status === 'completed', { timeoutMs: 30_000, what: "the other user's export to start" })
+      // It started while the busy user's exports were still running: one of them yielded its slot.
+      const stillRunning = (await Promise.all(batch.map(exportRow))).filter((row) => row?.status === 'processing')
+      expect(stillRunning.length).toBeGreaterThan(0)
+      expect(Date.now() - waitingSince).toBeLessThan(20_000)
+      expect(logs.some((line) => /yields its slot/.test(line))).toBe(true)
+
+      for (const id of [...batch, small]) expect((await waitForStatus(id, ['completed', 'failed', 'interrupted'], 150_000)).status).toBe('completed')
+      // The yielded run went on where it stopped: every task done once, charged once.
+      for (const id of batch) {
+        const stats = await taskStats(id)
+        expect(stats.pending).toBe(0)
+        expect((await exportRow(id))!.total_credits_used).toBe(stats.successes)
+        expect(await ledger(id)).toEqual({ rows: stats.successes, charged: stats.successes, keys: stats.successes })
+      }
+      await expectBalanced(busy.id)
+    } finally {
+      await stopTestWorker()
+      process.env.DEMO_WEBSITES_URL = previous.url
+      process.env.ENRICH_ALLOW_HOSTS = previous.allow
+      delete process.env.EXPORT_CONCURRENCY
+      delete process.env.EXPORT_FAIR_WAIT_SECONDS
+      await slow.stop()
+      await startTestWorker()
+    }
+  })
 })
 
 describe('ownership (RLS)', () => {

@@ -4,7 +4,8 @@
  *   export-run   one job per run of an export (create, resume, add enrichment). Policy `stately` keyed by the
  *                export id: at most one queued and one active job per export, so a second worker never picks up
  *                an export another one is running, while a resume sent just as the previous run ends still queues.
- *                Grouped by user (`group.id`), so the worker can cap how many exports of one user run at once.
+ *                Grouped by user (`group.id`) and prioritised round-robin between users (fairPriority), so one
+ *                user's batch cannot keep another user's export waiting (see worker.ts: "Fairness").
  *                Heartbeat: a worker that dies (killed, OOM) loses its claim after `heartbeatSeconds` and the job
  *                is retried elsewhere; the state lives in the database, so the retry picks up the pending tasks.
  *   export-run-dead  dead letters: a run that failed on every retry marks its export failed (resumable).
@@ -160,7 +161,23 @@ export async function closeExportQueue(): Promise<void> {
  */
 export async function enqueueExport(db: PgBossDb, job: ExportJobData, boss?: PgBoss): Promise<string | null> {
   const sender = boss ?? (await getExportQueueBoss())
-  return sender.send(exportQueueNames().run, job, { db, singletonKey: job.exportId, group: { id: job.userId } })
+  const queue = exportQueueNames().run
+  const priority = await fairPriority(db, queue, job.userId)
+  return sender.send(queue, job, { db, singletonKey: job.exportId, group: { id: job.userId }, priority })
+}
+
+/**
+ * Round-robin between users: pg-boss takes the highest priority first (then the oldest), and a job's priority is
+ * minus the runs its user already has queued or running when it is sent. A user's first export (0) goes before
+ * another user's third (-2) however long that one has waited, while one user's own exports keep their order.
+ * It only orders the queue: a user alone still gets every free slot. See worker.ts for the rest of the fairness.
+ */
+export async function fairPriority(db: PgBossDb, queue: string, userId: string): Promise<number> {
+  const { rows } = await db.executeSql(
+    `select count(*)::int as n from ${PGBOSS_SCHEMA}.job where name = $1 and group_id = $2 and state in ('created', 'retry', 'active')`,
+    [queue, userId],
+  )
+  return 0 - Math.min(1_000, Number((rows[0] as { n?: number } | undefined)?.n ?? 0))
 }
 
 /** Cancels the queued / running jobs of an export (delete). `db`: run inside the caller's transaction. */

@@ -6,7 +6,7 @@ import type { PgBoss, JobWithMetadata } from 'pg-boss'
 import { adminDb } from '#app/.server/db.ts'
 import type { Enrichers } from './enrichers.ts'
 import { processExport, type ProcessOptions, type ProcessResult } from './processor.ts'
-import { ensureExportQueues, exportQueueNames, type ExportJobData } from './queue.ts'
+import { ensureExportQueues, exportQueueNames, PGBOSS_SCHEMA, type ExportJobData } from './queue.ts'
 
 export interface ExportWorkerOptions {
   /** The enrichment engine (or a factory called once at registration). */
@@ -14,13 +14,21 @@ export interface ExportWorkerOptions {
   log?: (message: string) => void
   /** Exports run at once by this process (default EXPORT_WORKER_JOBS or 2). */
   localConcurrency?: number
-  /** Exports of one user run at once across all workers (default EXPORT_USER_CONCURRENCY, else half the slots). */
+  /** Hard cap on one user's exports running at once across all workers (default EXPORT_USER_CONCURRENCY; unset: none). */
   userConcurrency?: number
+  /**
+   * Seconds another user's export may wait for a slot before the busiest user's newest run yields its slot
+   * (default EXPORT_FAIR_WAIT_SECONDS or 5; 0: never preempt). See "Fairness" below.
+   */
+  fairWaitSeconds?: number
   /** Seconds between polls for new export jobs (default 1). */
   pollingIntervalSeconds?: number
   /** Passed through to processExport (tests: concurrency, maxLeads, source...). */
   process?: Omit<ProcessOptions, 'enrichers' | 'signal' | 'finalAttempt'>
 }
+
+/** What a run's job completes with: the processor's result, or `yielded` (the run gave its slot up and is queued again). */
+export type ExportRunResult = ProcessResult | { outcome: 'yielded'; leads: 0; enrichedLeads: 0; charged: 0 }
 
 export interface ExportWorker {
   /** Stops taking jobs and aborts the running ones (their recorded work stays; the queue retries the rest). */
@@ -32,6 +40,54 @@ export interface ExportWorker {
 function intEnv(name: string, fallback: number): number {
   const value = Number(process.env[name])
   return Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback
+}
+
+function numberEnv(name: string, fallback: number): number {
+  const raw = process.env[name]
+  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw)
+  return Number.isFinite(value) && value >= 0 ? value : fallback
+}
+
+/** Seconds before a run that yielded its slot may start again (its previous job completes well before). */
+const YIELD_REQUEUE_DELAY_SECONDS = 5
+
+/**
+ * The run that should give its slot up now, if any (see "Fairness" in registerExportWorker): the newest run, in the
+ * enrichment phase and older than `waitSeconds`, of the user holding the most running exports, when another user's
+ * export has been ready to start for `waitSeconds` and that user holds at least 2 fewer. Ready means startable: not
+ * blocked by a run of the same export (stately) nor by the per-user cap.
+ */
+async function preemptionVictim(boss: PgBoss, queue: string, waitSeconds: number, userCap: number): Promise<string | null> {
+  const { rows } = await boss.getDb().executeSql(
+    `with live as (
+       select id, group_id, state, started_on, singleton_key, greatest(created_on, start_after) as ready_on
+         from ${PGBOSS_SCHEMA}.job
+        where name = $1 and group_id is not null and state in ('created', 'retry', 'active')
+     ), held as (
+       select group_id, (count(*) filter (where state = 'active'))::int as active from live group by group_id
+     ), waiting as (
+       select min(h.active) as active
+         from live l join held h using (group_id)
+        where l.state <> 'active'
+          and l.ready_on <= now() - make_interval(secs => $2)
+          and ($3::int = 0 or h.active < $3::int)
+          and not exists (select 1 from live a where a.state = 'active' and a.singleton_key = l.singleton_key)
+     )
+     select l.id
+       from live l
+       join held h using (group_id)
+       cross join waiting w
+       join public.exports e
+         on e.id = case when l.singleton_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then l.singleton_key::uuid end
+      where l.state = 'active'
+        and h.active >= w.active + 2
+        and l.started_on <= now() - make_interval(secs => $2)
+        and e.search_status = 'completed'
+      order by h.active desc, l.started_on desc, l.id
+      limit 1`,
+    [queue, waitSeconds, userCap],
+  )
+  return (rows[0] as { id?: string } | undefined)?.id ?? null
 }
 
 function isAbort(error: unknown): boolean {
@@ -46,21 +102,38 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
   const stopping = new AbortController()
   let active = 0
 
-  const run = async (job: JobWithMetadata<ExportJobData>): Promise<ProcessResult> => {
+  /** Runs in flight in this process, by job id: what the fairness check may ask to yield. */
+  const inflight = new Map<string, AbortController>()
+
+  const run = async (job: JobWithMetadata<ExportJobData>): Promise<ExportRunResult> => {
     const exportId = job.data?.exportId
     if (typeof exportId !== 'string') {
       // A malformed job can never succeed: complete it instead of retrying it.
       log(`export job ${job.id} has no exportId: ignored`)
       return { outcome: 'skipped', leads: 0, enrichedLeads: 0, charged: 0 }
     }
-    const signal = AbortSignal.any([job.signal, stopping.signal])
+    const yieldSlot = new AbortController()
+    const signal = AbortSignal.any([job.signal, stopping.signal, yieldSlot.signal])
     const finalAttempt = job.retryCount >= job.retryLimit
     active++
+    inflight.set(job.id, yieldSlot)
     try {
       const result = await processExport(exportId, { ...options.process, enrichers, signal, finalAttempt, log: options.process?.log ?? log })
       log(`export ${exportId}: run ${result.outcome}`)
       return result
     } catch (error) {
+      if (yieldSlot.signal.aborted && !job.signal.aborted && !stopping.signal.aborted) {
+        // Its recorded work stays; the rest continues in a new job that keeps this one's place in the user's line
+        // (same priority). It starts a few seconds later, once this job has completed (stately: one active per export).
+        await boss.send(queues.run, job.data, {
+          singletonKey: exportId,
+          group: { id: job.groupId ?? job.data.userId },
+          priority: job.priority,
+          startAfter: YIELD_REQUEUE_DELAY_SECONDS,
+        })
+        log(`export ${exportId}: gave its slot to another user's export; queued again`)
+        return { outcome: 'yielded', leads: 0, enrichedLeads: 0, charged: 0 }
+      }
       if (!signal.aborted && !isAbort(error)) {
         log(`export ${exportId}: run failed (attempt ${job.retryCount + 1}/${job.retryLimit + 1}): ${(error as Error)?.message ?? error}`)
         if (finalAttempt) await markRunFailed(exportId, error)
@@ -68,25 +141,62 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
       throw error
     } finally {
       active--
+      inflight.delete(job.id)
     }
   }
 
-  // Fairness: one user's exports may hold at most half the slots (pg-boss counts per group, i.e. per
-  // user, across every worker), so a big batch from one user cannot make another's small export wait.
-  // Little throughput is lost: each export already enriches EXPORT_CONCURRENCY leads at once.
+  // Fairness between users. The problem: with 2 slots, a user who queues 3 big exports must not keep another user's
+  // small export waiting until all of them are done; but a user alone must still get every slot (a sales user with
+  // several exports and an idle worker should not wait). A static per-user cap cannot do both with 2 slots (cap 1
+  // halves a lone user's throughput, cap 2 starves the other), so:
+  //  1. Queue order is round-robin between users (queue.ts fairPriority): a freed slot goes to the user with the
+  //     fewest runs ahead of them, so the other user's export starts before the busy user's third at the latest.
+  //  2. Preemption, cooperative and cheap because all export state is in the database: when some user's export has
+  //     been ready for fairWaitSeconds while another user holds at least 2 more running exports than them, that
+  //     user's most recently started run (only one, in the enrichment phase, after running fairWaitSeconds itself)
+  //     stops like at a shutdown (recorded work stays) and is queued again with its priority; the freed slot goes
+  //     to the waiting export (higher priority). The decision is a database query, the same for every worker, so
+  //     only the worker running the chosen run acts. A lone user is never preempted (nobody is waiting).
+  //  3. EXPORT_USER_CONCURRENCY (optional) is a hard cap per user across all workers (pg-boss group concurrency).
+  // Enrichment politeness is per website host inside the crawler, shared by every run of the process: unchanged.
   const slots = Math.max(1, options.localConcurrency ?? intEnv('EXPORT_WORKER_JOBS', 2))
-  await boss.work<ExportJobData, ProcessResult, { batchSize: 1; includeMetadata: true; localConcurrency: number; groupConcurrency: number; pollingIntervalSeconds: number }>(
+  const userCap = options.userConcurrency ?? intEnv('EXPORT_USER_CONCURRENCY', 0)
+  await boss.work<ExportJobData, ExportRunResult, { batchSize: 1; includeMetadata: true; localConcurrency: number; groupConcurrency?: number; pollingIntervalSeconds: number }>(
     queues.run,
     {
       batchSize: 1,
       includeMetadata: true,
       localConcurrency: slots,
-      groupConcurrency: Math.max(1, options.userConcurrency ?? intEnv('EXPORT_USER_CONCURRENCY', Math.floor(slots / 2))),
+      ...(userCap > 0 ? { groupConcurrency: userCap } : {}),
       // Polling (see queue.ts on LISTEN/NOTIFY): a new export starts within a second.
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
     },
     async ([job]) => run(job as JobWithMetadata<ExportJobData>),
   )
+  const fairWait = options.fairWaitSeconds ?? numberEnv('EXPORT_FAIR_WAIT_SECONDS', 5)
+  let fairness: NodeJS.Timeout | undefined
+  if (fairWait > 0) {
+    let checking = false
+    fairness = setInterval(
+      () => {
+        if (checking || inflight.size === 0 || stopping.signal.aborted) return
+        checking = true
+        preemptionVictim(boss, queues.run, fairWait, userCap)
+          .then((victim) => {
+            const slot = victim ? inflight.get(victim) : undefined
+            if (!slot || slot.signal.aborted) return
+            log(`export job ${victim}: another user's export is waiting, this run yields its slot`)
+            slot.abort(new DOMException('export run yields its slot', 'AbortError'))
+          })
+          .catch((error) => log(`fairness check failed: ${(error as Error)?.message ?? error}`))
+          .finally(() => {
+            checking = false
+          })
+      },
+      Math.max(500, Math.min(2_000, fairWait * 500)),
+    )
+    fairness.unref()
+  }
   // A run that failed on every retry (or whose worker died on the last one): the export must not stay
   // "processing" forever. It becomes failed and resumable, unless a newer run of it is queued or running.
   await boss.work<ExportJobData>(queues.dead, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
@@ -102,6 +212,7 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
       return active
     },
     stop: async () => {
+      clearInterval(fairness)
       stopping.abort(new DOMException('worker stopping', 'AbortError'))
       await Promise.all([boss.offWork(queues.run, { wait: true }), boss.offWork(queues.dead, { wait: true })]).catch(() => {})
       await enrichers.close?.().catch(() => {})
