@@ -1,8 +1,9 @@
 /**
- * Business categories: the shared record type and the client+server matching used by the category
- * picker (SPEC §5: matching ignores case and accents; §9: the picker shows at most 50 items).
+ * Business categories: the shared record type and the ONE matcher the category picker (browser)
+ * and the search (server, free text of the no-JS form) use, so both find the same categories
+ * (SPEC §5: matching ignores case and accents; §9: the picker shows at most 50 items).
  */
-import { normalizeForSearch, rankMatch } from '#app/domain/text.ts'
+import { normalizeForSearch, rankMatch, type MatchRank } from '#app/domain/text.ts'
 
 export type CategoryLang = 'fr' | 'en'
 
@@ -11,7 +12,7 @@ export interface Category {
   /** Stable slug: the OSM value for amenity=* ("restaurant"), else "<key>-<value>" ("shop-bakery"). */
   id: string
   labels: Record<CategoryLang, string>
-  /** Search terms from the iD presets, per language. */
+  /** Search terms and aliases from the iD presets, per language. */
   terms: Record<CategoryLang, string[]>
   /** The OSM tag businesses of this category carry. */
   osm: { key: string; value: string }
@@ -21,13 +22,22 @@ export interface Category {
   naf: string[]
 }
 
-/** What the categories API and the picker exchange (SPEC §3: id, value, label). */
+/**
+ * What the categories API and the picker exchange (SPEC §3: id, value, label). The search keys
+ * are optional: `GET /api/categories?include=terms` adds them for the picker, so a French word
+ * typed in the English interface ("boulangerie") still finds its category.
+ */
 export interface CategoryOption {
   id: string
   value: string
+  /** The label in the interface language. */
   label: string
-  /** Optional extra search terms (server side only; the API does not send them). */
+  /** The label in the other language. */
+  otherLabel?: string
+  /** Search terms (iD preset terms and aliases) in the interface language. */
   terms?: readonly string[]
+  /** Search terms in the other language. */
+  otherTerms?: readonly string[]
 }
 
 export const CATEGORY_PICKER_LIMIT = 50
@@ -36,28 +46,77 @@ export interface FilteredCategories<T> {
   items: T[]
   /** More options matched than `limit`: the picker asks the user to refine. */
   tooMany: boolean
+  /**
+   * The option the text names exactly (a label or a term, either language), best first; it is
+   * found even beyond `limit`. The server resolves free text to it; the picker then needs no
+   * 'Use "{text}"' entry.
+   */
+  exact: T | null
 }
 
-// Normalising ~350 labels on every keystroke is cheap, but the options array is stable between
-// keystrokes, so the normalized forms are cached per option object.
-const normalizedCache = new WeakMap<object, { label: string; terms: string[] }>()
+/** Where a query matched. Interface-language labels first: the picker lists them as labels. */
+const LABEL = 0
+const OTHER_LABEL = 1
+const TERM = 2
+const OTHER_TERM = 3
 
-function normalizedOf(option: CategoryOption): { label: string; terms: string[] } {
-  let cached = normalizedCache.get(option)
-  if (!cached) {
-    cached = {
-      label: normalizeForSearch(option.label),
-      terms: (option.terms ?? []).map(normalizeForSearch),
-    }
-    normalizedCache.set(option, cached)
+/**
+ * Rank of a match by source (rows) and quality (columns: exact, prefix, word prefix, substring,
+ * all words); lower ranks list first. Exact and prefix label matches of the interface language
+ * come first, then those of the other language, then exact terms ("bakeshop" names Bakery as
+ * surely as its label does), then looser label matches, then looser term matches.
+ */
+const RANKS: readonly (readonly number[])[] = [
+  [0, 1, 6, 10, 14],
+  [2, 3, 7, 11, 15],
+  [4, 8, 12, 16, 18],
+  [5, 9, 13, 17, 19],
+]
+const EXACT_RANKS = new Set(RANKS.map((row) => row[0]))
+
+interface SearchKeys {
+  /** Every key joined: one `includes` rejects most options without ranking each key. */
+  all: string
+  bySource: readonly (readonly string[])[]
+}
+
+// The options array is stable between keystrokes (the picker's cache, the server's memoised list),
+// so each option is normalised once.
+const keysCache = new WeakMap<object, SearchKeys>()
+
+function keysOf(option: CategoryOption): SearchKeys {
+  let keys = keysCache.get(option)
+  if (!keys) {
+    const bySource = [[option.label], option.otherLabel ? [option.otherLabel] : [], option.terms ?? [], option.otherTerms ?? []].map((texts) =>
+      texts.map(normalizeForSearch).filter(Boolean),
+    )
+    keys = { all: bySource.flat().join('\n'), bySource }
+    keysCache.set(option, keys)
   }
-  return cached
+  return keys
+}
+
+function rankOption(option: CategoryOption, query: string, words: readonly string[]): number | null {
+  const keys = keysOf(option)
+  // Every kind of match needs each query word somewhere in the keys.
+  for (const word of words) if (!keys.all.includes(word)) return null
+  let best: number | null = null
+  for (let source = LABEL; source <= OTHER_TERM; source++) {
+    for (const key of keys.bySource[source]!) {
+      const quality: MatchRank | null = rankMatch(key, query)
+      if (quality === null) continue
+      const rank = RANKS[source]![quality]!
+      if (best === null || rank < best) best = rank
+      if (best === 0) return 0
+    }
+  }
+  return best
 }
 
 /**
- * Filters and ranks options against free text. Label matches come first (exact, prefix, word
- * prefix, substring, all words), then matches on search terms; ties keep the input order
- * (the API sorts options by label).
+ * Filters and ranks category options against free text, ignoring case and accents, over both
+ * languages' labels and the presets' terms (see RANKS). Ties keep the input order (the API sorts
+ * options by label).
  */
 export function filterCategories<T extends CategoryOption>(
   options: readonly T[],
@@ -66,26 +125,35 @@ export function filterCategories<T extends CategoryOption>(
 ): FilteredCategories<T> {
   const normalizedQuery = normalizeForSearch(query)
   if (normalizedQuery === '') {
-    return { items: options.slice(0, limit), tooMany: options.length > limit }
+    return { items: options.slice(0, limit), tooMany: options.length > limit, exact: null }
   }
+  const words = normalizedQuery.split(' ')
   const ranked: { option: T; rank: number; order: number }[] = []
-  options.forEach((option, order) => {
-    const rank = rankOption(option, normalizedQuery)
-    if (rank !== null) ranked.push({ option, rank, order })
-  })
+  let exact: { option: T; rank: number } | null = null
+  for (const [order, option] of options.entries()) {
+    const rank = rankOption(option, normalizedQuery, words)
+    if (rank === null) continue
+    ranked.push({ option, rank, order })
+    if (EXACT_RANKS.has(rank) && (exact === null || rank < exact.rank)) exact = { option, rank }
+  }
   ranked.sort((a, b) => a.rank - b.rank || a.order - b.order)
-  return { items: ranked.slice(0, limit).map((entry) => entry.option), tooMany: ranked.length > limit }
+  return {
+    items: ranked.slice(0, limit).map((entry) => entry.option),
+    tooMany: ranked.length > limit,
+    exact: exact?.option ?? null,
+  }
 }
 
-function rankOption(option: CategoryOption, query: string): number | null {
-  const normalized = normalizedOf(option)
-  const labelRank = rankMatch(normalized.label, query)
-  if (labelRank !== null) return labelRank
-  // A term match ranks after every label match: "cafe" must list "Café" before "Restaurant".
-  let best: number | null = null
-  for (const term of normalized.terms) {
-    const termRank = rankMatch(term, query)
-    if (termRank !== null && (best === null || termRank < best)) best = termRank
+/** An option of `category` in the interface language `lang`, with its search keys. */
+export function categoryOption(category: Category, lang: CategoryLang): Required<CategoryOption> {
+  const other: CategoryLang = lang === 'fr' ? 'en' : 'fr'
+  const label = category.labels[lang] || category.labels.en
+  return {
+    id: category.id,
+    value: category.id,
+    label,
+    otherLabel: category.labels[other] || label,
+    terms: category.terms[lang],
+    otherTerms: category.terms[other],
   }
-  return best === null ? null : 10 + best
 }

@@ -58,6 +58,21 @@ export function validateSearch(
   return { ok: true }
 }
 
+/**
+ * Which levels have data, from the option lists the pickers loaded for the chosen parents: the
+ * number of options, or undefined while a list is not loaded (then the level is not known).
+ * The client's view of the server's `locationLevelsAvailable`: a level with no options has no
+ * data, nor has a level below one without data.
+ */
+export function levelsWithData(loaded: { region?: number; department?: number }): Partial<Record<LocationLevel, boolean>> {
+  const region = loaded.region === undefined ? undefined : loaded.region > 0
+  const department = region === false ? false : loaded.department === undefined ? undefined : loaded.department > 0
+  const levels: Partial<Record<LocationLevel, boolean>> = { country: true }
+  if (region !== undefined) levels.region = region
+  if (department !== undefined) levels.department = department
+  return levels
+}
+
 /** The restriction modal shows the basic message for free_trial and basic, the professional one otherwise. */
 export function planRestrictionMessageKey(plan: PlanId): string {
   return plan === 'free_trial' || plan === 'basic' ? 'search.plan.modalBasic' : 'search.plan.modalProfessional'

@@ -19,6 +19,7 @@ import { applyToggleRules, ENRICHMENT_TYPES, EXPORT_NAME_MAX, isFrance, NO_ENRIC
 import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
 import { EmptyResults, ResultsSkeleton, ResultsTable, SearchError } from '#app/components/search/results.tsx'
 import { SearchForm, type ServerPickerOptions } from '#app/components/search/search-form.tsx'
+import { knownLocationLevels } from '#app/components/search/use-picker-options.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Modal } from '#app/components/ui/modal.tsx'
@@ -175,9 +176,12 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
   const closeHref = `${location.pathname}?${new URLSearchParams(Object.entries(loaderData.criteria).filter(([, v]) => v) as Array<[string, string]>)}`
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    // With JavaScript the plan rule is checked before any request: the modal opens in place.
-    const validation = validateSearch(criteria, loaderData.plan)
-    if (!validation.ok) {
+    // With JavaScript the plan rule is checked before any request: the modal opens in place. Like
+    // the server, it does not require a level the chosen place has no data for (Germany has no
+    // departments); a level whose list is still loading is left to the server to judge.
+    const levels = knownLocationLevels(criteria, i18n.language)
+    const validation = validateSearch(criteria, loaderData.plan, levels)
+    if (!validation.ok && !(validation.reason === 'plan' && levels[validation.missing] === undefined)) {
       event.preventDefault()
       if (validation.reason === 'plan') setPlanModal({ messageKey: validation.messageKey, modalKey: validation.modalKey })
       return

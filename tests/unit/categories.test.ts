@@ -124,7 +124,9 @@ describe('filterCategories', () => {
     const cyber = labels.indexOf('Cybercafé')
     expect(cyber).toBeGreaterThan(0)
     expect(labels.indexOf('Café')).toBeLessThan(cyber)
-    const ranked = filterCategories(en, 'shop').items.map((o) => o.label)
+    // Labels only: exact terms ("shop" is one) rank before loose label matches, by design.
+    const labelsOnly = en.map(({ id, value, label }) => ({ id, value, label }))
+    const ranked = filterCategories(labelsOnly, 'shop').items.map((o) => o.label)
     const firstSubstring = ranked.findIndex((label) => !/(^|[\s/(-])shop/i.test(label))
     const lastWordMatch = ranked.reduce((last, label, i) => (/(^|[\s/(-])shop/i.test(label) ? i : last), -1)
     if (firstSubstring !== -1) expect(lastWordMatch).toBeLessThan(firstSubstring)
@@ -152,7 +154,82 @@ describe('filterCategories', () => {
   })
 
   it('returns nothing for text matching no category', () => {
-    expect(filterCategories(fr, 'zzzzqx')).toEqual({ items: [], tooMany: false })
+    expect(filterCategories(fr, 'zzzzqx')).toEqual({ items: [], tooMany: false, exact: null })
+  })
+})
+
+describe('filterCategories across languages and preset terms', () => {
+  const fr = listCategories('fr')
+  const en = listCategories('en')
+  const first = (options: readonly CategoryOption[], query: string) => filterCategories(options, query).items[0]?.id
+
+  it('finds French names in the English interface, listed under their English label', () => {
+    expect(first(en, 'boulangerie')).toBe('shop-bakery')
+    expect(first(en, 'pâtisserie')).toBe('shop-pastry')
+    expect(first(en, 'dentiste')).toBe('dentist')
+    expect(first(en, 'plombier')).toBe('craft-plumber')
+    expect(filterCategories(en, 'boulangerie').items[0]?.label).toBe('Bakery')
+  })
+
+  it('finds English names in the French interface', () => {
+    expect(first(fr, 'bakery')).toBe('shop-bakery')
+    expect(first(fr, 'plumber')).toBe('craft-plumber')
+    expect(filterCategories(fr, 'bakery').items[0]?.label).toBe('Boulangerie')
+  })
+
+  it('ignores case and accents in either language', () => {
+    expect(first(en, 'PATISSERIE')).toBe('shop-pastry')
+    expect(first(en, 'Pâtisserie')).toBe('shop-pastry')
+    expect(first(fr, 'BAKERY')).toBe('shop-bakery')
+    expect(first(fr, 'Dentiste')).toBe('dentist')
+  })
+
+  it('finds synonyms and aliases from the iD presets, in both languages', () => {
+    expect(first(fr, 'bakeshop')).toBe('shop-bakery')
+    expect(first(en, 'cabinet dentaire')).toBe('dentist')
+    expect(first(en, 'Cabinet Dentaire')).toBe('dentist')
+  })
+
+  it('reports the option the text names exactly, and none for a prefix', () => {
+    expect(filterCategories(en, 'boulangerie').exact?.id).toBe('shop-bakery')
+    expect(filterCategories(fr, 'Bakery').exact?.id).toBe('shop-bakery')
+    expect(filterCategories(fr, 'bakeshop').exact?.id).toBe('shop-bakery')
+    expect(filterCategories(fr, 'boulang').exact).toBeNull()
+    expect(filterCategories(fr, 'boulang').items.map((o) => o.id)).toContain('shop-bakery')
+  })
+
+  it('ranks exact and prefix matches of the interface language first, then the other language, then terms', () => {
+    const option = (id: string, keys: Partial<CategoryOption>): CategoryOption => ({ id, value: id, label: id, ...keys })
+    const options = [
+      option('ui-word-prefix', { label: 'Karaoke bar' }),
+      option('other-exact', { label: 'Zed', otherLabel: 'Bar' }),
+      option('ui-substring', { label: 'Minibar' }),
+      option('ui-prefix', { label: 'Barber' }),
+      option('term-exact', { label: 'Pub', terms: ['bar'] }),
+      option('other-term-prefix', { label: 'Coffee', otherTerms: ['barista'] }),
+      option('other-prefix', { label: 'Hairdresser', otherLabel: 'Barbier' }),
+      option('ui-exact', { label: 'Bar' }),
+      option('no-match', { label: 'Bakery', otherLabel: 'Boulangerie', terms: ['bread'] }),
+    ]
+    const result = filterCategories(options, 'BAR')
+    expect(result.items.map((o) => o.id)).toEqual([
+      'ui-exact',
+      'ui-prefix',
+      'other-exact',
+      'other-prefix',
+      'term-exact',
+      'ui-word-prefix',
+      'other-term-prefix',
+      'ui-substring',
+    ])
+    expect(result.exact?.id).toBe('ui-exact')
+    expect(filterCategories(options.slice(0, 3), 'bar').exact?.id).toBe('other-exact')
+  })
+
+  it('keeps the real lists ranked: English labels first in English, French labels first in French', () => {
+    const enLabels = filterCategories(en, 'den').items.map((o) => o.label)
+    expect(enLabels[0]).toMatch(/^den/i)
+    expect(filterCategories(fr, 'pat').items[0]?.label).toMatch(/^p[aâ]t/i)
   })
 })
 
@@ -173,6 +250,24 @@ describe('findCategory', () => {
   it('falls back to search terms', () => {
     // "bakeshop" is only an English search term of shop=bakery.
     expect(findCategory('bakeshop', 'fr')?.id).toBe('shop-bakery')
+    expect(findCategory('Cabinet dentaire', 'en')?.id).toBe('dentist')
+  })
+
+  it('resolves what the picker matches exactly, in either interface language', () => {
+    for (const lang of ['fr', 'en'] as const) {
+      expect(findCategory('boulangerie', lang)?.id).toBe('shop-bakery')
+      expect(findCategory('Pâtisserie', lang)?.id).toBe('shop-pastry')
+      expect(findCategory('dentiste', lang)?.id).toBe('dentist')
+      expect(findCategory('plombier', lang)?.id).toBe('craft-plumber')
+      expect(findCategory('bakery', lang)?.id).toBe('shop-bakery')
+      for (const text of ['Café', 'KENNEL', 'dents']) {
+        expect(findCategory(text, lang)?.id).toBe(filterCategories(listCategories(lang), text).exact?.id)
+      }
+    }
+  })
+
+  it('does not resolve a mere prefix', () => {
+    expect(findCategory('boulang', 'fr')).toBeNull()
   })
 
   it('returns null for unknown or empty text', () => {

@@ -162,10 +162,11 @@ function CategoryPicker({ criteria, label, onChange }: { criteria: SearchCriteri
   const { t, i18n } = useTranslation()
   const [query, setQuery] = useState('')
   const categories = useCategoryOptions(i18n.language)
-  const { items, tooMany } = filterCategoryOptions(categories.items, query)
+  const { items, tooMany, exact } = filterCategoryOptions(categories.items, query)
   const options: PickerOption[] = items.map((item) => ({ value: item.value, label: item.label }))
   const text = query.trim()
-  if (text && !items.some((item) => item.label.toLowerCase() === text.toLowerCase())) {
+  // Text naming a category exactly (label or term, either language) is that category on the server too.
+  if (text && !(exact && items.includes(exact))) {
     options.push({ value: text, label: t('search.useCustom', { text }), custom: true })
   }
   const status =

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { filterCategories, type CategoryOption } from '#app/domain/categories.ts'
+import { levelsWithData, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 import { normalizeForSearch } from '#app/domain/text.ts'
 
 type LoadState<T> = { status: 'idle' | 'loading' | 'ready' | 'error'; items: T[]; message?: string }
@@ -26,7 +27,8 @@ export function useCategoryOptions(lang: string) {
     }
     const controller = new AbortController()
     setState({ status: 'loading', items: [] })
-    fetchJson<CategoryOption>(`/api/categories?lang=${lang}`, controller.signal)
+    // With the search keys: the picker matches both languages' labels and the presets' terms.
+    fetchJson<CategoryOption>(`/api/categories?lang=${lang}&include=terms`, controller.signal)
       .then((items) => {
         cache.set(key, { at: Date.now(), items })
         setState({ status: 'ready', items })
@@ -65,12 +67,14 @@ export function useLocationOptions(params: { type: string; countryName?: string;
       setState({ status: 'idle', items: [] })
       return
     }
-    const search = new URLSearchParams({ type: params.type, lang: params.lang })
-    if (params.countryName) search.set('countryName', params.countryName)
-    if (params.regionName) search.set('regionName', params.regionName)
-    if (params.departmentName) search.set('departmentName', params.departmentName)
-    if (serverQuery) search.set('query', serverQuery)
-    const url = `/api/locations?${search}`
+    const url = locationsUrl({
+      type: params.type,
+      countryName: params.countryName,
+      regionName: params.regionName,
+      departmentName: params.departmentName,
+      lang: params.lang,
+      query: serverQuery,
+    })
     const hit = cache.get(url)
     if (hit) {
       setState({ status: 'ready', items: hit.items as LocationOption[] })
@@ -99,6 +103,36 @@ export function useLocationOptions(params: { type: string; countryName?: string;
     }
   }, [params.enabled, params.type, params.countryName, params.regionName, params.departmentName, params.lang, serverQuery])
   return state
+}
+
+interface LocationsRequest {
+  type: string
+  countryName?: string
+  regionName?: string
+  departmentName?: string
+  lang: string
+  query?: string
+}
+
+function locationsUrl(params: LocationsRequest): string {
+  const search = new URLSearchParams({ type: params.type, lang: params.lang })
+  if (params.countryName) search.set('countryName', params.countryName)
+  if (params.regionName) search.set('regionName', params.regionName)
+  if (params.departmentName) search.set('departmentName', params.departmentName)
+  if (params.query) search.set('query', params.query)
+  return `/api/locations?${search}`
+}
+
+/**
+ * Which levels have data for the chosen country and region, as far as the pickers have loaded
+ * them (a level still loading is left unknown), for the plan rule checked before submitting.
+ */
+export function knownLocationLevels(criteria: SearchCriteria, lang: string): Partial<Record<LocationLevel, boolean>> {
+  const loaded = (request: Omit<LocationsRequest, 'lang'>) => cache.get(locationsUrl({ ...request, lang }))?.items.length
+  return levelsWithData({
+    region: criteria.country ? loaded({ type: 'region', countryName: criteria.country }) : undefined,
+    department: criteria.country && criteria.region ? loaded({ type: 'department', countryName: criteria.country, regionName: criteria.region }) : undefined,
+  })
 }
 
 export function filterLocations(items: LocationOption[], query: string) {
