@@ -132,6 +132,68 @@ test.describe('search', () => {
     expect(new URL(page.url()).searchParams.get('sector')).toBe('Vintage synth repair')
   })
 
+  test('lets a free-trial user search a region of a country without departments (Germany → Berlin)', async ({ page }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    await signUp(page, { skipProfile: true })
+    await pickCategory(page, js, 'bakery', 'Bakery')
+    await pickLocation(page, js, 'Country', 'Germany')
+    await pickLocation(page, js, 'Region', 'Berlin')
+    if (js) {
+      // The department list has loaded, empty: the client knows the level has no data.
+      const department = page.getByRole('combobox', { name: 'Department', exact: true })
+      await department.click()
+      await expect(page.getByText('No locations found')).toBeVisible()
+      await department.press('Escape')
+    }
+    await runSearch(page)
+    await expect(page.locator('table tbody tr').first()).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await expect(page.getByText('Your plan requires selecting a department')).toHaveCount(0)
+    const url = new URL(page.url())
+    expect([url.searchParams.get('country'), url.searchParams.get('region'), url.searchParams.get('department') ?? '']).toEqual(['Germany', 'Berlin', ''])
+  })
+
+  test('matches categories in both languages and by preset terms, like the server', async ({ page }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    await signUp(page, { skipProfile: true })
+    const category = page.getByRole('combobox', { name: 'Category', exact: true })
+    if (js) {
+      // English interface, French words (and a French preset term): each finds its category.
+      for (const [typed, option] of [
+        ['pâtisserie', 'Pastry Shop'],
+        ['DENTISTE', 'Dentist'],
+        ['cabinet dentaire', 'Dentist'],
+        ['plombier', 'Plumber'],
+      ] as const) {
+        await category.fill(typed)
+        await expect(page.getByRole('option', { name: option, exact: true })).toBeVisible()
+      }
+      // Text naming a category needs no 'Use "…"' entry.
+      await category.fill('boulangerie')
+      await expect(page.getByRole('option', { name: 'Bakery', exact: true })).toBeVisible()
+      await expect(page.getByRole('option', { name: /^Use "/ })).toHaveCount(0)
+    }
+    await pickCategory(page, js, 'boulangerie', 'Bakery')
+    await pickLocation(page, js, 'Country', 'France')
+    await pickLocation(page, js, 'Region', 'Bretagne')
+    await pickLocation(page, js, 'Department', 'Finistère')
+    await runSearch(page)
+    await expect(page.locator('table tbody tr').first()).toBeVisible()
+    // Without JavaScript the server resolved the free text: the field now shows the category.
+    await expect(page.getByLabel('Category', { exact: true })).toHaveValue('Bakery')
+    if (js) expect(new URL(page.url()).searchParams.get('sector')).toBe('shop-bakery')
+
+    // French interface, English word.
+    await page.getByRole('button', { name: 'Français' }).click()
+    await expect(page.getByRole('heading', { name: 'Trouver des prospects', level: 1 })).toBeVisible()
+    french = true
+    await page.goto('/?country=France&region=Bretagne&department=Finist%C3%A8re')
+    await pickCategory(page, js, 'bakery', 'Boulangerie')
+    await runSearch(page)
+    await expect(page.locator('table tbody tr').first()).toBeVisible()
+    await expect(page.getByLabel('Catégorie', { exact: true })).toHaveValue('Boulangerie')
+  })
+
   test('picking a country clears the lower levels', async ({ page }, testInfo) => {
     test.skip(!hasJs(testInfo.project.name), 'without JavaScript the server drops orphan levels (unit-tested)')
     await signUp(page, { skipProfile: true })

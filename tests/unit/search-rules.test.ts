@@ -3,6 +3,7 @@ import {
   criteriaFromSearchParams,
   EMPTY_CRITERIA,
   hasSectorOrLocation,
+  levelsWithData,
   planRestrictionMessageKey,
   requiredLevels,
   resolveCountryCode,
@@ -53,6 +54,30 @@ describe('validateSearch', () => {
   })
   it('does not require a level the country has no data for', () => {
     expect(validateSearch(region, 'free_trial', { department: false })).toEqual({ ok: true })
+  })
+})
+
+describe('levelsWithData: the levels the loaded picker lists show data for', () => {
+  const berlin = { ...EMPTY_CRITERIA, country: 'Germany', region: 'Berlin' }
+  it('marks a level whose list loaded empty as without data, so a free-trial search of Germany → Berlin passes', () => {
+    const levels = levelsWithData({ region: 16, department: 0 })
+    expect(levels).toEqual({ country: true, region: true, department: false })
+    expect(validateSearch(berlin, 'free_trial', levels)).toEqual({ ok: true })
+    expect(validateSearch(berlin, 'basic', levels)).toEqual({ ok: true })
+  })
+  it('still requires a department where the region has some', () => {
+    const levels = levelsWithData({ region: 13, department: 5 })
+    expect(levels).toEqual({ country: true, region: true, department: true })
+    expect(validateSearch(region, 'free_trial', levels)).toMatchObject({ ok: false, missing: 'department' })
+  })
+  it('leaves a level unknown while its list is not loaded', () => {
+    expect(levelsWithData({})).toEqual({ country: true })
+    expect(levelsWithData({ region: 3 })).toEqual({ country: true, region: true })
+    expect(validateSearch(berlin, 'free_trial', levelsWithData({ region: 16 }))).toMatchObject({ ok: false, missing: 'department' })
+  })
+  it('has no department data below a country without regions', () => {
+    expect(levelsWithData({ region: 0 })).toEqual({ country: true, region: false, department: false })
+    expect(validateSearch({ ...EMPTY_CRITERIA, country: 'Monaco' }, 'free_trial', levelsWithData({ region: 0 }))).toEqual({ ok: true })
   })
   it('uses the basic message for free_trial and basic, the professional one otherwise', () => {
     expect(planRestrictionMessageKey('free_trial')).toBe('search.plan.modalBasic')

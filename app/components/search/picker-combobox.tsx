@@ -28,6 +28,7 @@ export function PickerCombobox({
   placeholder,
   status,
   footer,
+  hint,
 }: {
   id?: string
   label: string
@@ -42,6 +43,8 @@ export function PickerCombobox({
   /** Shown instead of / above options: loading, empty, error, "select the parent first". */
   status?: React.ReactNode
   footer?: React.ReactNode
+  /** Helper text under the field (e.g. why it is disabled), kept out of the narrow placeholder. */
+  hint?: string
 }) {
   const { t } = useTranslation()
   const fallbackId = useId()
@@ -70,6 +73,7 @@ export function PickerCombobox({
             id={inputId}
             autoComplete="off"
             placeholder={placeholder}
+            aria-describedby={hint ? `${inputId}-hint` : undefined}
             displayValue={(option: PickerOption | null) => option?.label ?? ''}
             onChange={(event) => {
               setQuery(event.target.value)
@@ -99,6 +103,11 @@ export function PickerCombobox({
           {footer ? <div className="border-t border-slate-100 px-3 py-2 text-xs text-slate-500">{footer}</div> : null}
         </ComboboxOptions>
       </Combobox>
+      {hint ? (
+        <p id={`${inputId}-hint`} className="mt-1.5 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
     </div>
   )
 }

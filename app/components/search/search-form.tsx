@@ -55,8 +55,9 @@ export function SearchForm({
   const canSubmit = hasSectorOrLocation(criteria)
   return (
     <Form method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
-      <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-5">
-        <div className="md:col-span-2 xl:col-span-1">
+      {/* The category has its own row: five pickers in one row left each too narrow for its placeholder. */}
+      <div className="grid items-start gap-5 md:grid-cols-2 xl:grid-cols-4">
+        <div className="md:col-span-2 xl:col-span-4">
           {hydrated ? (
             <CategoryPicker criteria={criteria} label={categoryLabel} onChange={(sector, label) => onCriteriaChange({ ...criteria, sector }, label)} />
           ) : (
@@ -227,7 +228,9 @@ function LocationPicker({ level, criteria, onChange }: { level: LocationLevel; c
       onQueryChange={setQuery}
       onChange={(option) => onChange(option?.value ?? '')}
       disabled={!enabled}
-      placeholder={enabled ? t(SELECT_PLACEHOLDER[level]) : t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])}
+      placeholder={t(SELECT_PLACEHOLDER[level])}
+      // The "select the parent first" text is too long for a placeholder in a narrow column.
+      hint={enabled ? undefined : t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])}
       status={status}
     />
   )
