@@ -194,6 +194,31 @@ test.describe('search', () => {
     await expect(page.getByLabel('Catégorie', { exact: true })).toHaveValue('Boulangerie')
   })
 
+  test('fits every picker placeholder in its field at 1440 and 375 px, in English and French', async ({ page }) => {
+    await signUp(page, { skipProfile: true })
+    for (const language of ['English', 'Français']) {
+      if (language === 'Français') {
+        await page.getByRole('button', { name: 'Français' }).click()
+        await expect(page.getByRole('heading', { name: 'Trouver des prospects', level: 1 })).toBeVisible()
+      }
+      for (const width of [1440, 375]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.goto('/')
+        const overflowing = await page.locator('form[action="/"] input[placeholder]').evaluateAll((inputs) =>
+          (inputs as HTMLInputElement[]).flatMap((input) => {
+            const style = getComputedStyle(input)
+            const context = document.createElement('canvas').getContext('2d')!
+            context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+            const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+            return context.measureText(input.placeholder).width > room ? [input.placeholder] : []
+          }),
+        )
+        expect(overflowing, `${language} at ${width} px`).toEqual([])
+        expect(await page.locator('form[action="/"] input[placeholder]').count()).toBeGreaterThan(0)
+      }
+    }
+  })
+
   test('picking a country clears the lower levels', async ({ page }, testInfo) => {
     test.skip(!hasJs(testInfo.project.name), 'without JavaScript the server drops orphan levels (unit-tested)')
     await signUp(page, { skipProfile: true })
