@@ -243,6 +243,14 @@ test.describe('search API', () => {
     expect(list.length).toBeGreaterThanOrEqual(200)
     expect(list[0]).toEqual({ id: expect.any(String), value: expect.any(String), label: expect.any(String) })
     expect((await api.get('/api/categories?lang=de')).status()).toBe(400)
+    // The picker asks for the search keys too: the other language's label and the presets' terms.
+    const withTerms = (await (await api.get('/api/categories?lang=en&include=terms')).json()) as Array<Record<string, unknown>>
+    expect(withTerms.find((option) => option.id === 'shop-bakery')).toMatchObject({
+      label: 'Bakery',
+      otherLabel: 'Boulangerie',
+      terms: expect.arrayContaining(['bakeshop']),
+      otherTerms: expect.any(Array),
+    })
 
     const regions = await api.get('/api/locations?type=region&countryName=France')
     expect(regions.status()).toBe(200)
