@@ -145,6 +145,8 @@ test.describe('search', () => {
       await expect(page.getByText('No locations found')).toBeVisible()
       await department.press('Escape')
     }
+    // The form says the level is not needed here, with and without JavaScript.
+    await expect(page.getByText('None here — this level is optional.')).toBeVisible()
     await runSearch(page)
     await expect(page.locator('table tbody tr').first()).toBeVisible()
     await expect(page.getByRole('dialog')).toHaveCount(0)

@@ -129,6 +129,8 @@ function NoJsLocationSelect({ level, criteria, options }: { level: LocationLevel
   const id = `search-${level}`
   const value = criteria[level]
   const hasValue = options.some((option) => option.name === value)
+  const noData = !disabled && (level === 'region' || level === 'department') && options.length === 0
+  const hint = disabled && parent ? t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>]) : noData ? t('searchLevels.noData') : null
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
@@ -139,7 +141,7 @@ function NoJsLocationSelect({ level, criteria, options }: { level: LocationLevel
         name={level}
         defaultValue={value}
         disabled={disabled}
-        aria-describedby={disabled ? `${id}-hint` : undefined}
+        aria-describedby={hint ? `${id}-hint` : undefined}
         className="mt-1.5 block w-full rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-400"
       >
         <option value="">{t(SELECT_PLACEHOLDER[level])}</option>
@@ -150,9 +152,9 @@ function NoJsLocationSelect({ level, criteria, options }: { level: LocationLevel
           </option>
         ))}
       </select>
-      {disabled && parent ? (
+      {hint ? (
         <p id={`${id}-hint`} className="mt-1.5 text-xs text-slate-500">
-          {t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])}
+          {hint}
         </p>
       ) : null}
     </div>
@@ -208,6 +210,8 @@ function LocationPicker({ level, criteria, onChange }: { level: LocationLevel; c
     query,
   })
   const items = level === 'city' ? state.items : filterLocations(state.items, query)
+  // A region or department list that loaded empty: the plan rules do not require that level.
+  const noData = enabled && (level === 'region' || level === 'department') && state.status === 'ready' && state.items.length === 0
   const status = !enabled
     ? t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])
     : state.status === 'loading' && !items.length
@@ -230,7 +234,7 @@ function LocationPicker({ level, criteria, onChange }: { level: LocationLevel; c
       disabled={!enabled}
       placeholder={t(SELECT_PLACEHOLDER[level])}
       // The "select the parent first" text is too long for a placeholder in a narrow column.
-      hint={enabled ? undefined : t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])}
+      hint={!enabled ? t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>]) : noData ? t('searchLevels.noData') : undefined}
       status={status}
     />
   )
