@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { ExportLeadView } from '#app/.server/export-views.ts'
 import type { EnrichmentType } from '#app/domain/enrichment.ts'
+import { cn } from '#app/utils/misc.ts'
 import { CategoryChips } from '../search/results.tsx'
 import { Reviews } from '../search/reviews.tsx'
 import { SocialIcons } from './social-icons.tsx'
@@ -34,8 +35,11 @@ function Technologies({ list }: { list: string[] }) {
   )
 }
 
-/** One enrichment's value, the same in the table and in the mobile cards. */
-function Value({ lead, type }: { lead: ExportLeadView; type: EnrichmentType }) {
+/**
+ * One enrichment's value, the same in the table and in the mobile cards. Long text is cut with an ellipsis in the
+ * table (the full value in its tooltip) and wraps in the cards, where there is no pointer to hover.
+ */
+function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: EnrichmentType; wrap?: boolean }) {
   const { t } = useTranslation()
   const status = lead.statuses[type]
   switch (type) {
@@ -50,17 +54,17 @@ function Value({ lead, type }: { lead: ExportLeadView; type: EnrichmentType }) {
     case 'website':
       if (!lead.website) return <Missing status={status} />
       return lead.website.href ? (
-        <a href={lead.website.href} target="_blank" rel="noopener noreferrer nofollow" title={lead.website.href} className="block truncate text-brand-700 hover:underline">
+        <a href={lead.website.href} target="_blank" rel="noopener noreferrer nofollow" title={lead.website.href} className={cn('text-brand-700 hover:underline', wrap ? 'break-all' : 'block truncate')}>
           {lead.website.host}
         </a>
       ) : (
-        <span className="block truncate text-slate-700">{lead.website.host}</span>
+        <span className={cn('text-slate-700', wrap ? 'break-all' : 'block truncate')}>{lead.website.host}</span>
       )
     case 'email':
       return lead.email.length ? (
         <ul className="min-w-0 space-y-0.5">
           {lead.email.map((email) => (
-            <li key={email} className="truncate">
+            <li key={email} className={wrap ? 'break-all' : 'truncate'}>
               <a href={`mailto:${email}`} title={email} className="text-slate-700 hover:text-brand-700">
                 {email}
               </a>
@@ -171,7 +175,7 @@ function LeadCards({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
               <div key={type} className="grid grid-cols-[7rem_minmax(0,1fr)] items-start gap-3 py-2" data-column={type}>
                 <dt className="text-xs font-medium text-slate-500">{t(`exports.detail.columns.${type}`)}</dt>
                 <dd className="min-w-0">
-                  <Value lead={lead} type={type} />
+                  <Value lead={lead} type={type} wrap />
                 </dd>
               </div>
             ))}
