@@ -109,7 +109,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
           </div>
           <p className="mt-1 text-sm text-slate-500">{t('exports.detail.createdOn', { date: formatDate(detail.createdAt, i18n.language, t, 'dateTime') })}</p>
         </div>
-        <div className="relative flex flex-wrap gap-2">
+        <div className="relative flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
           {canDownload ? (
             <DownloadMenu exportId={detail.id} userId={loaderData.userId} />
           ) : null}

@@ -159,7 +159,7 @@ function ExportsTable({ exports, sort, searchParams, language }: { exports: Expo
           <col />
           <col className="w-44" />
           <col className="w-28" />
-          <col className="w-32" />
+          <col className="w-36" />
           <col className="w-36" />
         </colgroup>
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500">

@@ -238,6 +238,10 @@ test('capture tables and menus', async ({ page, baseURL }, testInfo) => {
       const shot = (name: string, fullPage = true) => page.screenshot({ path: `${dir}/${name}-${language}-${width}.png`, fullPage })
       await page.goto(`/exports/${exportId}`)
       await shot('detail')
+      if (width === 375) {
+        await page.getByTestId('lead-card').first().scrollIntoViewIfNeeded()
+        await shot('detail-cards', false)
+      }
       await page.locator('summary').filter({ hasText: /Download|Télécharger/ }).click()
       await shot('download-menu', false)
       await page.goto('/exports?sort=name-asc')

@@ -94,7 +94,7 @@ const COLUMN_CLASSES: Record<EnrichmentType, string> = {
   phone: 'whitespace-nowrap',
   website: 'max-w-44',
   email: 'max-w-56',
-  technologies: 'min-w-36 max-w-52',
+  technologies: 'min-w-44 max-w-56',
   social: 'min-w-28',
   admin_fr_info: 'whitespace-nowrap',
 }
@@ -108,7 +108,7 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
     <div className="hidden overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 md:block" data-testid="leads-table">
       {/* Focusable so keyboard users can scroll it; labelled so the stop is announced. */}
       <div className="scroll-x rounded-2xl focus-visible:outline-offset-[-2px]" tabIndex={0} role="region" aria-label={t('leadsView.tableRegion')}>
-        <p className="scroll-x-hint sticky left-0 items-center justify-end gap-1 border-b border-slate-100 bg-brand-50/60 px-3 py-1.5 text-xs font-medium text-brand-700" aria-hidden="true">
+        <p className="scroll-x-hint sticky left-0 items-center justify-end gap-1 border-b border-slate-100 px-4 py-1.5 text-xs font-medium text-slate-500" aria-hidden="true">
           {t('leadsView.scrollHint')}
           <span>→</span>
         </p>
@@ -116,7 +116,7 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
           <caption className="sr-only">{t('exports.detail.leads')}</caption>
           <thead className="border-b border-slate-200 text-left text-xs tracking-wide text-slate-500 uppercase">
             <tr>
-              <th scope="col" className={`${th} scroll-x-sticky sticky left-0 z-10 min-w-44 bg-slate-50 pl-4`}>
+              <th scope="col" className={`${th} scroll-x-sticky sticky left-0 z-10 min-w-52 bg-slate-50 pl-4`}>
                 {t('exports.detail.columns.name')}
               </th>
               <th scope="col" className={`${th} bg-slate-50`}>{t('exports.detail.columns.city')}</th>
@@ -132,11 +132,11 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
           <tbody className="divide-y divide-slate-100">
             {leads.map((lead) => (
               <tr key={lead.id} className="align-top" data-testid="lead-row">
-                <th scope="row" className={`${td} scroll-x-sticky sticky left-0 z-10 max-w-60 min-w-44 bg-white pl-4 text-left font-medium break-words text-slate-900`} data-column="name">
+                <th scope="row" className={`${td} scroll-x-sticky sticky left-0 z-10 max-w-64 min-w-52 bg-white pl-4 text-left font-medium break-words text-slate-900`} data-column="name">
                   {lead.name}
                 </th>
                 <td className={`${td} whitespace-nowrap text-slate-600`}>{lead.city ?? '—'}</td>
-                <td className={`${td} min-w-32`}>
+                <td className={`${td} min-w-44`}>
                   <CategoryChips types={lead.businessTypes} />
                 </td>
                 {chosen.map((type) => (
