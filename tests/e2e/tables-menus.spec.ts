@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { expectNoA11yViolations } from './support/a11y.ts'
 import { signUpViaRequest } from './support/http.ts'
+import { sql } from './support/db.ts'
 import { seedExports, seedRichExport } from './support/seed-exports.ts'
 import { uniqueEmail } from './support/users.ts'
 
@@ -187,6 +188,29 @@ test.describe('at 1440 px', () => {
     await expect(page.getByRole('heading', { name: 'Alpha', level: 1 })).toBeVisible()
     await page.goto('/exports')
     await expectNoA11yViolations(page)
+  })
+
+  test('a long list of exports with long names stays inside its card', async ({ page, baseURL }, testInfo) => {
+    const email = uniqueEmail('many', testInfo)
+    await signUpViaRequest(page, baseURL, { email })
+    await sql(
+      `insert into public.exports (user_id, name, status, lead_count, total_credits_used, progress_percentage, created_at)
+       select u.id, 'Restaurants et brasseries du centre-ville de Saint-Pol-de-Léon, export numéro ' || n, 'completed', n * 101, n * 37, 100,
+              now() - make_interval(mins => n)
+       from auth.users u, generate_series(1, 60) n where u.email = $1`,
+      [email],
+    )
+    await page.goto('/exports')
+    await expect(page.getByTestId('export-row')).toHaveCount(60)
+    await expectNoPageOverflow(page)
+    const table = page.getByTestId('exports-list')
+    const card = (await table.locator('..').boundingBox())!
+    const tableBox = (await table.boundingBox())!
+    expect(tableBox.x + tableBox.width).toBeLessThanOrEqual(card.x + card.width + 0.5)
+    await expect(page.getByTestId('export-row').first().getByRole('link')).toHaveAttribute('title', /export numéro 1$/)
+    await page.setViewportSize({ width: 375, height: 812 })
+    for (const item of (await page.getByTestId('export-cards').getByRole('link').all()).slice(0, 5)) await expectInsideViewport(item)
+    await expectNoPageOverflow(page)
   })
 
   test('narrow screens sort with a select and label every number', async ({ page, baseURL, javaScriptEnabled }, testInfo) => {
