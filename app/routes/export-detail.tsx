@@ -101,7 +101,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-3">
-            <h1 className="truncate text-2xl font-semibold text-slate-900">{detail.name}</h1>
+            <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900">{detail.name}</h1>
             <StatusBadge status={detail.status} />
             {detail.isDemo ? (
               <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-300 ring-inset">{t('app.demoData')}</span>
