@@ -2,6 +2,8 @@
 // what exists: another user's export is simply not found.
 import { sql } from 'kysely'
 import { ENRICHMENT_TYPES, normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
+import { DEFAULT_EXPORT_SORT, STATUS_ORDER, type ExportSort } from '#app/domain/export-list.ts'
+import { formatPhone, formatWebsite, type PhoneDisplay, type WebsiteDisplay } from '#app/domain/lead-format.ts'
 import type { SessionUser } from './auth.ts'
 import { withUser } from './db.ts'
 
@@ -28,15 +30,18 @@ function iso(value: Date | string | null | undefined): string | null {
   return Number.isNaN(date.getTime()) ? String(value) : date.toISOString()
 }
 
-/** The user's exports, newest first, optionally filtered by status. */
-export async function listExports(user: SessionUser, status?: ExportStatus): Promise<ExportSummary[]> {
+/** The user's exports in the requested order (newest first by default), optionally filtered by status. */
+export async function listExports(user: SessionUser, status?: ExportStatus, sort: ExportSort = DEFAULT_EXPORT_SORT): Promise<ExportSummary[]> {
   const rows = await withUser(user.claims, (trx) => {
     let query = trx
       .selectFrom('exports')
       .select(['id', 'name', 'status', 'lead_count', 'total_credits_used', 'created_at', 'progress_percentage'])
       .where('user_id', '=', user.id)
-      .orderBy('created_at', 'desc')
-      .limit(500)
+    // Names sort the way people read them (ICU root collation: "école" beside "Ecole", not after "z" as in the
+    // database's C locale); ties fall back to newest first so the order is stable across reloads.
+    if (sort.key === 'name') query = query.orderBy(sql`name collate "und-x-icu"`, sort.direction)
+    else if (sort.key === 'status') query = query.orderBy(sql`array_position(${sql.val([...STATUS_ORDER])}::text[], status)`, sort.direction)
+    query = query.orderBy('created_at', sort.key === 'date' ? sort.direction : 'desc').orderBy('id').limit(500)
     if (status) query = query.where('status', '=', status)
     return query.execute()
   })
@@ -56,8 +61,8 @@ export interface ExportLeadView {
   name: string
   city: string | null
   businessTypes: string[]
-  phone: string | null
-  website: string | null
+  phone: PhoneDisplay | null
+  website: WebsiteDisplay | null
   email: string[]
   technologies: Record<string, string | string[]>
   socialMedia: Record<string, string>
@@ -107,6 +112,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         'leads.id',
         'leads.name',
         'leads.city',
+        'leads.country_code',
         'leads.business_types',
         'leads.phone',
         'leads.website',
@@ -148,8 +154,8 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         name: lead.name,
         city: lead.city,
         businessTypes: lead.business_types ?? [],
-        phone: lead.phone,
-        website: lead.website,
+        phone: formatPhone(lead.phone, lead.country_code),
+        website: formatWebsite(lead.website),
         email: Array.isArray(lead.email) ? lead.email : lead.email ? [String(lead.email)] : [],
         technologies: (lead.technologies ?? {}) as Record<string, string | string[]>,
         socialMedia: (lead.social_media ?? {}) as Record<string, string>,

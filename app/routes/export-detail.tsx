@@ -9,11 +9,13 @@ import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { getCategory, labelOf } from '#app/.server/search/categories.ts'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { AddEnrichmentModal } from '#app/components/exports/add-enrichment-modal.tsx'
+import { DownloadMenu } from '#app/components/exports/download-menu.tsx'
 import { LeadsTable } from '#app/components/exports/leads-table.tsx'
 import { ProgressBar, StatusBadge } from '#app/components/exports/status-badge.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
-import { Disclosure } from '#app/components/ui/disclosure.tsx'
+import { Disclosure, rowMenu } from '#app/components/ui/disclosure.tsx'
+import { Icon } from '#app/components/layout/icons.tsx'
 import { CloseIcon, Modal } from '#app/components/ui/modal.tsx'
 import { ENRICHMENT_TYPES, selectedTypes, type EnrichmentType } from '#app/domain/enrichment.ts'
 import { formatDate } from '#app/utils/dates.ts'
@@ -99,7 +101,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-3">
-            <h1 className="truncate text-2xl font-semibold text-slate-900">{detail.name}</h1>
+            <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900">{detail.name}</h1>
             <StatusBadge status={detail.status} />
             {detail.isDemo ? (
               <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-300 ring-inset">{t('app.demoData')}</span>
@@ -107,19 +109,9 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
           </div>
           <p className="mt-1 text-sm text-slate-500">{t('exports.detail.createdOn', { date: formatDate(detail.createdAt, i18n.language, t, 'dateTime') })}</p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="relative flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
           {canDownload ? (
-            <Disclosure
-              label={<span className={buttonClasses()}>{t('exports.detail.download')}</span>}
-              panelClassName="absolute right-0 z-30 mt-2 w-40 rounded-xl bg-white p-1 shadow-lg ring-1 ring-slate-900/10"
-            >
-              <a href={`/api/exports/${detail.id}/download?format=csv&userId=${loaderData.userId}`} className="block rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" download>
-                {t('exports.detail.downloadCsv')}
-              </a>
-              <a href={`/api/exports/${detail.id}/download?format=xlsx&userId=${loaderData.userId}`} className="block rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" download>
-                {t('exports.detail.downloadExcel')}
-              </a>
-            </Disclosure>
+            <DownloadMenu exportId={detail.id} userId={loaderData.userId} />
           ) : null}
           {canAdd ? (
             <Link to={`${base}?add=1`} className={buttonClasses({ variant: 'secondary' })} preventScrollReset>
@@ -127,10 +119,16 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
             </Link>
           ) : null}
           <Disclosure
-            label={<span className={buttonClasses({ variant: 'secondary' })}>{t('exports.detail.actions')}</span>}
-            panelClassName="absolute right-0 z-30 mt-2 w-44 rounded-xl bg-white p-1 shadow-lg ring-1 ring-slate-900/10"
+            className={rowMenu.details}
+            label={
+              <span className={buttonClasses({ variant: 'secondary' })}>
+                {t('exports.detail.actions')}
+                <Icon name="chevronDown" className="size-4 text-slate-400" />
+              </span>
+            }
+            panelClassName={rowMenu.panel}
           >
-            <Link to={`${base}?delete=1`} preventScrollReset className="block rounded-lg px-3 py-2 text-sm text-red-700 hover:bg-red-50">
+            <Link to={`${base}?delete=1`} preventScrollReset className="block rounded-lg px-2.5 py-2 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:bg-red-50">
               {t('exports.detail.delete')}
             </Link>
           </Disclosure>

@@ -11,7 +11,9 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { EXPORT_STATUSES, type ExportStatus } from '#app/domain/enrichment.ts'
+import { ariaSort, nextSort, parseExportSort, SORT_CHOICES, sortSearch, sortValue, type ExportSort, type ExportSortKey } from '#app/domain/export-list.ts'
 import { formatDate } from '#app/utils/dates.ts'
+import { cn } from '#app/utils/misc.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.exports' }
 
@@ -19,11 +21,13 @@ const FILTERS = ['all', 'completed', 'processing', 'pending', 'failed', 'interru
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
-  const requested = new URL(request.url).searchParams.get('status') ?? 'all'
+  const params = new URL(request.url).searchParams
+  const requested = params.get('status') ?? 'all'
   const status = (EXPORT_STATUSES as readonly string[]).includes(requested) ? (requested as ExportStatus) : undefined
   if (requested !== 'all' && !status) throw data({ error: 'Unknown status' }, { status: 400 })
-  const exports = await listExports(user, status)
-  return { exports, status: status ?? 'all', running: hasRunning(exports) }
+  const sort = parseExportSort(params)
+  const exports = await listExports(user, status, sort)
+  return { exports, status: status ?? 'all', sort, running: hasRunning(exports) }
 }
 
 export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
@@ -31,9 +35,11 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const filtering = navigation.state === 'loading' && navigation.location.pathname === '/exports'
-  const { exports, status, running } = loaderData
+  const { exports, status, sort, running } = loaderData
   const notice = searchParams.get('deleted') === '1' ? t('exports.detail.deleted') : null
-  const number = new Intl.NumberFormat(i18n.language)
+  const submit = (event: React.ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit()
+  const selectClasses =
+    'mt-1.5 block w-full rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none sm:w-48'
   return (
     <section className="mx-auto max-w-6xl space-y-6">
       <AutoRefresh active={running} />
@@ -47,22 +53,29 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t('exports.filterLabel')}>
-        <div>
+      <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t('exportsList.controls')}>
+        <div className="min-w-0 flex-1 sm:flex-none">
           <label htmlFor="status-filter" className="block text-sm font-medium text-slate-700">
             {t('exports.filterLabel')}
           </label>
-          <select
-            id="status-filter"
-            name="status"
-            defaultValue={status}
-            key={status}
-            onChange={(event) => event.currentTarget.form?.requestSubmit()}
-            className="mt-1.5 block w-48 rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none"
-          >
+          <select id="status-filter" name="status" defaultValue={status} key={status} onChange={submit} className={selectClasses}>
             {FILTERS.map((filter) => (
               <option key={filter} value={filter}>
                 {t(`exports.filter.${filter}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {/* Narrow screens have no column headers to click: the order is a select there. Hidden on wider screens, it
+            still carries the current order when the status filter is submitted. */}
+        <div className="min-w-0 flex-1 sm:flex-none md:hidden">
+          <label htmlFor="sort-select" className="block text-sm font-medium text-slate-700">
+            {t('exportsList.sortLabel')}
+          </label>
+          <select id="sort-select" name="sort" defaultValue={sortValue(sort)} key={sortValue(sort)} onChange={submit} className={selectClasses}>
+            {SORT_CHOICES.map((choice) => (
+              <option key={sortValue(choice)} value={sortValue(choice)}>
+                {t(`exportsList.sortChoices.${sortValue(choice)}`)}
               </option>
             ))}
           </select>
@@ -94,27 +107,141 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       ) : (
-        <ul className="divide-y divide-slate-100 overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" data-testid="exports-list">
-          {exports.map((item) => (
-            <li key={item.id}>
-              <Link to={`/exports/${item.id}`} className="grid gap-3 px-5 py-4 hover:bg-slate-50 sm:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))] sm:items-center">
-                <div className="min-w-0">
-                  <div className="flex items-center gap-2">
-                    <p className="truncate font-medium text-slate-900">{item.name}</p>
-                    <StatusBadge status={item.status} />
-                  </div>
-                  <ProgressBar percent={item.progress} className="mt-2 max-w-xs" />
-                </div>
-                <p className="text-sm text-slate-600">{t('exports.leadCount', { count: item.leadCount, formatted: number.format(item.leadCount) })}</p>
-                <p className="text-sm text-slate-600">{t('exports.creditsUsed', { count: item.creditsUsed })}</p>
-                <p className="text-sm text-slate-500 sm:text-right">{formatDate(item.createdAt, i18n.language, t)}</p>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ExportsTable exports={exports} sort={sort} searchParams={searchParams} language={i18n.language} />
+          <ExportCards exports={exports} language={i18n.language} />
+        </>
       )}
       {running ? <p className="text-xs text-slate-500">{t('exports.autoRefresh')}</p> : null}
     </section>
+  )
+}
+
+type ExportRow = Route.ComponentProps['loaderData']['exports'][number]
+
+function SortIcon({ direction }: { direction: 'asc' | 'desc' | null }) {
+  return (
+    <svg viewBox="0 0 12 16" className="size-3.5 shrink-0" fill="currentColor" aria-hidden="true">
+      <path d="M6 1 10 6H2z" className={direction === 'asc' ? 'text-brand-600' : 'text-slate-300'} />
+      <path d="M6 15 2 10h8z" className={direction === 'desc' ? 'text-brand-600' : 'text-slate-300'} />
+    </svg>
+  )
+}
+
+function SortHeader({ column, label, sort, searchParams, className }: { column: ExportSortKey; label: string; sort: ExportSort; searchParams: URLSearchParams; className?: string }) {
+  const state = ariaSort(sort, column)
+  return (
+    <th scope="col" aria-sort={state === 'none' ? undefined : state} className={cn('px-4 py-2', className)}>
+      <Link
+        to={sortSearch(searchParams, nextSort(sort, column))}
+        preventScrollReset
+        className={cn(
+          '-mx-1.5 inline-flex items-center gap-1 rounded-md px-1.5 py-1 uppercase hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600',
+          state !== 'none' && 'text-slate-900',
+        )}
+      >
+        {label}
+        <SortIcon direction={state === 'ascending' ? 'asc' : state === 'descending' ? 'desc' : null} />
+      </Link>
+    </th>
+  )
+}
+
+/** Wide screens: one row per export under sortable headers; the whole row is the link to the export. */
+function ExportsTable({ exports, sort, searchParams, language }: { exports: ExportRow[]; sort: ExportSort; searchParams: URLSearchParams; language: string }) {
+  const { t } = useTranslation()
+  const number = new Intl.NumberFormat(language)
+  return (
+    <div className="hidden overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 md:block">
+      <table className="w-full table-fixed text-sm" data-testid="exports-list">
+        <caption className="sr-only">{t('exports.title')}</caption>
+        <colgroup>
+          <col />
+          <col className="w-44" />
+          <col className="w-28" />
+          <col className="w-36" />
+          <col className="w-36" />
+        </colgroup>
+        <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500">
+          <tr>
+            <SortHeader column="name" label={t('exports.columns.name')} sort={sort} searchParams={searchParams} className="pl-5" />
+            <SortHeader column="status" label={t('exports.columns.status')} sort={sort} searchParams={searchParams} />
+            <th scope="col" className="px-4 py-2 text-right uppercase">
+              {t('exports.columns.leads')}
+            </th>
+            <th scope="col" className="px-4 py-2 text-right uppercase">
+              {t('exports.detail.creditsUsed')}
+            </th>
+            <SortHeader column="date" label={t('exports.columns.created')} sort={sort} searchParams={searchParams} className="pr-5 text-right" />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {exports.map((item) => (
+            <tr key={item.id} className="relative hover:bg-slate-50" data-testid="export-row">
+              <td className="py-3.5 pr-4 pl-5">
+                {/* The link's ::after covers the row, so the whole row is clickable while the name stays its label. */}
+                <Link
+                  to={`/exports/${item.id}`}
+                  className="block truncate font-medium text-slate-900 after:absolute after:inset-0 after:rounded-sm focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-brand-600 focus-visible:after:ring-inset"
+                  title={item.name}
+                >
+                  {item.name}
+                </Link>
+              </td>
+              <td className="px-4 py-3.5">
+                <StatusBadge status={item.status} />
+                <ProgressBar percent={item.progress} className="mt-1.5 max-w-36" />
+              </td>
+              <td className="px-4 py-3.5 text-right text-slate-700 tabular-nums" data-column="leads">
+                {number.format(item.leadCount)}
+              </td>
+              <td className="px-4 py-3.5 text-right text-slate-700 tabular-nums" data-column="credits">
+                {number.format(item.creditsUsed)}
+              </td>
+              <td className="py-3.5 pr-5 pl-4 text-right whitespace-nowrap text-slate-500">{formatDate(item.createdAt, language, t)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** Narrow screens: a card per export, each number with its label. */
+function ExportCards({ exports, language }: { exports: ExportRow[]; language: string }) {
+  const { t } = useTranslation()
+  const number = new Intl.NumberFormat(language)
+  return (
+    <ul className="space-y-3 md:hidden" data-testid="export-cards">
+      {exports.map((item) => (
+        <li key={item.id}>
+          <Link
+            to={`/exports/${item.id}`}
+            className="block rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:ring-slate-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+          >
+            <div className="flex items-start justify-between gap-3">
+              <p className="min-w-0 font-medium break-words text-slate-900">{item.name}</p>
+              <StatusBadge status={item.status} />
+            </div>
+            <ProgressBar percent={item.progress} className="mt-2" />
+            <dl className="mt-3 grid grid-cols-3 gap-3 border-t border-slate-100 pt-3">
+              <div>
+                <dt className="text-xs text-slate-500">{t('exports.columns.leads')}</dt>
+                <dd className="mt-0.5 text-sm font-medium text-slate-900 tabular-nums">{number.format(item.leadCount)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">{t('exports.detail.creditsUsed')}</dt>
+                <dd className="mt-0.5 text-sm font-medium text-slate-900 tabular-nums">{number.format(item.creditsUsed)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500">{t('exports.columns.created')}</dt>
+                <dd className="mt-0.5 text-sm text-slate-700">{formatDate(item.createdAt, language, t)}</dd>
+              </div>
+            </dl>
+          </Link>
+        </li>
+      ))}
+    </ul>
   )
 }
 

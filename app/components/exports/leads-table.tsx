@@ -1,9 +1,12 @@
 import { useTranslation } from 'react-i18next'
 import type { ExportLeadView } from '#app/.server/export-views.ts'
 import type { EnrichmentType } from '#app/domain/enrichment.ts'
+import { cn } from '#app/utils/misc.ts'
 import { CategoryChips } from '../search/results.tsx'
 import { Reviews } from '../search/reviews.tsx'
 import { SocialIcons } from './social-icons.tsx'
+
+const MAX_TECHNOLOGIES = 3
 
 function Missing({ status }: { status: string | undefined }) {
   const { t } = useTranslation()
@@ -15,26 +18,54 @@ function technologiesList(technologies: Record<string, string | string[]>) {
   return [...new Set(Object.values(technologies).flatMap((value) => (Array.isArray(value) ? value : [value])))].filter(Boolean)
 }
 
-function Cell({ lead, type }: { lead: ExportLeadView; type: EnrichmentType }) {
+/** A few technologies as chips; the rest counted, and all of them in the tooltip. */
+function Technologies({ list }: { list: string[] }) {
+  const { t } = useTranslation()
+  const shown = list.slice(0, MAX_TECHNOLOGIES)
+  const rest = list.length - shown.length
+  return (
+    <span className="flex flex-wrap gap-1" title={rest > 0 ? list.join(', ') : undefined}>
+      {shown.map((name) => (
+        <span key={name} className="rounded-md bg-slate-100 px-1.5 py-0.5 text-xs whitespace-nowrap text-slate-700">
+          {name}
+        </span>
+      ))}
+      {rest > 0 ? <span className="rounded-md bg-slate-50 px-1.5 py-0.5 text-xs text-slate-500">{t('search.moreCategories', { count: rest })}</span> : null}
+    </span>
+  )
+}
+
+/**
+ * One enrichment's value, the same in the table and in the mobile cards. Long text is cut with an ellipsis in the
+ * table (the full value in its tooltip) and wraps in the cards, where there is no pointer to hover.
+ */
+function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: EnrichmentType; wrap?: boolean }) {
   const { t } = useTranslation()
   const status = lead.statuses[type]
   switch (type) {
     case 'phone':
-      return lead.phone ? <a href={`tel:${lead.phone.replace(/\s/g, '')}`} className="whitespace-nowrap text-slate-700 hover:text-brand-700">{lead.phone}</a> : <Missing status={status} />
-    case 'website':
-      return lead.website ? (
-        <a href={lead.website} target="_blank" rel="noopener noreferrer nofollow" className="block max-w-48 truncate text-brand-700 hover:underline">
-          {lead.website.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+      return lead.phone ? (
+        <a href={lead.phone.href} className="whitespace-nowrap text-slate-700 tabular-nums hover:text-brand-700">
+          {lead.phone.text}
         </a>
       ) : (
         <Missing status={status} />
       )
+    case 'website':
+      if (!lead.website) return <Missing status={status} />
+      return lead.website.href ? (
+        <a href={lead.website.href} target="_blank" rel="noopener noreferrer nofollow" title={lead.website.href} className={cn('text-brand-700 hover:underline', wrap ? 'break-all' : 'block truncate')}>
+          {lead.website.host}
+        </a>
+      ) : (
+        <span className={cn('text-slate-700', wrap ? 'break-all' : 'block truncate')}>{lead.website.host}</span>
+      )
     case 'email':
       return lead.email.length ? (
-        <ul className="space-y-0.5">
+        <ul className="min-w-0 space-y-0.5">
           {lead.email.map((email) => (
-            <li key={email}>
-              <a href={`mailto:${email}`} className="text-slate-700 hover:text-brand-700">
+            <li key={email} className={wrap ? 'break-all' : 'truncate'}>
+              <a href={`mailto:${email}`} title={email} className="text-slate-700 hover:text-brand-700">
                 {email}
               </a>
             </li>
@@ -45,53 +76,75 @@ function Cell({ lead, type }: { lead: ExportLeadView; type: EnrichmentType }) {
       )
     case 'technologies': {
       const list = technologiesList(lead.technologies)
-      return list.length ? <CategoryChips types={list} /> : <Missing status={status} />
+      return list.length ? <Technologies list={list} /> : <Missing status={status} />
     }
     case 'social':
       return Object.keys(lead.socialMedia).length ? <SocialIcons links={lead.socialMedia} /> : <Missing status={status} />
     case 'admin_fr_info':
       return lead.adminFrInfo?.results?.length ? (
-        <span className="rounded-md bg-emerald-50 px-1.5 py-0.5 text-xs font-medium text-emerald-700">{t('exports.detail.available')}</span>
+        <span className="rounded-md bg-emerald-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700">{t('exports.detail.available')}</span>
       ) : (
         <Missing status={status} />
       )
   }
 }
 
-export function LeadsTable({ leads, chosen }: { leads: ExportLeadView[]; chosen: EnrichmentType[] }) {
+// Compact widths per enrichment column: enough for a typical value, so all of them fit a laptop screen more often.
+const COLUMN_CLASSES: Record<EnrichmentType, string> = {
+  phone: 'whitespace-nowrap',
+  website: 'max-w-44',
+  email: 'max-w-56',
+  technologies: 'min-w-44 max-w-56',
+  social: 'min-w-28',
+  admin_fr_info: 'whitespace-nowrap',
+}
+
+/** Wide screens: a table in its card; it scrolls inside the card when the columns do not fit, the name staying put. */
+function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: EnrichmentType[] }) {
   const { t } = useTranslation()
+  const th = 'px-3 py-2.5 align-bottom font-semibold'
+  const td = 'px-3 py-2.5'
   return (
-    <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
-      <div className="overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
+    <div className="hidden overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 md:block" data-testid="leads-table">
+      {/* Focusable so keyboard users can scroll it; labelled so the stop is announced. */}
+      <div className="scroll-x rounded-2xl focus-visible:outline-offset-[-2px]" tabIndex={0} role="region" aria-label={t('leadsView.tableRegion')}>
+        <p className="scroll-x-hint sticky left-0 items-center justify-end gap-1 border-b border-slate-100 px-4 py-1.5 text-xs font-medium text-slate-500" aria-hidden="true">
+          {t('leadsView.scrollHint')}
+          <span>→</span>
+        </p>
+        <table className="w-full text-sm">
           <caption className="sr-only">{t('exports.detail.leads')}</caption>
-          <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">
+          <thead className="border-b border-slate-200 text-left text-xs tracking-wide text-slate-500 uppercase">
             <tr>
-              <th scope="col" className="px-4 py-3">{t('exports.detail.columns.name')}</th>
-              <th scope="col" className="px-4 py-3">{t('exports.detail.columns.city')}</th>
-              <th scope="col" className="px-4 py-3">{t('exports.detail.columns.categories')}</th>
+              <th scope="col" className={`${th} scroll-x-sticky sticky left-0 z-10 min-w-52 bg-slate-50 pl-4`}>
+                {t('exports.detail.columns.name')}
+              </th>
+              <th scope="col" className={`${th} bg-slate-50`}>{t('exports.detail.columns.city')}</th>
+              <th scope="col" className={`${th} bg-slate-50`}>{t('exports.detail.columns.categories')}</th>
               {chosen.map((type) => (
-                <th key={type} scope="col" className="px-4 py-3">
+                <th key={type} scope="col" className={`${th} bg-slate-50`}>
                   {t(`exports.detail.columns.${type}`)}
                 </th>
               ))}
-              <th scope="col" className="px-4 py-3">{t('exports.detail.columns.reviews')}</th>
+              <th scope="col" className={`${th} bg-slate-50 pr-4`}>{t('exports.detail.columns.reviews')}</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {leads.map((lead) => (
               <tr key={lead.id} className="align-top" data-testid="lead-row">
-                <td className="px-4 py-3 font-medium text-slate-900">{lead.name}</td>
-                <td className="px-4 py-3 text-slate-600">{lead.city ?? '—'}</td>
-                <td className="px-4 py-3">
+                <th scope="row" className={`${td} scroll-x-sticky sticky left-0 z-10 max-w-64 min-w-52 bg-white pl-4 text-left font-medium break-words text-slate-900`} data-column="name">
+                  {lead.name}
+                </th>
+                <td className={`${td} whitespace-nowrap text-slate-600`}>{lead.city ?? '—'}</td>
+                <td className={`${td} min-w-44`}>
                   <CategoryChips types={lead.businessTypes} />
                 </td>
                 {chosen.map((type) => (
-                  <td key={type} className="px-4 py-3" data-column={type}>
-                    <Cell lead={lead} type={type} />
+                  <td key={type} className={`${td} ${COLUMN_CLASSES[type]}`} data-column={type}>
+                    <Value lead={lead} type={type} />
                   </td>
                 ))}
-                <td className="px-4 py-3">
+                <td className={`${td} pr-4`}>
                   <Reviews rating={lead.rating} count={lead.reviewCount} />
                 </td>
               </tr>
@@ -100,5 +153,50 @@ export function LeadsTable({ leads, chosen }: { leads: ExportLeadView[]; chosen:
         </table>
       </div>
     </div>
+  )
+}
+
+/** Narrow screens: one card per lead with every chosen enrichment, nothing to scroll sideways. */
+function LeadCards({ leads, chosen }: { leads: ExportLeadView[]; chosen: EnrichmentType[] }) {
+  const { t } = useTranslation()
+  return (
+    <ul className="space-y-3 md:hidden" aria-label={t('exports.detail.leads')} data-testid="lead-cards">
+      {leads.map((lead) => (
+        <li key={lead.id} className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="lead-card">
+          <p className="font-semibold break-words text-slate-900">{lead.name}</p>
+          {lead.city ? <p className="text-sm text-slate-500">{lead.city}</p> : null}
+          {lead.businessTypes.length ? (
+            <div className="mt-2">
+              <CategoryChips types={lead.businessTypes} />
+            </div>
+          ) : null}
+          <dl className="mt-3 divide-y divide-slate-100 border-t border-slate-100 text-sm">
+            {chosen.map((type) => (
+              <div key={type} className="grid grid-cols-[7rem_minmax(0,1fr)] items-start gap-3 py-2" data-column={type}>
+                <dt className="text-xs font-medium text-slate-500">{t(`exports.detail.columns.${type}`)}</dt>
+                <dd className="min-w-0">
+                  <Value lead={lead} type={type} wrap />
+                </dd>
+              </div>
+            ))}
+            <div className="grid grid-cols-[7rem_minmax(0,1fr)] items-start gap-3 py-2" data-column="reviews">
+              <dt className="text-xs font-medium text-slate-500">{t('exports.detail.columns.reviews')}</dt>
+              <dd className="min-w-0">
+                <Reviews rating={lead.rating} count={lead.reviewCount} />
+              </dd>
+            </div>
+          </dl>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export function LeadsTable({ leads, chosen }: { leads: ExportLeadView[]; chosen: EnrichmentType[] }) {
+  return (
+    <>
+      <LeadsGrid leads={leads} chosen={chosen} />
+      <LeadCards leads={leads} chosen={chosen} />
+    </>
   )
 }

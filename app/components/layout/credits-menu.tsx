@@ -24,7 +24,7 @@ export function CreditsMenu({ credits }: { credits: CreditsSummary }) {
         </>
       }
       buttonClassName="flex items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm font-medium text-slate-700 ring-1 ring-slate-200 ring-inset hover:bg-slate-50"
-      panelClassName="absolute right-0 z-40 mt-2 w-72 rounded-xl bg-white p-4 shadow-lg ring-1 ring-slate-900/10"
+      panelClassName="absolute right-0 z-40 mt-2 w-72 max-w-[calc(100vw-2rem)] rounded-xl bg-white p-4 shadow-lg ring-1 ring-slate-900/10"
     >
       <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('header.creditsRemaining')}</p>
       <p className="mt-1 text-2xl font-semibold text-slate-900">

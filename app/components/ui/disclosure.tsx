@@ -48,3 +48,16 @@ export function Disclosure({
     </details>
   )
 }
+
+/**
+ * Placement for a menu opened from a row of page actions (left-aligned under the title below `lg`, right-aligned
+ * beside it from `lg`), so the panel never leaves the viewport, with or without JavaScript:
+ * - below `sm` the <details> is static, so the panel spans the whole row (the row must be `relative`), just under
+ *   the button: nothing depends on where the button wrapped to;
+ * - from `sm` it hangs from the button's left edge, and from `lg` from its right edge.
+ */
+export const rowMenu = {
+  details: 'max-sm:static',
+  panel:
+    'absolute inset-x-0 z-30 mt-2 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-900/10 sm:right-auto sm:w-64 lg:right-0 lg:left-auto',
+}

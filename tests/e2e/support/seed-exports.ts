@@ -1,0 +1,81 @@
+import { sql } from './db.ts'
+
+/** Export rows written straight to the e2e database, so layout tests do not wait for the pipeline. */
+export interface SeededExport {
+  name: string
+  status?: 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
+  leadCount?: number
+  creditsUsed?: number
+  progress?: number
+  /** Minutes before now: decides the date order. */
+  minutesAgo?: number
+}
+
+async function userId(email: string) {
+  const [row] = await sql<{ id: string }>('select id from auth.users where email = $1', [email])
+  if (!row) throw new Error(`no user ${email}`)
+  return row.id
+}
+
+export async function seedExports(email: string, exports: SeededExport[]): Promise<string[]> {
+  const id = await userId(email)
+  const ids: string[] = []
+  for (const item of exports) {
+    const [row] = await sql<{ id: string }>(
+      `insert into public.exports (user_id, name, status, lead_count, total_credits_used, progress_percentage, created_at, search_params, enrichment_options)
+       values ($1, $2, $3, $4, $5, $6, now() - make_interval(mins => $7), '{"country":"France"}', '{"phone":true}') returning id`,
+      [id, item.name, item.status ?? 'completed', item.leadCount ?? 0, item.creditsUsed ?? 0, item.progress ?? (item.status === 'processing' ? 40 : 100), item.minutesAgo ?? 0],
+    )
+    ids.push(row!.id)
+  }
+  return ids
+}
+
+const ALL_OPTIONS = { phone: true, website: true, email: true, technologies: true, social: true, admin_fr_info: true }
+
+/**
+ * A completed export with every enrichment and `count` leads whose values are as long as real ones get: long names,
+ * several emails, many technologies, all five networks, national-format phones (shown in international format).
+ */
+export async function seedRichExport(email: string, { name = 'Boulangeries du Finistère', count = 25 } = {}): Promise<string> {
+  const owner = await userId(email)
+  const [exp] = await sql<{ id: string }>(
+    `insert into public.exports (user_id, name, status, lead_count, total_credits_used, progress_percentage, completed_at, search_params, enrichment_options, country)
+     values ($1, $2, 'completed', $3, $4, 100, now(), $5, $6, 'France') returning id`,
+    [owner, name, count, count * 6, JSON.stringify({ sector: 'shop-bakery', country: 'France', region: 'Bretagne', department: 'Finistère' }), JSON.stringify(ALL_OPTIONS)],
+  )
+  for (let index = 0; index < count; index++) {
+    const n = String(index + 10).padStart(2, '0')
+    const [lead] = await sql<{ id: string }>(
+      `insert into public.leads (user_id, source, place_id, name, phone, website, city, country_code, business_types, email, technologies, social_media, admin_fr_info, rating, review_count)
+       values ($1, 'demo', $2, $3, $4, $5, $6, 'FR', $7, $8, $9, $10, $11, $12, $13) returning id`,
+      [
+        owner,
+        `seed-${exp!.id}-${index}`,
+        index % 3 === 0 ? `Boulangerie-Pâtisserie Artisanale Le Fournil de Saint-Pol-de-Léon n°${index + 1}` : `Boulangerie ${index + 1}`,
+        `02 98 04 12 ${n}`,
+        `https://www.boulangerie-${index + 1}.fr/nous-contacter/horaires-et-acces?utm_source=google-maps&utm_medium=organic`,
+        index % 2 ? 'Saint-Pol-de-Léon' : 'Brest',
+        ['bakery', 'pastry', 'cafe', 'confectionery'],
+        [`contact@boulangerie-${index + 1}.fr`, `commandes.patisserie@boulangerie-${index + 1}.fr`],
+        JSON.stringify({ cms: ['WordPress', 'WooCommerce'], analytics: ['Google Analytics', 'Matomo'], cdn: 'Cloudflare' }),
+        JSON.stringify({
+          facebook: 'https://facebook.com/b',
+          instagram: 'https://instagram.com/b',
+          linkedin: 'https://linkedin.com/company/b',
+          twitter: 'https://x.com/b',
+          tiktok: 'https://tiktok.com/@b',
+        }),
+        JSON.stringify({ results: [{ siren: '123456789' }] }),
+        4.5,
+        120 + index,
+      ],
+    )
+    await sql(
+      `insert into public.export_leads (export_id, lead_id, user_id, position, phone_status, website_status, email_status, technologies_status, social_media_status, admin_fr_info_status)
+       values ($1, $2, $3, $4, 'success', 'success', 'success', 'success', 'success', 'success')`,
+      [exp!.id, lead!.id, owner, index],
+    )
+  }
+  return exp!.id
+}
