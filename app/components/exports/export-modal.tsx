@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link } from 'react-router'
+import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
 import { canStartExport, ExportNameSchema, PLANS_PATH } from '#app/domain/exports.ts'
@@ -49,7 +49,11 @@ export function ExportModal({
   const { t, i18n } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
-  const pending = useIsPending({ intent: 'create-export' })
+  const location = useLocation()
+  // Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders
+  // the search and this modal again, with the message under the field.
+  const formAction = `/?index${location.search ? `&${location.search.slice(1)}` : ''}`
+  const pending = useIsPending({ intent: 'create-export', formAction })
   const nothingSelected = selectedTypes(options).length === 0
   // Zero credits: say so before the user fills anything in (the server refuses anyway).
   const noCredits = !canStartExport(credits)
@@ -73,7 +77,7 @@ export function ExportModal({
         </Link>
       }
     >
-      <Form method="post" action="/?index" {...getFormProps(form)} className="space-y-5">
+      <Form method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
         <input type="hidden" name="intent" value="create-export" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
