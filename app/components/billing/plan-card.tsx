@@ -75,7 +75,7 @@ export function PlanCard({
         current
           ? 'bg-emerald-50/40 shadow-md ring-2 ring-emerald-600'
           : recommended
-            ? 'bg-gradient-to-b from-brand-50/70 to-white shadow-md ring-2 ring-brand-600 lg:-translate-y-1'
+            ? 'bg-gradient-to-b from-brand-50/70 to-white shadow-md ring-2 ring-brand-600'
             : 'bg-white ring-1 ring-slate-200',
       )}
     >

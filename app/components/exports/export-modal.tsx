@@ -72,7 +72,7 @@ export function ExportModal({
       description={t('exports.modal.description')}
       size="lg"
       closeControl={
-        <Link to={closeHref} replace preventScrollReset className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+        <Link to={closeHref} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
           <CloseIcon />
         </Link>
       }
@@ -105,7 +105,7 @@ export function ExportModal({
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
-        <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>
+        {noCredits ? null : <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
             {t('common.cancel')}

@@ -77,7 +77,7 @@ export function MobileDrawer({ bookDemoUrl }: { bookDemoUrl: string }) {
           <SidebarNav onNavigate={() => setMobileMenuOpen(false)} />
           {/* The header has no room for it on phones: it lives here below 768 px. */}
           <div className="mt-3 border-t border-slate-100 pt-3 md:hidden">
-            <BookDemoLink href={bookDemoUrl} className="flex w-full px-3 py-2" />
+            <BookDemoLink href={bookDemoUrl} className="flex w-full justify-center py-2 text-brand-700 ring-1 ring-brand-200 ring-inset hover:bg-brand-50 hover:text-brand-800" />
           </div>
         </div>
       </div>
