@@ -147,3 +147,26 @@ test.describe('subscription page highlights', () => {
     await expectNoA11yViolations(page)
   })
 })
+
+test.describe('header', () => {
+  test('does not repeat the page title; Book a demo stays reachable on phones, in the drawer', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('header', testInfo) })
+    await page.goto('/exports')
+    const header = page.locator('header').first()
+    // The drawer's (hidden) navigation sits in the header too: only visible text counts.
+    const visibleTitle = header.getByText('Exports', { exact: true }).filter({ visible: true })
+    await expect(page.getByRole('heading', { name: 'Exports', level: 1 })).toBeVisible()
+    await expect(visibleTitle).toHaveCount(0)
+    await expect(header.getByRole('link', { name: 'Book a demo' }).first()).toBeVisible()
+
+    await page.setViewportSize({ width: 375, height: 812 })
+    await expect(visibleTitle).toHaveCount(0)
+    await expect(header.getByRole('link', { name: 'Book a demo' }).filter({ visible: true })).toHaveCount(0)
+    // The header fits: nothing pushed out of the 375 px viewport.
+    expect(await header.evaluate((element) => element.scrollWidth)).toBeLessThanOrEqual(375)
+    await page.getByRole('link', { name: 'Open menu' }).click()
+    const drawer = page.getByRole('dialog', { name: 'Main menu' })
+    await expect(drawer.getByRole('link', { name: 'Book a demo' })).toBeVisible()
+    await expect(drawer.getByRole('link', { name: 'Book a demo' })).toHaveAttribute('target', '_blank')
+  })
+})
