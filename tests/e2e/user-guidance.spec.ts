@@ -109,6 +109,12 @@ test.describe('export name validation', () => {
     await expect(reopened.getByText('The name is required')).toBeVisible()
     await expect(reopened.getByLabel('Export name')).toHaveAttribute('aria-invalid', 'true')
     await expect(reopened.getByLabel('Export name')).toHaveAccessibleDescription('The name is required')
+
+    // Corrected, the same (re-rendered) form starts the export.
+    await reopened.getByLabel('Export name').fill('Guidance bakeries')
+    await reopened.getByRole('button', { name: 'Start export' }).click()
+    await page.waitForURL((url) => url.pathname === '/exports')
+    await expect(page.getByRole('link', { name: /Guidance bakeries/ })).toBeVisible()
   })
 
   test.describe('in French', () => {

@@ -52,7 +52,9 @@ export function ExportModal({
   const location = useLocation()
   // Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders
   // the search and this modal again, with the message under the field.
-  const formAction = `/?index${location.search ? `&${location.search.slice(1)}` : ''}`
+  const pageSearch = new URLSearchParams(location.search)
+  pageSearch.delete('index') // already there after a no-JS post
+  const formAction = `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
   const pending = useIsPending({ intent: 'create-export', formAction })
   const nothingSelected = selectedTypes(options).length === 0
   // Zero credits: say so before the user fills anything in (the server refuses anyway).
