@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
 import type { Route } from './+types/billing.sandbox.portal'
@@ -249,9 +250,9 @@ export default function SandboxPortalRoute({ loaderData }: Route.ComponentProps)
         </section>
       ) : confirmCancel ? (
         <section aria-labelledby="cancel-title" className="mt-6 rounded-2xl bg-red-50 p-6 ring-1 ring-red-200 sm:p-8" data-testid="cancel-confirm">
-          <h2 id="cancel-title" className="text-lg font-semibold text-red-950">
+          <FocusedHeading id="cancel-title" className="text-lg font-semibold text-red-950">
             {t('sandboxCancel.title')}
-          </h2>
+          </FocusedHeading>
           <p className="mt-1 text-sm text-red-900">{t('sandboxCancel.body', { plan: t(`plans.${subscription.plan}`), date: end })}</p>
           <Form method="post" className="mt-5 flex flex-col-reverse gap-3 sm:flex-row">
             {hidden}
@@ -292,5 +293,16 @@ export default function SandboxPortalRoute({ loaderData }: Route.ComponentProps)
         </Form>
       </section>
     </SandboxFrame>
+  )
+}
+
+/** The link that led to the confirmation is gone once it shows: focus moves to the question instead of the page's start. */
+function FocusedHeading({ id, className, children }: { id: string; className: string; children: React.ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null)
+  useEffect(() => ref.current?.focus(), [])
+  return (
+    <h2 id={id} ref={ref} tabIndex={-1} className={cn(className, 'focus:outline-none')}>
+      {children}
+    </h2>
   )
 }
