@@ -1,6 +1,6 @@
 // Billing rules (SPEC §4, §9): prices, totals, features and billing frequencies. Pure functions,
 // shared by the subscription page, the billing service, the sandbox and the tests.
-import { PAID_PLAN_IDS, PLAN_CATALOG, type PaidPlanId } from './plans.ts'
+import { PAID_PLAN_IDS, PLAN_CATALOG, type PaidPlanId, type PlanId } from './plans.ts'
 
 export const CURRENCY = 'EUR'
 
@@ -113,4 +113,14 @@ export function nextCreditDate({
   }
   if (candidate.getTime() >= periodEnd.getTime()) return canceling ? null : periodEnd
   return candidate
+}
+
+/**
+ * The plan the subscription page recommends: the next tier up from the user's plan (Professional for
+ * a free-trial user, the usual step from a trial); none once on the top plan.
+ */
+export function recommendedPlan(current: PlanId): PaidPlanId | null {
+  if (current === 'free_trial') return 'professional'
+  const next = PAID_PLAN_IDS[PAID_PLAN_IDS.indexOf(current) + 1]
+  return next ?? null
 }

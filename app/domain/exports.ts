@@ -1,5 +1,6 @@
 // Export rules (SPEC §3, §4 export status values and toggles, §5 Export / Add enrichment, §8 Export errors).
 // Pure: shared by client and server. The server validates with the same functions the form uses.
+import { z } from 'zod'
 import {
   applyToggleRules,
   ENRICHMENT_TYPES,
@@ -77,6 +78,32 @@ export function isExportErrorCode(value: unknown): value is ExportErrorCode {
 export function exportErrorKey(code: ExportErrorCode): string {
   return EXPORT_ERROR_KEYS[code]
 }
+
+/** Where a user gets more credits: the plans page. */
+export const PLANS_PATH = '/subscription'
+
+/** Errors a plan change solves: the UI offers the way to the plans beside the message. */
+export function errorNeedsPlans(code: unknown): boolean {
+  return code === 'insufficient_credits'
+}
+
+/** An export needs at least one credit to start (each success costs 1); the server checks again. */
+export function canStartExport(remainingCredits: number): boolean {
+  return Number.isFinite(remainingCredits) && remainingCredits > 0
+}
+
+/**
+ * The export name as the modal's form validates it (conform, client and server), with the same rules
+ * and messages as validateCreateExport. Messages are i18n keys.
+ */
+export const ExportNameSchema = z.object({
+  name: z
+    .string({ error: EXPORT_ERROR_KEYS.name_required })
+    .trim()
+    .min(1, { error: EXPORT_ERROR_KEYS.name_required })
+    // Counted in characters (code points), like validateCreateExport, not UTF-16 units.
+    .refine((name) => [...name].length <= EXPORT_NAME_MAX, { error: EXPORT_ERROR_KEYS.name_too_long }),
+})
 
 // ---------------------------------------------------------------------------
 // Create-export validation (SPEC §5 Export)

@@ -5,7 +5,7 @@ import { isUuid } from '#app/.server/export-views.ts'
 import { addEnrichment } from '#app/.server/exports/service.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { ENRICHMENT_TYPES, type EnrichmentType } from '#app/domain/enrichment.ts'
-import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
+import { exportErrorMessageKey, plansHint } from '#app/utils/export-errors.ts'
 
 /** POST /api/exports/{id}/add-enrichment {userId, enrichmentOptions: {type: true}} (SPEC §7). */
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -24,7 +24,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await addEnrichment({ user, exportId: params.id, options })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.addFailed'))
-    return data({ error: result.code === 'insufficient_credits' ? 'Insufficient credits' : result.code, message }, { status: result.status })
+    return data({ error: result.code === 'insufficient_credits' ? 'Insufficient credits' : result.code, message, ...plansHint(result.code) }, { status: result.status })
   }
   return data({ success: true })
 }

@@ -4,7 +4,7 @@ import { assertPayloadUser, readJsonObject, requireApiUser } from '#app/.server/
 import { isUuid } from '#app/.server/export-views.ts'
 import { queueExport } from '#app/.server/exports/service.ts'
 import { getInstance } from '#app/.server/i18n.ts'
-import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
+import { exportErrorMessageKey, plansHint } from '#app/utils/export-errors.ts'
 
 /**
  * POST /api/exports/queue {exportId, userId} (SPEC §7). Creation already enqueues the job in its
@@ -17,6 +17,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   if (!isUuid(body.exportId as string)) return data({ error: 'not_found', message: t('exports.errors.notFound') }, { status: 404 })
   const result = await queueExport({ user, exportId: body.exportId as string })
-  if (!result.ok) return data({ error: result.code, message: t(exportErrorMessageKey(result.code, 'common.error')) }, { status: result.status })
+  if (!result.ok) return data({ error: result.code, message: t(exportErrorMessageKey(result.code, 'common.error')), ...plansHint(result.code) }, { status: result.status })
   return data({ success: true })
 }

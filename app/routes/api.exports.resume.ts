@@ -4,7 +4,7 @@ import { assertPayloadUser, readJsonObject, requireApiUser } from '#app/.server/
 import { isUuid } from '#app/.server/export-views.ts'
 import { resumeExport } from '#app/.server/exports/service.ts'
 import { getInstance } from '#app/.server/i18n.ts'
-import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
+import { exportErrorMessageKey, plansHint } from '#app/utils/export-errors.ts'
 
 /** POST /api/exports/resume {exportId, userId} (SPEC §7); errors answer {message}. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -16,7 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await resumeExport({ user, exportId: body.exportId as string })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.resumeFailed'))
-    return data({ error: result.code, message }, { status: result.status })
+    return data({ error: result.code, message, ...plansHint(result.code) }, { status: result.status })
   }
   return data({ success: true, message: t('exports.detail.resumed') })
 }

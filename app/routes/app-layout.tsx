@@ -14,7 +14,7 @@ import { buttonClasses } from '#app/components/ui/button.tsx'
 import { cn } from '#app/utils/misc.ts'
 
 export interface AppHandle {
-  /** i18n key of the page title shown in the header and the document title. */
+  /** i18n key of the page title (the document title; the page's h1 names it on screen). */
   titleKey?: string
 }
 
@@ -49,7 +49,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       </a>
       <DesktopSidebar collapsed={sidebar.collapsed} toggle={<SidebarToggle {...sidebar} />} />
       <div className={cn('flex min-h-full flex-col transition-[padding] duration-200', sidebar.collapsed ? 'lg:pl-16' : 'lg:pl-64')}>
-        <Header title={title} credits={loaderData.credits} bookDemoUrl={loaderData.bookDemoUrl} />
+        <Header credits={loaderData.credits} bookDemoUrl={loaderData.bookDemoUrl} />
         <main id="main" className="flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Outlet />
         </main>

@@ -1,5 +1,6 @@
+import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Form, redirect, useActionData, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
 import type { Route } from './+types/billing.sandbox.portal'
 import { requireUser } from '#app/.server/auth.ts'
 import { isSandboxEnabled } from '#app/.server/billing/config.ts'
@@ -8,7 +9,7 @@ import { getInstance } from '#app/.server/i18n.ts'
 import { formatBillingDate, formatEuros, formatNumber } from '#app/components/billing/format.ts'
 import { BackToApp, SandboxFrame, SandboxMessage } from '#app/components/billing/sandbox-frame.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { BILLING_FREQUENCIES, isBillingFrequency, isPaidPlanId, maxAnnualDiscountPercent, monthlyCredits, planPricing } from '#app/domain/billing.ts'
 import { PAID_PLAN_IDS } from '#app/domain/plans.ts'
 import { cn } from '#app/utils/misc.ts'
@@ -34,6 +35,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     state: 'ready' as const,
     session,
     done: (DONE as readonly string[]).includes(done ?? '') ? (done as Done) : null,
+    // Canceling is confirmed on a second step, a GET state so it works without JavaScript.
+    confirmCancel: url.searchParams.get('confirm') === 'cancel',
+    portalHref: `${SANDBOX_PORTAL_PATH}?session=${encodeURIComponent(session)}`,
     preselect: subscription ? { plan: check.token.plan ?? subscription.plan, frequency: check.token.frequency ?? subscription.frequency } : null,
     subscription: subscription
       ? {
@@ -69,7 +73,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const frequency = form.get('frequency')
   let change: SandboxChange
   if (intent === 'update' && isPaidPlanId(plan) && isBillingFrequency(frequency)) change = { action: 'update', plan, frequency }
-  else if (intent === 'cancel') change = { action: 'cancel' }
+  else if (intent === 'cancel') {
+    // Only the confirmation step's form says so: any other cancel post (a stale page) asks first.
+    if (form.get('confirmed') !== 'yes') throw redirect(`${SANDBOX_PORTAL_PATH}?session=${encodeURIComponent(String(session))}&confirm=cancel#cancel-title`)
+    change = { action: 'cancel' }
+  }
   else if (intent === 'resume') change = { action: 'resume' }
   else if (intent === 'end_period') change = { action: 'end_period' }
   else return data({ error: t('subscription.errors.invalid') }, { status: 400 })
@@ -97,7 +105,7 @@ export default function SandboxPortalRoute({ loaderData }: Route.ComponentProps)
       </SandboxFrame>
     )
   }
-  const { subscription, session, done, preselect } = loaderData
+  const { subscription, session, done, preselect, confirmCancel, portalHref } = loaderData
   const language = i18n.language
   const pendingIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null
   const doneMessage = done ? t(`billing.sandbox.portal.done.${done}`) : null
@@ -227,26 +235,48 @@ export default function SandboxPortalRoute({ loaderData }: Route.ComponentProps)
         </Form>
       </section>
 
-      <section aria-labelledby="cancel-title" className="mt-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
-        <h2 id="cancel-title" className="text-lg font-semibold text-slate-900">
-          {subscription.cancelAtPeriodEnd ? t('billing.sandbox.portal.resumeTitle') : t('billing.sandbox.portal.cancelTitle')}
-        </h2>
-        <p className="mt-1 text-sm text-slate-600">
-          {subscription.cancelAtPeriodEnd ? t('billing.sandbox.portal.resumeHint', { date: end }) : t('billing.sandbox.portal.cancelHint', { date: end })}
-        </p>
-        <Form method="post" className="mt-4">
-          {hidden}
-          {subscription.cancelAtPeriodEnd ? (
+      {subscription.cancelAtPeriodEnd ? (
+        <section aria-labelledby="cancel-title" className="mt-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+          <h2 id="cancel-title" className="text-lg font-semibold text-slate-900">
+            {t('billing.sandbox.portal.resumeTitle')}
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">{t('billing.sandbox.portal.resumeHint', { date: end })}</p>
+          <Form method="post" className="mt-4">
+            {hidden}
             <Button type="submit" name="intent" value="resume" pending={pendingIntent === 'resume'}>
               {t('billing.sandbox.portal.resume')}
             </Button>
-          ) : (
-            <Button type="submit" name="intent" value="cancel" variant="secondary" pending={pendingIntent === 'cancel'}>
-              {t('billing.sandbox.portal.cancel')}
+          </Form>
+        </section>
+      ) : confirmCancel ? (
+        <section aria-labelledby="cancel-title" className="mt-6 rounded-2xl bg-red-50 p-6 ring-1 ring-red-200 sm:p-8" data-testid="cancel-confirm">
+          <FocusedHeading id="cancel-title" className="text-lg font-semibold text-red-950">
+            {t('sandboxCancel.title')}
+          </FocusedHeading>
+          <p className="mt-1 text-sm text-red-900">{t('sandboxCancel.body', { plan: t(`plans.${subscription.plan}`), date: end })}</p>
+          <Form method="post" className="mt-5 flex flex-col-reverse gap-3 sm:flex-row">
+            {hidden}
+            <input type="hidden" name="confirmed" value="yes" />
+            <Link to={portalHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+              {t('sandboxCancel.keep')}
+            </Link>
+            <Button type="submit" name="intent" value="cancel" variant="danger" pending={pendingIntent === 'cancel'}>
+              {t('sandboxCancel.confirm')}
             </Button>
-          )}
-        </Form>
-      </section>
+          </Form>
+        </section>
+      ) : (
+        <section aria-labelledby="cancel-title" className="mt-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+          <h2 id="cancel-title" className="text-lg font-semibold text-slate-900">
+            {t('billing.sandbox.portal.cancelTitle')}
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">{t('billing.sandbox.portal.cancelHint', { date: end })}</p>
+          {/* A link to the confirmation step, not the cancel itself: one click never cancels. */}
+          <Link to={`${portalHref}&confirm=cancel#cancel-title`} preventScrollReset className={buttonClasses({ variant: 'secondary', className: 'mt-4' })}>
+            {t('billing.sandbox.portal.cancel')}
+          </Link>
+        </section>
+      )}
 
       <section aria-labelledby="tools-title" className="mt-6 rounded-2xl border border-dashed border-amber-400 bg-amber-50 p-6 sm:p-8">
         <h2 id="tools-title" className="text-lg font-semibold text-amber-950">
@@ -263,5 +293,16 @@ export default function SandboxPortalRoute({ loaderData }: Route.ComponentProps)
         </Form>
       </section>
     </SandboxFrame>
+  )
+}
+
+/** The link that led to the confirmation is gone once it shows: focus moves to the question instead of the page's start. */
+function FocusedHeading({ id, className, children }: { id: string; className: string; children: React.ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null)
+  useEffect(() => ref.current?.focus(), [])
+  return (
+    <h2 id={id} ref={ref} tabIndex={-1} className={cn(className, 'focus:outline-none')}>
+      {children}
+    </h2>
   )
 }

@@ -12,12 +12,14 @@ import { AddEnrichmentModal } from '#app/components/exports/add-enrichment-modal
 import { DownloadMenu } from '#app/components/exports/download-menu.tsx'
 import { LeadsTable } from '#app/components/exports/leads-table.tsx'
 import { ProgressBar, StatusBadge } from '#app/components/exports/status-badge.tsx'
+import { ErrorAlert, PlansLink } from '#app/components/billing/plans-link.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Disclosure, rowMenu } from '#app/components/ui/disclosure.tsx'
 import { Icon } from '#app/components/layout/icons.tsx'
 import { CloseIcon, Modal } from '#app/components/ui/modal.tsx'
 import { ENRICHMENT_TYPES, selectedTypes, type EnrichmentType } from '#app/domain/enrichment.ts'
+import { errorNeedsPlans } from '#app/domain/exports.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -47,7 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   switch (intent) {
     case 'resume': {
       const result = await resumeExport({ user, exportId })
-      if (!result.ok) return data({ intent, error: t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.resumeFailed')) }, { status: result.status })
+      if (!result.ok) return data({ intent, code: result.code, error: t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.resumeFailed')) }, { status: result.status })
       return redirect(`/exports/${exportId}?resumed=1`)
     }
     case 'add-enrichment': {
@@ -56,7 +58,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       if (!result.ok) {
         // SPEC §8: out of credits gets its own explanation.
         const key = result.code === 'insufficient_credits' ? 'exports.errors.noCreditsLeft' : (result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.addFailed'))
-        return data({ intent, error: t(key) }, { status: result.status })
+        return data({ intent, code: result.code, error: t(key) }, { status: result.status })
       }
       return redirect(`/exports/${exportId}?added=1`)
     }
@@ -136,13 +138,15 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
       </div>
 
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      {actionData?.error && !showDelete && !showAdd ? <Alert tone="error">{actionData.error}</Alert> : null}
+      {actionData?.error && !showDelete && !showAdd ? <ErrorAlert message={actionData.error} withPlansLink={'code' in actionData && errorNeedsPlans(actionData.code)} /> : null}
 
       {detail.status === 'interrupted' && detail.canResume ? (
         <div className="flex flex-col gap-3 rounded-2xl bg-amber-50 p-5 ring-1 ring-amber-200 sm:flex-row sm:items-center sm:justify-between" role="status">
           <div>
             <p className="font-semibold text-amber-900">{t('exports.detail.interruptedTitle')}</p>
-            <p className="mt-1 text-sm text-amber-800">{t('exports.detail.interruptedBody')}</p>
+            <p className="mt-1 text-sm text-amber-800">
+              {t('exports.detail.interruptedBody')} <PlansLink />
+            </p>
           </div>
           <ResumeButton />
         </div>
@@ -221,6 +225,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
           france={(detail.searchParams.country ?? '').toLowerCase() === 'france'}
           closeHref={location.pathname}
           error={actionData?.intent === 'add-enrichment' ? actionData.error : undefined}
+          errorNeedsPlans={actionData?.intent === 'add-enrichment' && 'code' in actionData && errorNeedsPlans(actionData.code)}
         />
       ) : null}
     </section>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Link, redirect, useActionData, useLocation, useNavigation, useSubmit } from 'react-router'
@@ -16,6 +17,7 @@ import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { ExportModal, type ExportFormState } from '#app/components/exports/export-modal.tsx'
 import { applyToggleRules, ENRICHMENT_TYPES, EXPORT_NAME_MAX, isFrance, NO_ENRICHMENT, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { ExportNameSchema } from '#app/domain/exports.ts'
 import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
 import { EmptyResults, ResultsSkeleton, ResultsTable, SearchError } from '#app/components/search/results.tsx'
 import { SearchForm, type ServerPickerOptions } from '#app/components/search/search-form.tsx'
@@ -131,6 +133,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   )
   const name = String(formData.get('name') ?? '').trim()
   const idempotencyKey = String(formData.get('idempotencyKey') ?? '') || randomUUID()
+  // The name's own rules first, as the form checks them (400 and the re-rendered form, message under the field).
+  const submission = parseWithZod(formData, { schema: ExportNameSchema })
+  if (submission.status !== 'success') return data({ name, options, result: submission.reply() } satisfies ExportFormState, { status: 400 })
   const overLimit = refused(await consumeLimit('exportCreate', user.id))
   if (overLimit) {
     const { status, message, headers } = refusalAnswer(context, overLimit)
@@ -140,7 +145,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
-    return data({ name, options, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
+    return data({ name, options, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
   }
   throw redirect('/exports')
 }

@@ -10,7 +10,7 @@ import { formatBillingDate } from '#app/components/billing/format.ts'
 import { FrequencyToggle } from '#app/components/billing/frequency-toggle.tsx'
 import { PlanCard, planCardAction } from '#app/components/billing/plan-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { isBillingFrequency, isPaidPlanId, parseFrequency } from '#app/domain/billing.ts'
+import { isBillingFrequency, isPaidPlanId, parseFrequency, recommendedPlan } from '#app/domain/billing.ts'
 import { PAID_PLAN_IDS } from '#app/domain/plans.ts'
 import { cn } from '#app/utils/misc.ts'
 
@@ -111,6 +111,7 @@ export default function SubscriptionRoute({ loaderData }: Route.ComponentProps) 
             plan={plan}
             frequency={frequency}
             current={overview.plan === plan}
+            recommended={recommendedPlan(overview.plan) === plan}
             idempotencyKey={idempotencyKey}
             disabled={billing === 'off'}
             action={planCardAction({ plan, frequency, currentPlan: overview.plan, currentFrequency: overview.frequency, t })}

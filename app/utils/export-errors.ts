@@ -1,3 +1,5 @@
+import { errorNeedsPlans, PLANS_PATH } from '#app/domain/exports.ts'
+
 /** Error codes of the export service → locale keys (SPEC §5, §8 texts). */
 const KEYS: Record<string, string> = {
   name_required: 'exports.errors.nameRequired',
@@ -16,4 +18,9 @@ const KEYS: Record<string, string> = {
 
 export function exportErrorMessageKey(code: string | undefined, fallback: string) {
   return (code && KEYS[code]) || fallback
+}
+
+/** API answers name the plans page when a plan change solves the error (insufficient credits). */
+export function plansHint(code: string | undefined): { plansUrl?: string } {
+  return errorNeedsPlans(code) ? { plansUrl: PLANS_PATH } : {}
 }

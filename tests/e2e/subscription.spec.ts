@@ -79,8 +79,31 @@ test.describe('subscription', () => {
     await expect(page.getByText('Your plan has been updated.')).toBeVisible()
     await expect(page.getByTestId('portal-plan')).toHaveText('Professional (annual)')
 
-    // Cancel at the end of the period: the plan is kept until then.
-    await page.getByRole('button', { name: 'Cancel subscription' }).click()
+    // Cancel at the end of the period, after a confirmation step (a GET state: it works without JS).
+    await page.getByRole('link', { name: 'Cancel subscription' }).click()
+    const confirmCancel = page.getByTestId('cancel-confirm')
+    await expect(confirmCancel.getByRole('heading', { name: 'Cancel your subscription?' })).toBeVisible()
+    await expect(confirmCancel).toContainText('Your Professional plan stays active until')
+    // With JS the link that was clicked is gone: focus lands on the question.
+    if (testInfo.project.name !== 'chromium-nojs') await expect(confirmCancel.getByRole('heading', { name: 'Cancel your subscription?' })).toBeFocused()
+    await expect(page.getByTestId('portal-status')).toHaveText('Active')
+    await expectNoA11yViolations(page)
+    await confirmCancel.getByRole('link', { name: 'Keep my subscription' }).click()
+    await expect(confirmCancel).toHaveCount(0)
+    await expect(page.getByTestId('portal-status')).toHaveText('Active')
+    // A cancel post that did not come from the confirmation step asks first instead of canceling.
+    const portalUrl = new URL(page.url())
+    const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Update plan' }) })
+    const hidden = Object.fromEntries(
+      await Promise.all(['session', 'subscriptionId', 'version'].map(async (field) => [field, await form.locator(`input[name=${field}]`).inputValue()] as const)),
+    )
+    const unconfirmed = await page.request.post(`${portalUrl.pathname}${portalUrl.search}`, { form: { ...hidden, intent: 'cancel' }, headers: sameOrigin(baseURL), maxRedirects: 0 })
+    expect(unconfirmed.status()).toBe(302)
+    expect(unconfirmed.headers()['location']).toContain('confirm=cancel')
+    await page.reload()
+    await expect(page.getByTestId('portal-status')).toHaveText('Active')
+    await page.getByRole('link', { name: 'Cancel subscription' }).click()
+    await page.getByRole('button', { name: 'Yes, cancel subscription' }).click()
     await expect(page.getByText('Your subscription will end at the end of the period.')).toBeVisible()
     await expect(page.getByTestId('portal-status')).toHaveText('Canceling')
     await page.getByRole('link', { name: 'Return to LeadAtlas' }).click()

@@ -39,6 +39,7 @@ export function PlanCard({
   plan,
   frequency,
   current,
+  recommended = false,
   action,
   idempotencyKey,
   disabled = false,
@@ -46,6 +47,8 @@ export function PlanCard({
   plan: PaidPlanId
   frequency: BillingFrequency
   current: boolean
+  /** The plan the page suggests (recommendedPlan): its own badge and border, and the primary button. */
+  recommended?: boolean
   action: PlanCardAction
   idempotencyKey: string
   /** Billing is off here: the card still shows the plan, but cannot start a change. */
@@ -66,14 +69,27 @@ export function PlanCard({
       aria-labelledby={headingId}
       data-testid={`plan-${plan}`}
       data-current={current || undefined}
+      data-recommended={recommended || undefined}
       className={cn(
-        'relative flex flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 sm:p-7',
-        current ? 'shadow-md ring-2 ring-brand-600' : 'ring-slate-200',
+        'relative flex flex-col rounded-2xl p-6 shadow-sm sm:p-7',
+        current
+          ? 'bg-emerald-50/40 shadow-md ring-2 ring-emerald-600'
+          : recommended
+            ? 'bg-gradient-to-b from-brand-50/70 to-white shadow-md ring-2 ring-brand-600'
+            : 'bg-white ring-1 ring-slate-200',
       )}
     >
-      {current ? (
-        <p className="absolute -top-3 left-6 rounded-full bg-brand-600 px-3 py-0.5 text-xs font-semibold tracking-wide text-white shadow-sm">
-          {t('subscription.currentBadge')}
+      {current || recommended ? (
+        // Inside the heading's card, read after the plan name: "Professional, Current plan".
+        <p
+          className={cn(
+            'absolute -top-3 left-6 inline-flex items-center gap-1 rounded-full px-3 py-0.5 text-xs font-semibold tracking-wide text-white shadow-sm',
+            current ? 'bg-emerald-700' : 'bg-brand-600',
+          )}
+          data-testid="plan-badge"
+        >
+          {current ? <BadgeCheckIcon /> : <StarIcon />}
+          {current ? t('subscription.currentBadge') : t('planHighlight.recommended')}
         </p>
       ) : null}
       <h2 id={headingId} className="text-lg font-semibold text-slate-900">
@@ -115,11 +131,27 @@ export function PlanCard({
         <input type="hidden" name="plan" value={plan} />
         <input type="hidden" name="frequency" value={frequency} />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Button type="submit" variant={action.variant} size="lg" pending={pending} disabled={disabled} className="w-full" aria-describedby={headingId}>
+        <Button type="submit" variant={recommended ? 'primary' : action.variant} size="lg" pending={pending} disabled={disabled} className="w-full" aria-describedby={headingId}>
           {action.label}
         </Button>
       </Form>
     </li>
+  )
+}
+
+function BadgeCheckIcon() {
+  return (
+    <svg viewBox="0 0 20 20" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="2.4" aria-hidden="true">
+      <path d="m4.5 10.5 3.5 3.5 7.5-8" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  )
+}
+
+function StarIcon() {
+  return (
+    <svg viewBox="0 0 20 20" className="size-3.5" fill="currentColor" aria-hidden="true">
+      <path d="M10 1.8l2.5 5.2 5.7.8-4.1 4 1 5.6L10 14.7l-5.1 2.7 1-5.6-4.1-4 5.7-.8z" />
+    </svg>
   )
 }
 

@@ -3,13 +3,26 @@ import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { newlySelected, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
-import { Alert } from '../ui/alert.tsx'
+import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { CloseIcon, Modal } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
 
 /** Add enrichment (completed exports): already-enriched options are locked; at least one new one is needed. */
-export function AddEnrichmentModal({ already, france, closeHref, error }: { already: EnrichmentOptions; france: boolean; closeHref: string; error?: string }) {
+export function AddEnrichmentModal({
+  already,
+  france,
+  closeHref,
+  error,
+  errorNeedsPlans = false,
+}: {
+  already: EnrichmentOptions
+  france: boolean
+  closeHref: string
+  error?: string
+  /** Out of credits: the error links to the plans. */
+  errorNeedsPlans?: boolean
+}) {
   const { t } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(already)
@@ -26,7 +39,7 @@ export function AddEnrichmentModal({ already, france, closeHref, error }: { alre
       }
     >
       <Form method="post" className="space-y-5">
-        {error ? <Alert tone="error">{error}</Alert> : null}
+        {error ? <ErrorAlert message={error} withPlansLink={errorNeedsPlans} /> : null}
         <EnrichmentToggles value={options} onChange={setOptions} france={france} alreadyEnriched={already} />
         {hydrated && nothingNew ? <p className="text-sm text-slate-500">{t('exports.errors.selectOne')}</p> : null}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">

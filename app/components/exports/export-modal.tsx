@@ -1,10 +1,14 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link } from 'react-router'
+import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
+import { canStartExport, ExportNameSchema, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
+import { ErrorAlert, PlansLink } from '../billing/plans-link.tsx'
 import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
@@ -15,7 +19,11 @@ export interface ExportFormState {
   name: string
   options: EnrichmentOptions
   error?: string
+  /** The error's code, when the UI offers a way out beside it (insufficient credits → plans). */
+  code?: string
   fieldError?: string
+  /** conform's answer for the name field (validated with ExportNameSchema on both sides). */
+  result?: SubmissionResult<string[]>
 }
 
 const DEFAULT_OPTIONS: EnrichmentOptions = { ...NO_ENRICHMENT, phone: true, website: true, email: true, social: true }
@@ -41,41 +49,78 @@ export function ExportModal({
   const { t, i18n } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
-  const pending = useIsPending({ intent: 'create-export' })
+  const location = useLocation()
+  // Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders
+  // the search and this modal again, with the message under the field.
+  const pageSearch = new URLSearchParams(location.search)
+  pageSearch.delete('index') // already there after a no-JS post
+  const formAction = `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
+  const pending = useIsPending({ intent: 'create-export', formAction })
   const nothingSelected = selectedTypes(options).length === 0
+  // Zero credits: say so before the user fills anything in (the server refuses anyway).
+  const noCredits = !canStartExport(credits)
+  // The app's own localized validation instead of the browser's bubble (noValidate), with and without JS.
+  const [form, fields] = useForm({
+    id: 'export-form',
+    lastResult: last?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExportNameSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+  const nameErrors = fields.name.errors?.map((key) => t(key, { max: EXPORT_NAME_MAX })) ?? (last?.fieldError ? [last.fieldError] : undefined)
   return (
     <Modal
       title={t('exports.modal.title')}
       description={t('exports.modal.description')}
       size="lg"
       closeControl={
-        <Link to={closeHref} replace preventScrollReset className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+        <Link to={closeHref} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
           <CloseIcon />
         </Link>
       }
     >
-      <Form method="post" action="/?index" className="space-y-5">
+      <Form method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
         <input type="hidden" name="intent" value="create-export" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
           <input key={key} type="hidden" name={key} value={criteria[key]} />
         ))}
-        {last?.error ? <Alert tone="error">{last.error}</Alert> : null}
+        {noCredits ? (
+          <Alert tone="warning" title={t('upsell.noCreditsTitle')}>
+            <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
+          </Alert>
+        ) : null}
+        {last?.error ? <ErrorAlert message={last.error} withPlansLink={last.code === 'insufficient_credits' && !noCredits} /> : null}
         <Field
           label={t('exports.modal.name')}
-          errors={last?.fieldError ? [last.fieldError] : undefined}
-          inputProps={{ name: 'name', type: 'text', required: true, maxLength: EXPORT_NAME_MAX, defaultValue: last?.name ?? defaultName, placeholder: t('exports.modal.namePlaceholder'), autoFocus: true }}
+          errors={nameErrors}
+          inputProps={{
+            id: fields.name.id,
+            name: fields.name.name,
+            type: 'text',
+            'aria-required': true,
+            maxLength: EXPORT_NAME_MAX,
+            defaultValue: last?.name ?? defaultName,
+            placeholder: t('exports.modal.namePlaceholder'),
+            autoFocus: !noCredits,
+          }}
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
-        <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>
+        {noCredits ? null : <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
             {t('common.cancel')}
           </Link>
-          <Button type="submit" pending={pending} disabled={hydrated && nothingSelected}>
-            {pending ? t('exports.modal.submitting') : t('exports.modal.submit')}
-          </Button>
+          {noCredits ? (
+            <Link to={PLANS_PATH} className={buttonClasses()}>
+              {t('upsell.seePlans')}
+            </Link>
+          ) : (
+            <Button type="submit" pending={pending} disabled={hydrated && nothingSelected}>
+              {pending ? t('exports.modal.submitting') : t('exports.modal.submit')}
+            </Button>
+          )}
         </div>
       </Form>
     </Modal>

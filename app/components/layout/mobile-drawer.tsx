@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 import { Logo } from '../logo.tsx'
+import { BookDemoLink } from './book-demo-link.tsx'
 import { Icon } from './icons.tsx'
 import { SidebarNav } from './sidebar.tsx'
 
@@ -12,7 +13,7 @@ const DRAWER_ID = 'mobile-menu'
  * Below 1024 px the sidebar is a slide-over drawer. Without JavaScript the menu button is a
  * link to #mobile-menu and CSS :target shows the drawer; with JavaScript it is a real dialog.
  */
-export function MobileDrawer() {
+export function MobileDrawer({ bookDemoUrl }: { bookDemoUrl: string }) {
   const { t } = useTranslation()
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false)
   const location = useLocation()
@@ -74,6 +75,10 @@ export function MobileDrawer() {
             </a>
           </div>
           <SidebarNav onNavigate={() => setMobileMenuOpen(false)} />
+          {/* The header has no room for it on phones: it lives here below 768 px. */}
+          <div className="mt-3 border-t border-slate-100 pt-3 md:hidden">
+            <BookDemoLink href={bookDemoUrl} className="flex w-full justify-center py-2 text-brand-700 ring-1 ring-brand-200 ring-inset hover:bg-brand-50 hover:text-brand-800" />
+          </div>
         </div>
       </div>
     </>
