@@ -9,6 +9,7 @@ import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { getCategory, labelOf } from '#app/.server/search/categories.ts'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { AddEnrichmentModal } from '#app/components/exports/add-enrichment-modal.tsx'
+import { CsvDownloadLinks } from '#app/components/exports/csv-download-links.tsx'
 import { LeadsTable } from '#app/components/exports/leads-table.tsx'
 import { ProgressBar, StatusBadge } from '#app/components/exports/status-badge.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -113,9 +114,10 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
               label={<span className={buttonClasses()}>{t('exports.detail.download')}</span>}
               panelClassName="absolute right-0 z-30 mt-2 w-40 rounded-xl bg-white p-1 shadow-lg ring-1 ring-slate-900/10"
             >
-              <a href={`/api/exports/${detail.id}/download?format=csv&userId=${loaderData.userId}`} className="block rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" download>
-                {t('exports.detail.downloadCsv')}
-              </a>
+              <CsvDownloadLinks
+                href={(separator) => `/api/exports/${detail.id}/download?format=csv&separator=${separator}&userId=${loaderData.userId}`}
+                className="block rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-50"
+              />
               <a href={`/api/exports/${detail.id}/download?format=xlsx&userId=${loaderData.userId}`} className="block rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" download>
                 {t('exports.detail.downloadExcel')}
               </a>
