@@ -4,7 +4,7 @@ import { data, Form, isRouteErrorResponse, Link, useNavigation, useRevalidator, 
 import type { Route } from './+types/exports'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
-import { hasRunning, listExports } from '#app/.server/export-views.ts'
+import { listExports } from '#app/.server/export-views.ts'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { ProgressBar, StatusBadge } from '#app/components/exports/status-badge.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -19,11 +19,12 @@ const FILTERS = ['all', 'completed', 'processing', 'pending', 'failed', 'interru
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
-  const requested = new URL(request.url).searchParams.get('status') ?? 'all'
+  const url = new URL(request.url)
+  const requested = url.searchParams.get('status') ?? 'all'
   const status = (EXPORT_STATUSES as readonly string[]).includes(requested) ? (requested as ExportStatus) : undefined
   if (requested !== 'all' && !status) throw data({ error: 'Unknown status' }, { status: 400 })
-  const exports = await listExports(user, status)
-  return { exports, status: status ?? 'all', running: hasRunning(exports) }
+  const { exports, page, pageCount, running } = await listExports(user, status, Number(url.searchParams.get('page') ?? '1'))
+  return { exports, status: status ?? 'all', running, page, pageCount }
 }
 
 export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
@@ -31,7 +32,7 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const filtering = navigation.state === 'loading' && navigation.location.pathname === '/exports'
-  const { exports, status, running } = loaderData
+  const { exports, status, running, page, pageCount } = loaderData
   const notice = searchParams.get('deleted') === '1' ? t('exports.detail.deleted') : null
   const number = new Intl.NumberFormat(i18n.language)
   return (
@@ -113,8 +114,35 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
+      {pageCount > 1 ? <ExportsPager page={page} pageCount={pageCount} status={status} /> : null}
       {running ? <p className="text-xs text-slate-500">{t('exports.autoRefresh')}</p> : null}
     </section>
+  )
+}
+
+/** Previous / Next as plain links (they work without JavaScript), keeping the status filter. */
+function ExportsPager({ page, pageCount, status }: { page: number; pageCount: number; status: string }) {
+  const { t } = useTranslation()
+  const href = (target: number) => `/exports?${new URLSearchParams({ ...(status === 'all' ? {} : { status }), page: String(target) })}`
+  const linkClass = buttonClasses({ variant: 'secondary' })
+  return (
+    <nav className="flex items-center justify-between gap-3" aria-label={t('exportsPaging.label')}>
+      {page > 1 ? (
+        <Link to={href(page - 1)} className={linkClass}>
+          {t('exports.detail.previous')}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <p className="text-sm text-slate-600">{t('exports.detail.pageOf', { page, pages: pageCount })}</p>
+      {page < pageCount ? (
+        <Link to={href(page + 1)} className={linkClass}>
+          {t('exports.detail.next')}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
   )
 }
 

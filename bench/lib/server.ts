@@ -44,7 +44,7 @@ export async function startServer({ env = {}, prefix = 'leadatlas-bench-' }: { e
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
     const ok = await fetch(`${url}/login`).then((r) => r.ok, () => false)
     if (ok && databaseUrl) break
-    if (i > 240) throw new Error('server did not start')
+    if (i > 480) throw new Error('server did not start')
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   return { url, databaseUrl, process: child, dataDir }
