@@ -107,16 +107,19 @@ async function measureScripts(browser: Browser, baseUrl: string, path: string, c
       })(),
     )
   })
-  const response = await page.goto(path, { waitUntil: 'networkidle' })
+  const response = await page.goto(path, { waitUntil: 'load' })
   if (response?.status() !== 200) throw new Error(`${path} answered ${response?.status()}`)
   if (cookie && new URL(page.url()).pathname !== path) throw new Error(`${path} redirected to ${page.url()}: not signed in`)
+  // Module scripts run before the load event: what is fetched by then is what the page needs to hydrate.
+  const atLoad = scripts.length
+  await page.waitForLoadState('networkidle')
   await page.waitForTimeout(1000) // chunks a component loads after hydration
   const list = await Promise.all(scripts)
   await context.close()
-  const wire = list.reduce((sum, item) => sum + item.wire, 0)
-  const raw = list.reduce((sum, item) => sum + item.raw, 0)
-  if (process.env.BENCH_VERBOSE) for (const item of [...list].sort((a, b) => b.wire - a.wire)) console.log(`  ${path}  ${round(item.wire / 1024)} KB  ${item.url}`)
-  return { count: list.length, wireKb: round(wire / 1024), rawKb: round(raw / 1024) }
+  const kb = (items: typeof list, key: 'wire' | 'raw') => round(items.reduce((sum, item) => sum + item[key], 0) / 1024)
+  if (process.env.BENCH_VERBOSE) list.forEach((item, i) => console.log(`  ${path}  ${round(item.wire / 1024)} KB  ${item.url}${i >= atLoad ? '  (after load)' : ''}`))
+  const initial = list.slice(0, atLoad)
+  return { count: list.length, wireKb: kb(list, 'wire'), rawKb: kb(list, 'raw'), initialCount: atLoad, initialWireKb: kb(initial, 'wire') }
 }
 
 /** First contentful paint of a cold load, median of FCP_RUNS, optionally on Slow 3G. */
@@ -176,12 +179,12 @@ try {
 
   const home = await measureScripts(browser, server.url, '/', bigCookie)
   const login = await measureScripts(browser, server.url, '/login', null)
-  console.log(`\nJavaScript loaded, cold cache, until network idle (load ${load()}; budget for / ≤ 150 KB on the wire)`)
+  console.log(`\nJavaScript, cold cache, KB on the wire (gzip) (load ${load()}; budget: total for / ≤ 150 KB)`)
   printTable(
-    ['page', 'scripts', 'KB on the wire (gzip)', 'KB decoded', 'within budget'],
+    ['page', 'scripts by load event', 'KB by load event', 'scripts until idle', 'KB until idle (total)', 'KB decoded', 'total within budget'],
     [
-      ['/ signed in', home.count, home.wireKb, home.rawKb, home.wireKb <= 150 ? 'yes' : 'NO'],
-      ['/login signed out (baseline)', login.count, login.wireKb, login.rawKb, '-'],
+      ['/ signed in', home.initialCount, home.initialWireKb, home.count, home.wireKb, home.rawKb, home.wireKb <= 150 ? 'yes' : 'NO'],
+      ['/login signed out (baseline)', login.initialCount, login.initialWireKb, login.count, login.wireKb, login.rawKb, '-'],
     ],
   )
 
