@@ -140,7 +140,6 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
       .select(['lead_id', 'position', ...STATUS_COLUMNS])
       .where('export_id', '=', exportId)
       .orderBy('position')
-      .orderBy('lead_id')
       .limit(LEADS_PAGE_SIZE)
       .offset((page - 1) * LEADS_PAGE_SIZE)
       .as('el')
@@ -164,7 +163,6 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         ...STATUS_COLUMNS.map((column) => `el.${column}` as const),
       ])
       .orderBy('el.position')
-      .orderBy('el.lead_id')
       .execute()
     const params = (row.search_params ?? {}) as ExportDetail['searchParams']
     return {
