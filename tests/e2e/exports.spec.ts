@@ -76,6 +76,7 @@ test.describe('exports', () => {
     const semicolonLink = page.getByRole('link', { name: /CSV \(;\) Excel in French/ })
     await expect(semicolonLink).toBeVisible()
     await expect(page.getByRole('link', { name: 'Excel', exact: true })).toBeVisible()
+    await expectNoA11yViolations(page)
     // French Excel's dialect: ";" between fields, "," in numbers, same rows.
     const frenchCsv = await page.request.get((await semicolonLink.getAttribute('href'))!)
     expect(frenchCsv.status()).toBe(200)
