@@ -1,3 +1,6 @@
+// Which packages and modules fill a client chunk (a helper for bench/pages.ts findings, not a benchmark):
+//   npx react-router build --sourcemapClient && npx tsx bench/chunk-sources.ts entry.client jsx-runtime search-
+// Bytes are the minified characters each source maps to; rebuild without source maps afterwards.
 import fs from 'node:fs'
 import { SourceMapConsumer } from 'source-map-js'
 for (const name of process.argv.slice(2)) {
