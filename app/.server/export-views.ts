@@ -213,9 +213,4 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
   })
 }
 
-/** Whether any of the user's exports is still running (drives the list's auto-refresh). */
-export function hasRunning(exports: Array<{ status: string }>) {
-  return exports.some((item) => item.status === 'pending' || item.status === 'processing')
-}
-
 export { ENRICHMENT_TYPES }
