@@ -55,6 +55,7 @@ export function nextSort(current: ExportSort, key: ExportSortKey): ExportSort {
 export function sortSearch(params: URLSearchParams, sort: ExportSort): string {
   const next = new URLSearchParams(params)
   next.delete('deleted')
+  next.delete('page') // a new order starts from its first page
   next.set('sort', sortValue(sort))
   return `?${next.toString()}`
 }

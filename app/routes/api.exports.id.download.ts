@@ -4,10 +4,13 @@ import { requireApiUser } from '#app/.server/api.ts'
 import { isUuid } from '#app/.server/export-views.ts'
 import { openExportDownload } from '#app/.server/exports/download.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
+import { csvDialect } from '#app/domain/csv-format.ts'
 
 /**
- * GET /api/exports/{id}/download?userId=&format=csv|xlsx (SPEC §7): a streamed file download,
- * read as the user (RLS), so another user's export is "not found".
+ * GET /api/exports/{id}/download?userId=&format=csv|xlsx[&separator=semicolon|comma] (SPEC §7): a
+ * streamed file download, read as the user (RLS), so another user's export is "not found".
+ * `separator` picks the CSV dialect (app/domain/csv-format.ts); without it, the interface
+ * language's (French: ";" and decimal commas, which a French Excel opens in columns).
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireApiUser(context)
@@ -17,8 +20,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (userId && userId !== user.id) return data({ error: t('api.forbidden') }, { status: 403 })
   const format = url.searchParams.get('format') ?? 'csv'
   if (format !== 'csv' && format !== 'xlsx') return data({ error: t('exports.errors.badFormat') }, { status: 400 })
+  const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
+  const dialect = csvDialect(url.searchParams.get('separator'), lang)
+  if (!dialect) return data({ error: t('exports.errors.badFormat') }, { status: 400 })
   if (!isUuid(params.id)) return data({ error: t('exports.errors.notFound') }, { status: 404 })
-  const file = await openExportDownload({ claims: user.claims, exportId: params.id, format, lang: getLocale(context) === 'fr' ? 'fr' : 'en' })
+  const file = await openExportDownload({ claims: user.claims, exportId: params.id, format, lang, separator: dialect.separator })
   if (!file) return data({ error: t('exports.errors.notFound') }, { status: 404 })
   return new Response(file.body, {
     headers: {

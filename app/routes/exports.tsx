@@ -4,7 +4,7 @@ import { data, Form, isRouteErrorResponse, Link, useNavigation, useRevalidator, 
 import type { Route } from './+types/exports'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
-import { hasRunning, listExports } from '#app/.server/export-views.ts'
+import { listExports } from '#app/.server/export-views.ts'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { ProgressBar, StatusBadge } from '#app/components/exports/status-badge.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -21,13 +21,13 @@ const FILTERS = ['all', 'completed', 'processing', 'pending', 'failed', 'interru
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
-  const params = new URL(request.url).searchParams
-  const requested = params.get('status') ?? 'all'
+  const url = new URL(request.url)
+  const requested = url.searchParams.get('status') ?? 'all'
   const status = (EXPORT_STATUSES as readonly string[]).includes(requested) ? (requested as ExportStatus) : undefined
   if (requested !== 'all' && !status) throw data({ error: 'Unknown status' }, { status: 400 })
-  const sort = parseExportSort(params)
-  const exports = await listExports(user, status, sort)
-  return { exports, status: status ?? 'all', sort, running: hasRunning(exports) }
+  const sort = parseExportSort(url.searchParams)
+  const { exports, page, pageCount, running } = await listExports(user, status, sort, Number(url.searchParams.get('page') ?? '1'))
+  return { exports, status: status ?? 'all', sort, running, page, pageCount }
 }
 
 export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
@@ -35,7 +35,7 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const filtering = navigation.state === 'loading' && navigation.location.pathname === '/exports'
-  const { exports, status, sort, running } = loaderData
+  const { exports, status, sort, running, page, pageCount } = loaderData
   const notice = searchParams.get('deleted') === '1' ? t('exports.detail.deleted') : null
   const submit = (event: React.ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit()
   const selectClasses =
@@ -112,6 +112,7 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
           <ExportCards exports={exports} language={i18n.language} />
         </>
       )}
+      {pageCount > 1 ? <ExportsPager page={page} pageCount={pageCount} searchParams={searchParams} /> : null}
       {running ? <p className="text-xs text-slate-500">{t('exports.autoRefresh')}</p> : null}
     </section>
   )
@@ -242,6 +243,37 @@ function ExportCards({ exports, language }: { exports: ExportRow[]; language: st
         </li>
       ))}
     </ul>
+  )
+}
+
+/** Previous / Next as plain links (they work without JavaScript), keeping the filter and the order. */
+function ExportsPager({ page, pageCount, searchParams }: { page: number; pageCount: number; searchParams: URLSearchParams }) {
+  const { t } = useTranslation()
+  const href = (target: number) => {
+    const next = new URLSearchParams(searchParams)
+    next.delete('deleted')
+    next.set('page', String(target))
+    return `/exports?${next}`
+  }
+  const linkClass = buttonClasses({ variant: 'secondary' })
+  return (
+    <nav className="flex items-center justify-between gap-3" aria-label={t('exportsPaging.label')}>
+      {page > 1 ? (
+        <Link to={href(page - 1)} className={linkClass}>
+          {t('exports.detail.previous')}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <p className="text-sm text-slate-600">{t('exports.detail.pageOf', { page, pages: pageCount })}</p>
+      {page < pageCount ? (
+        <Link to={href(page + 1)} className={linkClass}>
+          {t('exports.detail.next')}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
   )
 }
 

@@ -9,6 +9,7 @@ import { adminDb, closeDb, getPool, jsonb, type EnrichmentOptionsJson } from '#a
 import { openExportDownload, type DownloadFormat } from '#app/.server/exports/download.ts'
 import { adminFrFields, formatTechnologies, formatWorkingHours, socialUrl } from '#app/.server/exports/download/columns.ts'
 import { neutralizeFormula } from '#app/.server/exports/download/formulas.ts'
+import type { CsvSeparator } from '#app/domain/csv-format.ts'
 import { parse as parseCsvText } from 'csv-parse/sync'
 
 const NOW = new Date('2026-11-22T09:30:00Z')
@@ -184,16 +185,15 @@ async function read(body: ReadableStream<Uint8Array>): Promise<Buffer> {
   return Buffer.from(await new Response(body).arrayBuffer())
 }
 
-async function download(format: DownloadFormat, exportId = ids.full, options: { lang?: 'fr' | 'en'; user?: string } = {}) {
-  const opened = await openExportDownload({ claims: { sub: options.user ?? alice }, exportId, format, now: NOW, lang: options.lang })
+async function download(format: DownloadFormat, exportId = ids.full, options: { lang?: 'fr' | 'en'; user?: string; separator?: CsvSeparator } = {}) {
+  const opened = await openExportDownload({ claims: { sub: options.user ?? alice }, exportId, format, now: NOW, lang: options.lang, separator: options.separator })
   if (!opened) throw new Error('export not found')
   return { ...opened, bytes: await read(opened.body) }
 }
 
-/** RFC 4180 parser (quoted fields, "" escapes, CRLF), enough to read our own files back. */
-/** Parsed as a spreadsheet would: any line break outside quotes ends a row. */
-function parseCsv(text: string): string[][] {
-  return parseCsvText(text, { record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true })
+/** Parsed as a spreadsheet would: any line break outside quotes ends a row; `delimiter` is the list separator. */
+function parseCsv(text: string, delimiter: ',' | ';' = ','): string[][] {
+  return parseCsvText(text, { delimiter, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true })
 }
 
 async function loadXlsx(bytes: Buffer) {
@@ -328,7 +328,7 @@ describe('CSV', () => {
 
   test('French headers and statuses', async () => {
     const { bytes } = await download('csv', ids.full, { lang: 'fr' })
-    const rows = parseCsv(bytes.subarray(3).toString('utf8'))
+    const rows = parseCsv(bytes.subarray(3).toString('utf8'), ';') // French: semicolons by default
     expect(rows[0]?.slice(0, 6)).toEqual(['Nom', 'Adresse', 'Ville', 'Code postal', 'Code pays', 'Téléphone'])
     expect(rows[0]).toContain('Raison sociale')
     expect(rows[2]).toContain('Trouvé')
@@ -353,6 +353,82 @@ describe('CSV', () => {
     expect(rows).toHaveLength(1 + BIG_COUNT)
     expect(rows[1]?.[0]).toBe('Lead 1')
     expect(rows.at(-1)?.[0]).toBe(`Lead ${BIG_COUNT}`)
+  })
+})
+
+describe('CSV dialects (comma / semicolon)', () => {
+  /** Columns read back the way a spreadsheet in that locale would, by header. */
+  async function records(options: { lang?: 'fr' | 'en'; separator?: CsvSeparator }, delimiter: ',' | ';') {
+    const { bytes } = await download('csv', ids.full, options)
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const text = bytes.subarray(3).toString('utf8')
+    const rows = parseCsv(text, delimiter)
+    const headers = rows[0]!
+    expect(rows).toHaveLength(1 + LEAD_COUNT)
+    for (const row of rows) expect(row).toHaveLength(headers.length)
+    return { text, headers, records: rows.slice(1).map((row) => Object.fromEntries(headers.map((header, i) => [header, row[i]!]))) }
+  }
+
+  test('the default follows the language: ";" and decimal commas in French, "," and points in English', async () => {
+    const fr = await records({ lang: 'fr' }, ';')
+    expect(fr.headers).toContain('Raison sociale')
+    expect(fr.records[1]).toMatchObject({ Note: '4,5', Latitude: '48,8686', Longitude: '2,3314', 'Indice de confiance': '0,92', "Nombre d'avis": '128' })
+    const en = await records({ lang: 'en' }, ',')
+    expect(en.records[1]).toMatchObject({ Rating: '4.5', Latitude: '48.8686', 'Match confidence': '0.92' })
+    // Read with "," (an English spreadsheet), the French header row is one column: what the bug looked like.
+    expect(parseCsv(fr.text.split('\r\n')[0]!, ',')[0]).toHaveLength(1)
+  })
+
+  test('an explicit separator wins over the language', async () => {
+    const comma = await records({ lang: 'fr', separator: 'comma' }, ',')
+    expect(comma.records[1]).toMatchObject({ Nom: 'Boulangerie Paul', Note: '4.5' })
+    const semicolon = await records({ lang: 'en', separator: 'semicolon' }, ';')
+    expect(semicolon.records[1]).toMatchObject({ Name: 'Boulangerie Paul', Rating: '4,5' })
+  })
+
+  test.each([
+    ['comma', ',', '.'],
+    ['semicolon', ';', ','],
+  ] as const)('%s: RFC 4180 quoting, formulas neutralised, line breaks quoted', async (separator, delimiter, decimalMark) => {
+    const { text, records: rows } = await records({ lang: 'en', separator }, delimiter)
+    // Every record ends in CRLF; a field holding the delimiter, a quote or a line break is quoted, quotes doubled.
+    expect(text.endsWith('\r\n')).toBe(true)
+    expect(text).toContain(`"'=HYPERLINK(""http://x"")"`)
+    expect(text).toContain('"Shop\n=1+1"')
+    expect(text).toContain('"Nantes\r\n-2+3"')
+    expect(text).toContain(delimiter === ';' ? '"bakery; cafe"' : '"12 rue de la Paix, 75002 Paris"')
+    const formula = rows[0]!
+    expect(formula).toMatchObject({ Name: `'${FORMULA_NAME}`, Description: "'+cmd|calc", 'Business status': "'@SUM(1)", Website: "'-http://x" })
+    expect(formula).toMatchObject({ Address: 'Shop\n=1+1', City: 'Nantes\r\n-2+3', Longitude: `-1${decimalMark}5536` })
+    const paul = rows[1]!
+    expect(paul).toMatchObject({
+      Address: '12 rue de la Paix, 75002 Paris',
+      Categories: 'bakery; cafe',
+      Phone: '+33 1 23 45 67 89',
+      Description: 'Pain, "viennoiseries"\net gâteaux',
+      Rating: `4${decimalMark}5`,
+      'Match confidence': `0${decimalMark}92`,
+      'Creation date': '1998-04-01',
+    })
+    // What a spreadsheet would run: nothing but plain numbers and phone numbers starts with a trigger.
+    const number = new RegExp(`^-?\\d+(\\${decimalMark}\\d+)?$`)
+    for (const record of rows) {
+      for (const value of Object.values(record)) {
+        if (!number.test(value) && !/^\+[\d ]+$/.test(value)) expect(value).not.toMatch(/^\s*[=+\-@]/)
+      }
+    }
+  })
+
+  test('thousands of leads with semicolons', { timeout: SLOW }, async () => {
+    const { bytes } = await download('csv', ids.big, { separator: 'semicolon' })
+    const rows = parseCsv(bytes.subarray(3).toString('utf8'), ';')
+    expect(rows).toHaveLength(1 + BIG_COUNT)
+    expect(rows.at(-1)?.slice(0, 3)).toEqual([`Lead ${BIG_COUNT}`, `${BIG_COUNT} rue de la République, 69002 Lyon`, 'Lyon'])
+    expect(rows.at(-1)?.[9]).toBe('4,2')
+  })
+
+  test('an unknown separator is refused before any connection is taken', async () => {
+    await expect(openExportDownload({ claims: { sub: alice }, exportId: ids.full, format: 'csv', separator: 'tab' as CsvSeparator })).rejects.toThrow(/separator/)
   })
 })
 

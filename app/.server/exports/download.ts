@@ -22,6 +22,7 @@ import ExcelJS from 'exceljs'
 import type { InferResult, Kysely, Transaction } from 'kysely'
 import type pg from 'pg'
 import QueryStream from 'pg-query-stream'
+import { csvDialect, formatCsvNumber, type CsvDialect, type CsvSeparator } from '#app/domain/csv-format.ts'
 import { exportFileName } from '#app/domain/file-names.ts'
 import { applyUserClaims, getDb, getPool, type Database, type UserClaims } from '#app/.server/db.ts'
 import { exportColumns, rowCells, SHEET_NAME, type Cell, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
@@ -71,7 +72,8 @@ const BEGIN_SQL = `begin isolation level repeatable read read only; select set_c
  * connection, when the claims are not a user's or the database fails before the stream starts.
  *
  * `lang` picks the header labels and status texts written in the file (default 'en');
- * `now` dates the file name (default: the current time, UTC day).
+ * `separator` the CSV dialect (app/domain/csv-format.ts; default: the one of `lang`, so ";" and
+ * decimal commas in French); `now` dates the file name (default: the current time, UTC day).
  */
 export async function openExportDownload(args: {
   claims: UserClaims
@@ -79,14 +81,17 @@ export async function openExportDownload(args: {
   format: DownloadFormat
   now?: Date
   lang?: DownloadLang
+  separator?: CsvSeparator
   signal?: AbortSignal
   /** Rows per cursor fetch (default BATCH_SIZE); for benchmarks. */
   batchSize?: number
 }): Promise<ExportDownload | null> {
-  const { claims, exportId, format, now = new Date(), lang = 'en', signal, batchSize = BATCH_SIZE } = args
+  const { claims, exportId, format, now = new Date(), lang = 'en', separator, signal, batchSize = BATCH_SIZE } = args
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error('openExportDownload: batchSize must be a positive integer')
   if (format !== 'csv' && format !== 'xlsx') throw new Error(`openExportDownload: unknown format "${String(format)}"`)
   if (lang !== 'en' && lang !== 'fr') throw new Error(`openExportDownload: unknown lang "${String(lang)}"`)
+  const dialect = csvDialect(separator, lang)
+  if (!dialect) throw new Error(`openExportDownload: unknown separator "${String(separator)}"`)
   if (!UUID.test(exportId)) return null
   signal?.throwIfAborted()
 
@@ -111,7 +116,7 @@ export async function openExportDownload(args: {
   return {
     fileName: exportFileName(found.name, now, format),
     contentType: DOWNLOAD_CONTENT_TYPES[format],
-    body: leadStream({ client, end, exportId, columns, format, lang, signal, batchSize }),
+    body: leadStream({ client, end, exportId, columns, format, lang, dialect, signal, batchSize }),
   }
 }
 
@@ -213,6 +218,7 @@ function leadStream({
   columns,
   format,
   lang,
+  dialect,
   signal,
   batchSize,
 }: {
@@ -222,6 +228,7 @@ function leadStream({
   columns: Column[]
   format: DownloadFormat
   lang: DownloadLang
+  dialect: CsvDialect
   signal: AbortSignal | undefined
   batchSize: number
 }): ReadableStream<Uint8Array> {
@@ -231,7 +238,7 @@ function leadStream({
   async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
     const query = exportLeadsQuery(exportId).compile()
     const rows = client.query(new QueryStream(query.sql, [...query.parameters], { batchSize }))
-    const writer = format === 'csv' ? csvWriter(columns, stop.signal) : xlsxWriter(columns, lang, stop.signal)
+    const writer = format === 'csv' ? csvWriter(columns, dialect, stop.signal) : xlsxWriter(columns, lang, stop.signal)
     const onStop = () => {
       rows.destroy()
       writer.destroy()
@@ -335,9 +342,10 @@ async function* coalesce(source: Readable, size: number): AsyncGenerator<Uint8Ar
 // ---------------------------------------------------------------------------
 // Formats
 
-function csvWriter(columns: Column[], stop: AbortSignal): FormatWriter {
+function csvWriter(columns: Column[], dialect: CsvDialect, stop: AbortSignal): FormatWriter {
   const stringifier = stringify({
     bom: true, // Excel reads UTF-8 only with it
+    delimiter: dialect.delimiter, // csv-stringify quotes any field holding it
     header: true,
     columns: columns.map((column) => column.header),
     record_delimiter: 'windows', // RFC 4180
@@ -348,7 +356,7 @@ function csvWriter(columns: Column[], stop: AbortSignal): FormatWriter {
   return {
     output: stringifier,
     write(cells) {
-      if (stringifier.write(cells.map(safeCell))) return undefined
+      if (stringifier.write(cells.map((cell) => csvCell(cell, dialect)))) return undefined
       return once(stringifier, 'drain', { signal: stop }).then(() => undefined)
     },
     async end() {
@@ -406,6 +414,12 @@ function xlsxWriter(columns: Column[], lang: DownloadLang, stop: AbortSignal): F
       output.destroy(error)
     },
   }
+}
+
+/** CSV: text neutralised as in XLSX; numbers written with the dialect's decimal mark ("4,5" for ";"). */
+export function csvCell(cell: Cell, dialect: Pick<CsvDialect, 'decimalMark'>): string | null {
+  if (typeof cell === 'number') return formatCsvNumber(cell, dialect)
+  return cell === null ? null : neutralizeFormula(cell)
 }
 
 /** Text is neutralised (CSV and XLSX alike) and written as text; numbers stay numbers. */

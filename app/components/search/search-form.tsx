@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import type { CategoryOption } from '#app/domain/categories.ts'
 import { hasSectorOrLocation, LOCATION_LEVELS, withLevel, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
-import { cn, useHydrated } from '#app/utils/misc.ts'
+import { PickerCombobox, useComboboxReady } from '#app/utils/lazy-combobox.tsx'
+import { cn } from '#app/utils/misc.ts'
 import { Button } from '../ui/button.tsx'
-import { PickerCombobox, type PickerOption } from './picker-combobox.tsx'
+import type { PickerOption } from './picker-combobox.tsx'
 import { filterCategoryOptions, filterLocations, useCategoryOptions, useLocationOptions, type LocationOption } from './use-picker-options.ts'
 
 export interface ServerPickerOptions {
@@ -51,7 +52,8 @@ export function SearchForm({
   pending: boolean
 }) {
   const { t } = useTranslation()
-  const hydrated = useHydrated()
+  // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx); until then the no-JS pickers.
+  const hydrated = useComboboxReady()
   const canSubmit = hasSectorOrLocation(criteria)
   return (
     <Form method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>

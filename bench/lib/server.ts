@@ -1,0 +1,73 @@
+// The production server (`npm start`'s embedded stack) in a temp DATA_DIR, for benchmarks that
+// measure pages. Needs `npm run build` first.
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import getPort from 'get-port'
+
+export interface BenchServer {
+  url: string
+  /** The embedded Postgres, as its superuser (seeding bypasses RLS). */
+  databaseUrl: string
+  process: ChildProcess
+  dataDir: string
+}
+
+export async function startServer({ env = {}, prefix = 'leadatlas-bench-' }: { env?: Record<string, string>; prefix?: string } = {}): Promise<BenchServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  fs.chmodSync(dataDir, 0o755)
+  const port = await getPort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NODE_OPTIONS: '--max-semi-space-size=16',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      POSTGRES_PORT: String(await getPort()),
+      // Sign-ups for the bench accounts come from one address.
+      RATE_LIMIT_SIGNUP_IP: '1000/60',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  // start.ts logs "Embedded Postgres ready at postgres://postgres:***@127.0.0.1:PORT/leadatlas".
+  let databaseUrl = ''
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+    const found = /Embedded Postgres ready at (postgres:\/\/\S+)/.exec(text)
+    if (found) databaseUrl = found[1]!.replace(':***@', ':postgres@')
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+    const ok = await fetch(`${url}/login`).then((r) => r.ok, () => false)
+    if (ok && databaseUrl) break
+    if (i > 480) throw new Error('server did not start')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  return { url, databaseUrl, process: child, dataDir }
+}
+
+export async function stopServer(server: BenchServer) {
+  server.process.kill('SIGTERM')
+  await new Promise((resolve) => server.process.once('exit', resolve))
+  fs.rmSync(server.dataDir, { recursive: true, force: true })
+}
+
+function cookiesOf(response: Response): string {
+  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ')
+}
+
+/** Creates an account through the sign-up form; returns its session cookies. */
+export async function signUp(url: string, email: string, password = 'bench-password-42'): Promise<string> {
+  const response = await fetch(`${url}/login?mode=signup`, {
+    method: 'POST',
+    headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ intent: 'signup', email, password }),
+    redirect: 'manual',
+  })
+  if (response.status !== 302) throw new Error(`sign-up failed: ${response.status}`)
+  return cookiesOf(response)
+}
