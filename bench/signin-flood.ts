@@ -4,12 +4,10 @@
 // clients flood POST /login — once with the default rate limits, once with the limits raised so
 // every flood request really hashes a password (the worst case for the event loop).
 //   npm run build && npx tsx bench/signin-flood.ts
-import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import getPort from 'get-port'
+import { signUp, startServer, stopServer } from './lib/server.ts'
 import { printTable } from './lib/table.ts'
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200)
@@ -21,63 +19,6 @@ const PASSWORD = 'bench-password-42'
 const UNLIMITED: Record<string, string> = Object.fromEntries(
   ['RATE_LIMIT_SIGNIN_ACCOUNT', 'RATE_LIMIT_SIGNIN_IP', 'RATE_LIMIT_SIGNUP_IP', 'RATE_LIMIT_TOKEN_IP'].map((name) => [name, '1000000/60']),
 )
-
-interface Server {
-  url: string
-  process: ChildProcess
-  dataDir: string
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadatlas-flood-'))
-  fs.chmodSync(dataDir, 0o755)
-  const port = await getPort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      NODE_OPTIONS: '--max-semi-space-size=16',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      POSTGRES_PORT: String(await getPort()),
-      // Sign-ups for the bench accounts come from one address.
-      RATE_LIMIT_SIGNUP_IP: '1000/60',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
-    const ok = await fetch(`${url}/login`).then((r) => r.ok, () => false)
-    if (ok) break
-    if (i > 240) throw new Error('server did not start')
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  return { url, process: child, dataDir }
-}
-
-async function stopServer(server: Server) {
-  server.process.kill('SIGTERM')
-  await new Promise((resolve) => server.process.once('exit', resolve))
-  fs.rmSync(server.dataDir, { recursive: true, force: true })
-}
-
-function cookiesOf(response: Response): string {
-  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ')
-}
-
-async function signUp(url: string, email: string): Promise<string> {
-  const response = await fetch(`${url}/login?mode=signup`, {
-    method: 'POST',
-    headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ intent: 'signup', email, password: PASSWORD }),
-    redirect: 'manual',
-  })
-  if (response.status !== 302) throw new Error(`sign-up failed: ${response.status}`)
-  return cookiesOf(response)
-}
 
 const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]!
 const round = (ms: number) => Math.round(ms * 10) / 10
@@ -128,13 +69,13 @@ function flood(url: string, accounts: string[]) {
 }
 
 async function scenario(label: string, env: Record<string, string>) {
-  const server = await startServer(env)
+  const server = await startServer({ env, prefix: 'leadatlas-flood-' })
   try {
-    const cookie = await signUp(server.url, `bench-${Date.now()}@example.com`)
+    const cookie = await signUp(server.url, `bench-${Date.now()}@example.com`, PASSWORD)
     const accounts: string[] = []
     for (let i = 0; i < FLOOD_ACCOUNTS; i++) {
       const email = `flood-${i}-${Date.now()}@example.com`
-      await signUp(server.url, email)
+      await signUp(server.url, email, PASSWORD)
       accounts.push(email)
     }
     const quiet = await measurePage(server.url, cookie)
