@@ -36,9 +36,10 @@ test.describe('at 375 px', () => {
     await openMenu(page, 'Download')
     const download = page.getByTestId('download-menu')
     await expectInsideViewport(download)
-    await expectInsideViewport(download.getByRole('link', { name: /^CSV/ }))
-    await expectInsideViewport(download.getByRole('link', { name: /^Excel/ }))
-    await expect(download.getByRole('link', { name: /^CSV/ })).toHaveAttribute('href', new RegExp(`/api/exports/${exportId}/download\\?format=csv`))
+    const choices = download.getByRole('link')
+    await expect(choices).toHaveCount(3)
+    for (const choice of await choices.all()) await expectInsideViewport(choice)
+    await expect(download.getByRole('link', { name: /^CSV \(,\)/ })).toHaveAttribute('href', new RegExp(`/api/exports/${exportId}/download\\?format=csv&separator=comma`))
 
     await openMenu(page, 'Download') // closes it, as a second click on a menu button does
     await expect(download).toBeHidden()
@@ -200,8 +201,17 @@ test.describe('at 1440 px', () => {
        from auth.users u, generate_series(1, 60) n where u.email = $1`,
       [email],
     )
+    // Pages of 50 that keep the order: oldest first, then the next page holds the last 10.
+    await page.goto('/exports?sort=date-asc')
+    await expect(page.getByTestId('export-row')).toHaveCount(50)
+    await expect(page.getByTestId('export-row').first().getByRole('link')).toHaveAttribute('title', /export numéro 60$/)
+    await page.getByRole('link', { name: 'Next' }).click()
+    await expect(page).toHaveURL(/sort=date-asc/)
+    await expect(page).toHaveURL(/page=2/)
+    await expect(page.getByTestId('export-row')).toHaveCount(10)
+    await expect(page.getByTestId('export-row').last().getByRole('link')).toHaveAttribute('title', /export numéro 1$/)
     await page.goto('/exports')
-    await expect(page.getByTestId('export-row')).toHaveCount(60)
+    await expect(page.getByTestId('export-row')).toHaveCount(50)
     await expectNoPageOverflow(page)
     const table = page.getByTestId('exports-list')
     const card = (await table.locator('..').boundingBox())!
