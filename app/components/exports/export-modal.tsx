@@ -1,10 +1,11 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
-import { applyToggleRules, NO_ENRICHMENT, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
+import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
@@ -41,6 +42,10 @@ export function ExportModal({
   const { t, i18n } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
+  const formRef = useTypedBeforeHydration((typed) => {
+    const chosen = typed.get('options')
+    if (chosen) setOptions(optionsFromValues(chosen, { france }))
+  })
   const pending = useIsPending({ intent: 'create-export' })
   const nothingSelected = selectedTypes(options).length === 0
   return (
@@ -54,7 +59,7 @@ export function ExportModal({
         </Link>
       }
     >
-      <Form method="post" action="/?index" className="space-y-5">
+      <Form ref={formRef} method="post" action="/?index" className="space-y-5">
         <input type="hidden" name="intent" value="create-export" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (

@@ -4,6 +4,7 @@ import { Form } from 'react-router'
 import type { CategoryOption } from '#app/domain/categories.ts'
 import { hasSectorOrLocation, LOCATION_LEVELS, withLevel, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 import { cn, useHydrated } from '#app/utils/misc.ts'
+import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { Button } from '../ui/button.tsx'
 import { PickerCombobox, type PickerOption } from './picker-combobox.tsx'
 import { filterCategoryOptions, filterLocations, useCategoryOptions, useLocationOptions, type LocationOption } from './use-picker-options.ts'
@@ -53,8 +54,24 @@ export function SearchForm({
   const { t } = useTranslation()
   const hydrated = useHydrated()
   const canSubmit = hasSectorOrLocation(criteria)
+  // What was typed into the no-JS inputs while the scripts loaded moves into the comboboxes.
+  const formRef = useTypedBeforeHydration((typed) => {
+    let next = criteria
+    let label: string | undefined
+    const sector = typed.get('sector')?.[0]?.trim()
+    if (sector !== undefined) {
+      const known = categories.find((category) => category.label.toLowerCase() === sector.toLowerCase())
+      next = { ...next, sector: known?.id ?? sector }
+      label = known?.label ?? sector
+    }
+    for (const level of LOCATION_LEVELS) {
+      const value = typed.get(level)?.[0]
+      if (value !== undefined) next = withLevel(next, level, value)
+    }
+    onCriteriaChange(next, label)
+  })
   return (
-    <Form method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
+    <Form ref={formRef} method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
       <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-5">
         <div className="md:col-span-2 xl:col-span-1">
           {hydrated ? (
