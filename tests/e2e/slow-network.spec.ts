@@ -194,6 +194,8 @@ test.describe('slow network: nothing typed is lost', () => {
     }).toPass({ timeout: 120_000, intervals: [1000, 2000] })
 
     await page.unrouteAll({ behavior: 'wait' })
+    // Off /exports first: without JS its meta refresh would cut the slow navigation short.
+    await page.goto('about:blank')
     await openSlowly(page, `/exports/${created!.id}?add=1`, { js })
     const add = page.getByRole('dialog', { name: 'Add enrichment' })
     await add.getByLabel('Social media', { exact: true }).check()
