@@ -197,7 +197,11 @@ function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' |
   })
   const pending = useIsPending({ intent })
   const confirmEmail = actionData && 'confirmEmail' in actionData && actionData.confirmEmail
-  const translate = (errors?: string[]) => errors?.map((error) => t(error))
+  // The form outlives a mode switch: the errors of a sign-in attempt are not the sign-up form's.
+  const [errorsFor, setErrorsFor] = useState(mode)
+  const formProps = getFormProps(form)
+  const shown = errorsFor === mode
+  const translate = (errors?: string[]) => (shown ? errors?.map((error) => t(error)) : undefined)
 
   return (
     <Modal
@@ -207,12 +211,23 @@ function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' |
       description={mode === 'signin' ? t('auth.signInSubtitle') : t('auth.signUpSubtitle')}
     >
       {mode === 'signup' ? <p className="-mt-3 mb-4 text-xs font-medium tracking-wide text-slate-500 uppercase">{t('auth.stepOf', { step: 1 })}</p> : null}
-      <Form method="post" replace {...getFormProps(form)} className="space-y-4">
+      <Form
+        method="post"
+        replace
+        {...formProps}
+        aria-invalid={shown ? formProps['aria-invalid'] : undefined}
+        aria-describedby={shown ? formProps['aria-describedby'] : undefined}
+        onSubmit={(event) => {
+          setErrorsFor(mode)
+          formProps.onSubmit(event)
+        }}
+        className="space-y-4"
+      >
         <input type="hidden" name="intent" value={intent} />
         {mode === 'signin' ? <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/'} /> : null}
         {notice ? <Alert tone={searchParams.get('reset') === 'success' ? 'success' : 'info'}>{notice}</Alert> : null}
         {confirmEmail ? <Alert tone="success">{t('auth.confirmEmail')}</Alert> : null}
-        <FormErrors errors={form.errors} id={form.errorId} />
+        <FormErrors errors={shown ? form.errors : undefined} id={form.errorId} />
         <Field
           label={t('auth.email')}
           errors={translate(fields.email.errors)}

@@ -65,6 +65,19 @@ test.describe('slow network: nothing typed is lost', () => {
     await expect(emailInput(page)).toHaveValue(email)
   })
 
+  test('the sign-in form\'s errors do not follow to sign-up (the form is shared, the errors are not)', async ({ page, javaScriptEnabled: js }) => {
+    await page.goto('/login')
+    if (js) await expect(hydrated(page)).toBeVisible()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await expect(page.getByText('Email is required')).toBeVisible()
+    await page.getByRole('link', { name: "Don't have an account? Sign up" }).click()
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible()
+    await expect(page.getByText('Email is required')).toBeHidden()
+    await expect(emailInput(page)).not.toHaveAttribute('aria-invalid', 'true')
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click()
+    await expect(page.getByText('Email is required')).toBeVisible()
+  })
+
   test('sign-in typed before the scripts arrive', async ({ page, request, baseURL, javaScriptEnabled: js }, testInfo) => {
     const user = await createUser(request, baseURL, { email: uniqueEmail('slow-signin', testInfo) })
     await openSlowly(page, '/login', { js })
