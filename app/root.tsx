@@ -9,6 +9,7 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
 } from 'react-router'
 import type { Route } from './+types/root'
 import { ErrorState } from '#app/components/error-state.tsx'
@@ -31,6 +32,15 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ context }: Route.LoaderArgs) {
   const locale = getLocale(context)
   return data({ locale })
+}
+
+/**
+ * The locale is all the root loads, and only a post (the language switcher) changes it: a GET
+ * navigation within one page (e.g. /login's modes) need not wait for the server for it.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false
+  return defaultShouldRevalidate
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -80,3 +80,12 @@ export function newlySelected(options: EnrichmentOptions, alreadyEnriched: Enric
 }
 
 export const EXPORT_NAME_MAX = 120
+
+/** The options a form submits (one `options` value per checked box), as the toggle rules allow them. */
+export function optionsFromValues(
+  values: readonly string[],
+  rules: { france: boolean; alreadyEnriched?: EnrichmentOptions },
+): EnrichmentOptions {
+  const chosen = new Set(values)
+  return applyToggleRules(Object.fromEntries(ENRICHMENT_TYPES.map((type) => [type, chosen.has(type)])) as EnrichmentOptions, rules)
+}

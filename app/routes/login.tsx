@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, useForm, type Submission } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, redirect, useActionData, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect, useActionData, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/login'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
@@ -29,6 +30,17 @@ function modeFromUrl(searchParams: URLSearchParams): Mode {
 }
 
 export const headers = retryAfterHeaders
+
+/**
+ * The mode links are plain GET links (they work without JavaScript), but between the visitor
+ * modes the loader has nothing new to say: skipping it switches at once, on a slow connection
+ * too, while the same form stays on screen with what was typed.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const visitorMode = (url: URL) => url.pathname === '/login' && modeFromUrl(url.searchParams) !== 'profile'
+  if (!formMethod && visitorMode(currentUrl) && visitorMode(nextUrl)) return false
+  return defaultShouldRevalidate
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
@@ -130,6 +142,8 @@ export default function LoginRoute() {
   const mode = modeFromUrl(searchParams)
   const { t } = useTranslation()
   const notice = searchParams.get('reset') === 'success' ? t('resetPassword.success') : searchParams.get('redirectTo') ? t('auth.pleaseSignIn') : null
+  // "Forgot your password?" takes the email already typed along.
+  const [carriedEmail, setCarriedEmail] = useState('')
 
   return (
     <AuthBackdrop>
@@ -137,9 +151,9 @@ export default function LoginRoute() {
       {mode === 'profile' ? (
         <ProfileStep />
       ) : (
-        <CredentialsDialog mode={mode === 'signup' ? 'signup' : 'signin'} notice={notice} inert={mode === 'forgot'} />
+        <CredentialsDialog mode={mode === 'signup' ? 'signup' : 'signin'} notice={notice} inert={mode === 'forgot'} onForgot={setCarriedEmail} />
       )}
-      {mode === 'forgot' ? <ForgotPasswordDialog /> : null}
+      {mode === 'forgot' ? <ForgotPasswordDialog defaultEmail={carriedEmail} /> : null}
     </AuthBackdrop>
   )
 }
@@ -164,7 +178,7 @@ function FormErrors({ errors, id }: { errors?: string[] | null; id?: string }) {
   )
 }
 
-function CredentialsDialog({ mode, notice, inert }: { mode: 'signin' | 'signup'; notice: string | null; inert: boolean }) {
+function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' | 'signup'; notice: string | null; inert: boolean; onForgot: (email: string) => void }) {
   const { t } = useTranslation()
   const actionData = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
@@ -172,7 +186,8 @@ function CredentialsDialog({ mode, notice, inert }: { mode: 'signin' | 'signup';
   const intent = mode
   const schema = mode === 'signin' ? SignInSchema : SignUpSchema
   const [form, fields] = useForm({
-    id: `${mode}-form`,
+    // One form for both modes, so switching keeps its inputs (and what was typed in them).
+    id: 'credentials-form',
     lastResult: actionData?.intent === intent ? actionData.result : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     // Not on blur: the email field is autofocused, so leaving it empty to click "Sign up" or
@@ -182,7 +197,11 @@ function CredentialsDialog({ mode, notice, inert }: { mode: 'signin' | 'signup';
   })
   const pending = useIsPending({ intent })
   const confirmEmail = actionData && 'confirmEmail' in actionData && actionData.confirmEmail
-  const translate = (errors?: string[]) => errors?.map((error) => t(error))
+  // The form outlives a mode switch: the errors of a sign-in attempt are not the sign-up form's.
+  const [errorsFor, setErrorsFor] = useState(mode)
+  const formProps = getFormProps(form)
+  const shown = errorsFor === mode
+  const translate = (errors?: string[]) => (shown ? errors?.map((error) => t(error)) : undefined)
 
   return (
     <Modal
@@ -192,12 +211,23 @@ function CredentialsDialog({ mode, notice, inert }: { mode: 'signin' | 'signup';
       description={mode === 'signin' ? t('auth.signInSubtitle') : t('auth.signUpSubtitle')}
     >
       {mode === 'signup' ? <p className="-mt-3 mb-4 text-xs font-medium tracking-wide text-slate-500 uppercase">{t('auth.stepOf', { step: 1 })}</p> : null}
-      <Form method="post" replace {...getFormProps(form)} className="space-y-4">
+      <Form
+        method="post"
+        replace
+        {...formProps}
+        aria-invalid={shown ? formProps['aria-invalid'] : undefined}
+        aria-describedby={shown ? formProps['aria-describedby'] : undefined}
+        onSubmit={(event) => {
+          setErrorsFor(mode)
+          formProps.onSubmit(event)
+        }}
+        className="space-y-4"
+      >
         <input type="hidden" name="intent" value={intent} />
         {mode === 'signin' ? <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/'} /> : null}
         {notice ? <Alert tone={searchParams.get('reset') === 'success' ? 'success' : 'info'}>{notice}</Alert> : null}
         {confirmEmail ? <Alert tone="success">{t('auth.confirmEmail')}</Alert> : null}
-        <FormErrors errors={form.errors} id={form.errorId} />
+        <FormErrors errors={shown ? form.errors : undefined} id={form.errorId} />
         <Field
           label={t('auth.email')}
           errors={translate(fields.email.errors)}
@@ -210,7 +240,10 @@ function CredentialsDialog({ mode, notice, inert }: { mode: 'signin' | 'signup';
         />
         {mode === 'signin' ? (
           <div className="flex justify-end">
-            <Link to={loginHref({ mode: 'forgot' })} className="text-sm font-medium text-brand-600 hover:text-brand-700">
+            <Link
+              to={loginHref({ mode: 'forgot' })}
+              onClick={(event) => onForgot(String(new FormData(event.currentTarget.closest('form') ?? undefined).get('email') ?? ''))}
+              className="text-sm font-medium text-brand-600 hover:text-brand-700">
               {t('auth.forgotPassword')}
             </Link>
           </div>
@@ -266,12 +299,13 @@ function ProfileStep() {
   )
 }
 
-function ForgotPasswordDialog() {
+function ForgotPasswordDialog({ defaultEmail }: { defaultEmail: string }) {
   const { t } = useTranslation()
   const actionData = useActionData<typeof action>()
   const loginHref = useLoginHref()
   const [form, fields] = useForm({
     id: 'forgot-form',
+    defaultValue: { email: defaultEmail },
     lastResult: actionData?.intent === 'forgot' ? actionData.result : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
     shouldValidate: 'onSubmit', // autofocused: a blur error would move Cancel from under the pointer

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Link, redirect, useActionData, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
@@ -159,8 +159,12 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
   const [categoryLabel, setCategoryLabel] = useState(loaderData.categoryLabel)
   const [planModal, setPlanModal] = useState<{ messageKey: string; modalKey: string } | null>(null)
 
-  // A new server answer (navigation, reload) resets the form to what the URL says.
+  // A new server answer (navigation, reload) resets the form to what the URL says. Not the first
+  // one: the form starts from it, and what was chosen before hydration must stay over it.
+  const answered = useRef(loaderData.criteria)
   useEffect(() => {
+    if (answered.current === loaderData.criteria) return
+    answered.current = loaderData.criteria
     setCriteria(loaderData.criteria)
     setCategoryLabel(loaderData.categoryLabel)
   }, [loaderData.criteria, loaderData.categoryLabel])

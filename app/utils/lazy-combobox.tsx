@@ -18,15 +18,20 @@ function loadPickerCombobox() {
 /**
  * True once the page is hydrated and the combobox chunk is loaded (the hook starts loading it).
  * The field that had focus in the no-JavaScript form gets it back in the combobox (same id).
+ * `beforeSwap` runs just before the no-JavaScript pickers are replaced, while they still hold what
+ * the user typed into them after hydration (state set there lands in the same render as the swap).
  */
-export function useComboboxReady(): boolean {
+export function useComboboxReady(beforeSwap?: () => void): boolean {
   const [ready, setReady] = useState(false)
   const focusedId = useRef<string | null>(null)
+  const beforeSwapRef = useRef(beforeSwap)
+  beforeSwapRef.current = beforeSwap
   useEffect(() => {
     let active = true
     const done = () => {
       if (!active) return
       focusedId.current = document.activeElement?.id || null
+      beforeSwapRef.current?.()
       setReady(true)
     }
     if (loaded) done()

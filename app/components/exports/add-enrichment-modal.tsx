@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
-import { newlySelected, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { newlySelected, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
+import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { CloseIcon, Modal } from '../ui/modal.tsx'
@@ -26,6 +27,10 @@ export function AddEnrichmentModal({
   const { t } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(already)
+  const formRef = useTypedBeforeHydration((typed) => {
+    const chosen = typed.get('options')
+    if (chosen) setOptions(optionsFromValues(chosen, { france, alreadyEnriched: already }))
+  })
   const pending = useIsPending({ intent: 'add-enrichment' })
   const nothingNew = newlySelected(options, already).length === 0
   return (
@@ -38,7 +43,7 @@ export function AddEnrichmentModal({
         </Link>
       }
     >
-      <Form method="post" className="space-y-5">
+      <Form ref={formRef} method="post" className="space-y-5">
         {error ? <ErrorAlert message={error} withPlansLink={errorNeedsPlans} /> : null}
         <EnrichmentToggles value={options} onChange={setOptions} france={france} alreadyEnriched={already} />
         {hydrated && nothingNew ? <p className="text-sm text-slate-500">{t('exports.errors.selectOne')}</p> : null}

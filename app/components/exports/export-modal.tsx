@@ -3,12 +3,13 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation } from 'react-router'
-import { applyToggleRules, NO_ENRICHMENT, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
 import { canStartExport, ExportNameSchema, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { ErrorAlert, PlansLink } from '../billing/plans-link.tsx'
+import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
@@ -56,6 +57,10 @@ export function ExportModal({
   pageSearch.delete('index') // already there after a no-JS post
   const formAction = `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
   const pending = useIsPending({ intent: 'create-export', formAction })
+  const formRef = useTypedBeforeHydration((typed) => {
+    const chosen = typed.get('options')
+    if (chosen) setOptions(optionsFromValues(chosen, { france }))
+  })
   const nothingSelected = selectedTypes(options).length === 0
   // Zero credits: say so before the user fills anything in (the server refuses anyway).
   const noCredits = !canStartExport(credits)
@@ -79,7 +84,7 @@ export function ExportModal({
         </Link>
       }
     >
-      <Form method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
+      <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
         <input type="hidden" name="intent" value="create-export" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (

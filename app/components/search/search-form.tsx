@@ -5,6 +5,7 @@ import type { CategoryOption } from '#app/domain/categories.ts'
 import { hasSectorOrLocation, LOCATION_LEVELS, withLevel, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 import { PickerCombobox, useComboboxReady } from '#app/utils/lazy-combobox.tsx'
 import { cn } from '#app/utils/misc.ts'
+import { changedFields, useTypedBeforeHydration, type TypedValues } from '#app/utils/typed-before-hydration.ts'
 import { Button } from '../ui/button.tsx'
 import type { PickerOption } from './picker-combobox.tsx'
 import { filterCategoryOptions, filterLocations, useCategoryOptions, useLocationOptions, type LocationOption } from './use-picker-options.ts'
@@ -52,11 +53,32 @@ export function SearchForm({
   pending: boolean
 }) {
   const { t } = useTranslation()
-  // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx); until then the no-JS pickers.
-  const hydrated = useComboboxReady()
   const canSubmit = hasSectorOrLocation(criteria)
+  // What was typed into the no-JS inputs while the scripts loaded moves into the comboboxes: at hydration, and
+  // again as the comboboxes replace them (their chunk arrives after hydration).
+  const restoreTyped = (typed: TypedValues) => {
+    let next = criteria
+    let label: string | undefined
+    const sector = typed.get('sector')?.[0]?.trim()
+    if (sector !== undefined) {
+      const known = categories.find((category) => category.label.toLowerCase() === sector.toLowerCase())
+      next = { ...next, sector: known?.id ?? sector }
+      label = known?.label ?? sector
+    }
+    for (const level of LOCATION_LEVELS) {
+      const value = typed.get(level)?.[0]
+      if (value !== undefined) next = withLevel(next, level, value)
+    }
+    onCriteriaChange(next, label)
+  }
+  const formRef = useTypedBeforeHydration(restoreTyped)
+  // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx); until then the no-JS pickers.
+  const hydrated = useComboboxReady(() => {
+    const typed = formRef.current ? changedFields(formRef.current) : new Map()
+    if (typed.size) restoreTyped(typed)
+  })
   return (
-    <Form method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
+    <Form ref={formRef} method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
       {/* The category has its own row: five pickers in one row left each too narrow for its placeholder. */}
       <div className="grid items-start gap-5 md:grid-cols-2 xl:grid-cols-4">
         <div className="md:col-span-2 xl:col-span-4">
