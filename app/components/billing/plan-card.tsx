@@ -88,7 +88,7 @@ export function PlanCard({
           )}
           data-testid="plan-badge"
         >
-          {current ? <BadgeCheckIcon /> : <StarIcon />}
+          {current ? <CheckIcon className="size-3.5" strokeWidth={2.4} /> : <StarIcon />}
           {current ? t('subscription.currentBadge') : t('planHighlight.recommended')}
         </p>
       ) : null}
@@ -139,14 +139,6 @@ export function PlanCard({
   )
 }
 
-function BadgeCheckIcon() {
-  return (
-    <svg viewBox="0 0 20 20" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="2.4" aria-hidden="true">
-      <path d="m4.5 10.5 3.5 3.5 7.5-8" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  )
-}
-
 function StarIcon() {
   return (
     <svg viewBox="0 0 20 20" className="size-3.5" fill="currentColor" aria-hidden="true">
@@ -155,9 +147,9 @@ function StarIcon() {
   )
 }
 
-function CheckIcon() {
+function CheckIcon({ className = 'mt-0.5 size-4 shrink-0 text-brand-600', strokeWidth = 2 }: { className?: string; strokeWidth?: number }) {
   return (
-    <svg viewBox="0 0 20 20" className="mt-0.5 size-4 shrink-0 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+    <svg viewBox="0 0 20 20" className={className} fill="none" stroke="currentColor" strokeWidth={strokeWidth} aria-hidden="true">
       <path d="m4.5 10.5 3.5 3.5 7.5-8" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   )
