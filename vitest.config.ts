@@ -1,11 +1,23 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Two projects: `unit` (pure rules, no database: starts nothing) and `integration` (one embedded Postgres
+ * and local auth server for the run, tests/support/global-setup.ts). `npx vitest run --project unit` is instant.
+ */
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
-    globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['app/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.{ts,tsx}'] },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['server/**/*.test.ts', 'tests/integration/**/*.test.ts'], globalSetup: ['tests/support/global-setup.ts'] },
+      },
+    ],
   },
 })
