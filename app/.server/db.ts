@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type ColumnType, type Gene
 import pg from 'pg'
 import { data } from 'react-router'
 import { isDatabaseUnavailable } from './db-errors.ts'
+import { isUuid } from '#app/domain/ids.ts'
 
 // ---------------------------------------------------------------------------
 // Column helper types. ColumnType<Select, Insert, Update>.
@@ -288,14 +289,13 @@ export interface UserClaims {
   [claim: string]: unknown
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * Checks that `claims` are a signed-in user's and returns the JSON to set as request.jwt.claims
  * (role forced to `authenticated`). `caller` names the function in the error messages.
  */
 function userClaimsJson(claims: UserClaims, caller: string): string {
-  if (typeof claims.sub !== 'string' || !UUID.test(claims.sub)) {
+  if (!isUuid(claims.sub)) {
     throw new Error(`${caller}: claims.sub must be the user id (a uuid)`)
   }
   if (claims.role !== undefined && claims.role !== 'authenticated') {

@@ -6,14 +6,9 @@ import { DEFAULT_EXPORT_SORT, STATUS_ORDER, type ExportSort } from '#app/domain/
 import { formatPhone, formatWebsite, type PhoneDisplay, type WebsiteDisplay } from '#app/domain/lead-format.ts'
 import type { SessionUser } from './auth.ts'
 import { withUser } from './db.ts'
+import { isUuid } from '#app/domain/ids.ts'
 
 export const LEADS_PAGE_SIZE = 10
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function isUuid(value: string | undefined | null): value is string {
-  return typeof value === 'string' && UUID.test(value)
-}
-
 export interface ExportSummary {
   id: string
   name: string

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/api.exports.id.download'
 import { requireApiUser } from '#app/.server/api.ts'
-import { isUuid } from '#app/.server/export-views.ts'
+import { isUuid } from '#app/domain/ids.ts'
 import { openExportDownload } from '#app/.server/exports/download.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { csvDialect } from '#app/domain/csv-format.ts'

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/api.exports.id'
 import { assertPayloadUser, readJsonObject, requireApiUser } from '#app/.server/api.ts'
-import { isUuid } from '#app/.server/export-views.ts'
+import { isUuid } from '#app/domain/ids.ts'
 import { deleteExport } from '#app/.server/exports/service.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { exportErrorMessageKey } from '#app/utils/export-errors.ts'

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/api.exports.resume'
 import { assertPayloadUser, readJsonObject, requireApiUser } from '#app/.server/api.ts'
-import { isUuid } from '#app/.server/export-views.ts'
+import { isUuid } from '#app/domain/ids.ts'
 import { resumeExport } from '#app/.server/exports/service.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { exportErrorMessageKey, plansHint } from '#app/utils/export-errors.ts'
@@ -12,7 +12,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readJsonObject(request, context)
   assertPayloadUser(context, user, body.userId)
   const t = getInstance(context).t
-  if (!isUuid(body.exportId as string)) return data({ error: 'not_found', message: t('exports.errors.notFound') }, { status: 404 })
+  if (!isUuid(body.exportId)) return data({ error: 'not_found', message: t('exports.errors.notFound') }, { status: 404 })
   const result = await resumeExport({ user, exportId: body.exportId as string })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.resumeFailed'))

@@ -2,6 +2,7 @@ import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import { AuthError } from './errors.ts'
 import type { SigningKeys } from './keys.ts'
 import type { UserRow } from './users.ts'
+import { isUuid } from '#app/domain/ids.ts'
 
 /** How the session was established, as reported in the `amr` claim. */
 export type AuthenticationMethod = 'password' | 'otp'
@@ -95,8 +96,4 @@ export async function verifyAccessToken(keys: SigningKeys, token: string): Promi
   if (!isUuid(payload.sub)) throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim')
   if (!isUuid(payload.session_id)) throw new AuthError(403, 'bad_jwt', 'invalid claim: missing session_id claim')
   return payload as AccessTokenClaims
-}
-
-function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
 }

@@ -13,6 +13,7 @@ import { PLAN_CATALOG, planIdFromLabel, type PaidPlanId } from '#app/domain/plan
 import type { SubscriptionStatus } from '#app/.server/db.ts'
 import { billingDb, type BillingTrx } from './db.ts'
 import { planForPrice } from './stripe.ts'
+import { isUuid } from '#app/domain/ids.ts'
 
 // ---------------------------------------------------------------------------
 // The parts of Stripe's objects we read (API 2025+: periods live on subscription items; the
@@ -126,7 +127,6 @@ export interface BillingEventResult {
 
 // ---------------------------------------------------------------------------
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null))
 const fromUnix = (seconds: number | null | undefined) => (typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : null)
 
@@ -169,7 +169,7 @@ function subscriptionPlan(subscription: SubscriptionObject): { plan: PaidPlanId;
 }
 
 async function userExists(trx: BillingTrx, userId: string | null | undefined): Promise<string | null> {
-  if (!userId || !UUID.test(userId)) return null
+  if (!isUuid(userId)) return null
   const row = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()
   return row?.id ?? null
 }

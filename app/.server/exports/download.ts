@@ -27,6 +27,7 @@ import { exportFileName } from '#app/domain/file-names.ts'
 import { applyUserClaims, getDb, getPool, type Database, type UserClaims } from '#app/.server/db.ts'
 import { exportColumns, rowCells, SHEET_NAME, type Cell, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
 import { neutralizeFormula } from './download/formulas.ts'
+import { isUuid } from '#app/domain/ids.ts'
 
 export type DownloadFormat = 'csv' | 'xlsx'
 export type { DownloadLang } from './download/columns.ts'
@@ -61,7 +62,6 @@ const XLSX_POLL_MS = 5
 /** A stalled consumer holds a connection at most this long between two cursor reads. */
 const IDLE_IN_TRANSACTION_MS = 5 * 60 * 1000
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 // One snapshot for the export row and all its leads, even while a worker keeps writing.
 const BEGIN_SQL = `begin isolation level repeatable read read only; select set_config('idle_in_transaction_session_timeout', '${IDLE_IN_TRANSACTION_MS}', true)`
@@ -92,7 +92,7 @@ export async function openExportDownload(args: {
   if (lang !== 'en' && lang !== 'fr') throw new Error(`openExportDownload: unknown lang "${String(lang)}"`)
   const dialect = csvDialect(separator, lang)
   if (!dialect) throw new Error(`openExportDownload: unknown separator "${String(separator)}"`)
-  if (!UUID.test(exportId)) return null
+  if (!isUuid(exportId)) return null
   signal?.throwIfAborted()
 
   const client = await getPool().connect()

@@ -20,6 +20,7 @@ import { canResume, EXPORT_ERROR_STATUS, validateAddEnrichment, validateCreateEx
 import { resolveCountryCode, validateSearch } from '#app/domain/search.ts'
 import { refreshProgress } from './processor.ts'
 import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
+import { isUuid } from '#app/domain/ids.ts'
 
 /** `messageKey`, when set, is more precise than the code's own message (e.g. which location level the plan requires). */
 export type ExportFailure = { ok: false; status: number; code: ExportErrorCode; messageKey?: string }
@@ -35,11 +36,10 @@ export interface CreateExportArgs {
   lang: 'fr' | 'en'
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
 function signedIn(user: SessionUser | null | undefined): user is SessionUser {
-  return Boolean(user && typeof user.id === 'string' && UUID.test(user.id) && user.claims?.sub === user.id)
+  return Boolean(user && typeof user.id === 'string' && isUuid(user.id) && user.claims?.sub === user.id)
 }
 
 function fail(code: ExportErrorCode): ExportFailure {
@@ -163,7 +163,7 @@ interface OwnedExport {
 
 /** The user's export, locked for this transaction; undefined when missing or not theirs (RLS). */
 async function lockOwnExport(trx: Transaction<Database>, exportId: string): Promise<OwnedExport | undefined> {
-  if (!UUID.test(exportId)) return undefined
+  if (!isUuid(exportId)) return undefined
   return (await trx
     .selectFrom('exports')
     .select(['id', 'status', 'can_resume', 'search_status', 'enrichment_options', 'search_params', 'country'])
