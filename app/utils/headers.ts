@@ -10,3 +10,12 @@ export function retryAfterHeaders({ actionHeaders, loaderHeaders }: HeadersArgs)
   if (retryAfter) headers.set('Retry-After', retryAfter)
   return headers
 }
+
+/** Retry-After is either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
+}

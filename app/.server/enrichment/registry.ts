@@ -14,6 +14,7 @@
  */
 import { RateLimiter, sleep } from './limits.ts'
 import { cleanSiret, isValidSiren } from './siret.ts'
+import { parseRetryAfter } from '#app/utils/headers.ts'
 
 export interface RegistryLead {
   name: string
@@ -304,15 +305,6 @@ function toAdminResult(result: ApiResult, etablissement: ApiEtablissement | unde
 }
 
 // ————— HTTP —————
-
-/** Retry-After is either delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed)
-  const date = Date.parse(trimmed)
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
-}
 
 type Attempt =
   | { kind: 'ok'; results: ApiResult[] }

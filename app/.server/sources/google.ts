@@ -3,7 +3,8 @@
  * which Google only returns when the field mask asks for it, and the follow-up calls must repeat the first call's
  * parameters. Google's terms forbid storing Places content beyond the place id: the README says so.
  */
-import { briefText, parseRetryAfter, requestUpstream } from './http.ts'
+import { parseRetryAfter } from '#app/utils/headers.ts'
+import { briefText, requestUpstream } from './http.ts'
 import { type Business, type LeadSource, LeadSourceError, type ResolvedCategory, type SearchParams } from './types.ts'
 
 export interface GoogleSourceConfig {

@@ -3,6 +3,7 @@
  * propagates untouched, our own deadline becomes `timeout`, a network failure becomes `upstream_error`.
  */
 import { LeadSourceError } from './types.ts'
+import { parseRetryAfter } from '#app/utils/headers.ts'
 
 export interface UpstreamResponse {
   status: number
@@ -29,15 +30,6 @@ export async function requestUpstream(
     if (deadline.aborted) throw new LeadSourceError('timeout', `${options.upstream} did not answer within ${Math.round(options.timeoutMs / 1000)} s`)
     throw new LeadSourceError('upstream_error', `${options.upstream} could not be reached: ${(error as Error).message}`)
   }
-}
-
-/** Retry-After is either delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed)
-  const date = Date.parse(trimmed)
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
 }
 
 /** A short readable message from an HTML or text error body. */

@@ -3,7 +3,8 @@
  * concurrent slots per IP), so responses are cached for an hour and every request names us with a real User-Agent.
  * Data © OpenStreetMap contributors, ODbL: the UI and exports must credit it.
  */
-import { briefText, parseRetryAfter, requestUpstream } from './http.ts'
+import { parseRetryAfter } from '#app/utils/headers.ts'
+import { briefText, requestUpstream } from './http.ts'
 import { mapOverpassElement, type OverpassElement } from './osm-mapping.ts'
 import { buildOverpassQuery } from './osm-query.ts'
 import { type Business, type LeadSource, LeadSourceError } from './types.ts'
