@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url'
 import { hashString, Rng } from '#app/.server/sources/prng.ts'
 import { completeLuhn, luhnValid } from '#app/.server/sources/demo-identity.ts'
 import { listenOnRememberedPort } from './remembered-port.ts'
+import { foldToAscii } from '#app/domain/text.ts'
 
 export interface DemoRegistryOptions {
   /** 0 or undefined: the port remembered in `dataDir` when given and free, else any free port. */
@@ -47,9 +48,7 @@ const SURNAMES = ['MARTIN', 'BERNARD', 'DUBOIS', 'THOMAS', 'ROBERT', 'RICHARD', 
 
 
 function normalize(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return foldToAscii(text)
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, ' ')
     .trim()

@@ -15,36 +15,12 @@
 // - The name part is capped at 150 characters so the file name stays far below the 255-byte
 //   limit of common file systems; the result only ever contains [a-z0-9_.-].
 
+import { foldToAscii } from './text.ts'
+
 export type ExportFileExtension = 'csv' | 'xlsx'
 
 export const FALLBACK_FILE_NAME = 'export'
 export const FILE_NAME_MAX = 150
-
-/** Letters that Unicode decomposition (NFD) does not turn into ASCII base letters. */
-const FOLD: Record<string, string> = {
-  æ: 'ae',
-  œ: 'oe',
-  ß: 'ss',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ł: 'l',
-  þ: 'th',
-  ı: 'i',
-  ŀ: 'l',
-  ĸ: 'k',
-  ŉ: 'n',
-  ſ: 's',
-}
-
-/** Lowercases and folds accented Latin letters to ASCII; other characters are left as they are. */
-export function foldToAscii(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '') // combining marks: "é" is "e" + U+0301 after NFD
-    .replace(/[æœßøđðłþıŀĸŉſ]/g, (letter) => FOLD[letter] ?? letter)
-}
 
 /** The name part of a download file name: [a-z0-9_] only, never empty. */
 export function fileNameStem(name: string): string {

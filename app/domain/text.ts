@@ -4,9 +4,10 @@
  * category matching ignores case and accents).
  */
 
-// Ligatures are not decomposed by NFD, yet French users type "oeuvre" for "œuvre".
-const LIGATURES: Record<string, string> = { œ: 'oe', æ: 'ae', ß: 'ss', ø: 'o', ł: 'l', đ: 'd', ı: 'i' }
-const LIGATURE_RE = /[œæßøłđı]/g
+// Letters that NFD does not turn into ASCII base letters (ligatures and the like), yet French users type "oeuvre"
+// for "œuvre".
+const FOLD: Record<string, string> = { æ: 'ae', œ: 'oe', ß: 'ss', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ŀ: 'l', ĸ: 'k', ŉ: 'n', ſ: 's' }
+const FOLD_RE = /[æœßøđðłþıŀĸŉſ]/g
 const COMBINING_MARKS_RE = /\p{M}+/gu
 // Typographic apostrophes and dashes come from copy-paste; fold them to their ASCII form.
 const APOSTROPHES_RE = /[’‘ʼ`´]/g
@@ -16,15 +17,24 @@ const SPACES_RE = /\s+/g
 // Plain ASCII words separated by single spaces (most place names): nothing to strip or fold.
 const PLAIN_ASCII_RE = /^[\x21-\x5f\x61-\x7e]+(?: [\x21-\x5f\x61-\x7e]+)*$/
 
-/** Lowercases, strips accents (NFD + combining marks), folds ligatures and collapses whitespace. */
+/**
+ * Lowercases and folds accented Latin letters to ASCII ("Œuvre" → "oeuvre", "Straße" → "strasse"); other characters
+ * are left as they are. The one accent-stripper: search, file names, registry and place-name matching build on it.
+ */
+export function foldToAscii(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(COMBINING_MARKS_RE, '')
+    .replace(FOLD_RE, (char) => FOLD[char] ?? char)
+}
+
+/** Lowercases, strips accents (foldToAscii), folds typographic punctuation and collapses whitespace. */
 export function normalizeForSearch(text: string): string {
   const lower = text.toLowerCase()
   // Fast path: indexing ~170 000 city names at first load otherwise costs 0.4 s.
   if (PLAIN_ASCII_RE.test(lower)) return lower
-  return lower
-    .normalize('NFD')
-    .replace(COMBINING_MARKS_RE, '')
-    .replace(LIGATURE_RE, (char) => LIGATURES[char] ?? char)
+  return foldToAscii(lower)
     .replace(APOSTROPHES_RE, "'")
     .replace(DASHES_RE, '-')
     .replace(SPACES_RE, ' ')

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { exportFileName, fileNameStem, foldToAscii, isoDay } from '#app/domain/file-names.ts'
+import { exportFileName, fileNameStem, isoDay } from '#app/domain/file-names.ts'
+import { foldToAscii } from '#app/domain/text.ts'
 
 const DAY = new Date('2026-11-22T10:00:00Z')
 

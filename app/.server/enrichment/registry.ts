@@ -15,6 +15,7 @@
 import { RateLimiter, sleep } from './limits.ts'
 import { cleanSiret, isValidSiren } from './siret.ts'
 import { parseRetryAfter } from '#app/utils/headers.ts'
+import { foldToAscii } from '#app/domain/text.ts'
 
 export interface RegistryLead {
   name: string
@@ -118,10 +119,7 @@ const GENERIC_WORDS = new Set([
 ])
 
 export function normalizeCompanyName(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  return foldToAscii(name)
     .replace(/&/g, ' et ')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()

@@ -5,6 +5,7 @@
  */
 
 import { allCategories } from '#app/.server/search/categories.ts'
+import { foldToAscii } from '#app/domain/text.ts'
 
 export const SURNAMES = [
   'Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Richard', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Simon',
@@ -139,11 +140,7 @@ export const INTERNATIONAL_TEMPLATES = ['{label} {surname}', '{surname} {label}'
 
 /** URL-safe, accent-free, lower case: "L'Atelier de Léa" → "l-atelier-de-lea". */
 export function slugify(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/œ/gi, 'oe')
-    .toLowerCase()
+  return foldToAscii(value)
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
 }

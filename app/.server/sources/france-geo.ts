@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import { foldToAscii } from '#app/domain/text.ts'
 
 export interface Region {
   code: string
@@ -84,10 +85,7 @@ export function searchCountryIsFrance(params: { country?: string; countryCode?: 
 
 /** Lower-case, accent-free, punctuation as single spaces: "Saint-Étienne" and "saint etienne" compare equal. */
 export function normalizeName(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  return foldToAscii(value)
     .replace(/['’]/g, ' ')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
