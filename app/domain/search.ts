@@ -64,13 +64,35 @@ export function validateSearch(
  * The client's view of the server's `locationLevelsAvailable`: a level with no options has no
  * data, nor has a level below one without data.
  */
-export function levelsWithData(loaded: { region?: number; department?: number }): Partial<Record<LocationLevel, boolean>> {
+export function levelsWithData(loaded: { region?: number; department?: number }): LevelsWithData {
   const region = loaded.region === undefined ? undefined : loaded.region > 0
   const department = region === false ? false : loaded.department === undefined ? undefined : loaded.department > 0
-  const levels: Partial<Record<LocationLevel, boolean>> = { country: true }
+  const levels: LevelsWithData = { country: true }
   if (region !== undefined) levels.region = region
   if (department !== undefined) levels.department = department
   return levels
+}
+
+export type LevelsWithData = Partial<Record<LocationLevel, boolean>>
+
+/**
+ * The level a picker waits for: the nearest level above it, skipping a level known to have no
+ * data (Germany has no departments, so its cities wait for the region). A level not known to
+ * lack data (unknown: not loaded yet) is waited for, so France's cities always need a department.
+ * Null for the country.
+ */
+export function parentLevel(level: LocationLevel, levels: LevelsWithData = {}): LocationLevel | null {
+  for (let index = LOCATION_LEVELS.indexOf(level) - 1; index >= 0; index--) {
+    const parent = LOCATION_LEVELS[index]!
+    if (levels[parent] !== false) return parent
+  }
+  return null
+}
+
+/** A lower level needs its parent chosen, except a parent level that has no data (see parentLevel). */
+export function levelAvailable(level: LocationLevel, criteria: SearchCriteria, levels: LevelsWithData = {}): boolean {
+  const parent = parentLevel(level, levels)
+  return parent === null || criteria[parent].trim() !== ''
 }
 
 /** The restriction modal shows the basic message for free_trial and basic, the professional one otherwise. */
@@ -99,16 +121,19 @@ export function sameSearch(a: SearchCriteria, b: SearchCriteria): boolean {
   return a.sector === b.sector && LOCATION_LEVELS.every((level) => a[level] === b[level])
 }
 
-/** Reads criteria from URL search params (the search is a GET form). */
-export function criteriaFromSearchParams(params: URLSearchParams): SearchCriteria {
+/**
+ * Reads criteria from URL search params (the search is a GET form). `levelsFor` says which levels
+ * have data for the country and region read (the server's `locationLevelsAvailable`); without it
+ * every level needs its direct parent.
+ */
+export function criteriaFromSearchParams(params: URLSearchParams, levelsFor?: (criteria: SearchCriteria) => LevelsWithData): SearchCriteria {
   const read = (name: string) => (params.get(name) ?? '').trim().slice(0, 200)
   const criteria: SearchCriteria = { sector: read('sector'), country: read('country'), region: read('region'), department: read('department'), city: read('city') }
   const code = read('countryCode')
   if (code) criteria.countryCode = code
   // A lower level without its parent is meaningless (and would be disabled in the form).
-  if (!criteria.country) criteria.region = ''
-  if (!criteria.region) criteria.department = ''
-  if (!criteria.department) criteria.city = ''
+  const levels = levelsFor?.(criteria) ?? {}
+  for (const level of LOCATION_LEVELS) if (!levelAvailable(level, criteria, levels)) criteria[level] = ''
   return criteria
 }
 

@@ -11,7 +11,7 @@ import { requireUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { labelOf, findCategory, getCategory, listCategories } from '#app/.server/search/categories.ts'
-import { LocationQueryError, searchLocations } from '#app/.server/search/locations.ts'
+import { LocationQueryError, searchLevelsWithData, searchLocations } from '#app/.server/search/locations.ts'
 import { runPreview } from '#app/.server/search/preview.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
@@ -25,7 +25,7 @@ import { knownLocationLevels } from '#app/components/search/use-picker-options.t
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Modal } from '#app/components/ui/modal.tsx'
-import { criteriaFromSearchParams, sameSearch, validateSearch, type LocationLevel, type PreviewLead, type SearchCriteria } from '#app/domain/search.ts'
+import { criteriaFromSearchParams, levelAvailable, sameSearch, validateSearch, type LocationLevel, type PreviewLead, type SearchCriteria } from '#app/domain/search.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.search' }
 
@@ -57,17 +57,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const t = getInstance(context).t
-  const criteria = criteriaFromSearchParams(url.searchParams)
+  const criteria = criteriaFromSearchParams(url.searchParams, searchLevelsWithData)
   // The no-JS form sends the category as typed text; a known label becomes its id.
   const category = criteria.sector ? (getCategory(criteria.sector) ?? findCategory(criteria.sector, lang)) : null
   if (category) criteria.sector = category.id
   const categoryLabel = category ? labelOf(category, lang) : criteria.sector
 
+  // A level is offered once its parent is chosen, or its grandparent when the parent has no data
+  // (Germany → Berlin lists Berlin's cities: no departments there).
+  const levels = searchLevelsWithData(criteria)
+  const levelOptions = (level: LocationLevel) => (levelAvailable(level, criteria, levels) ? locationOptions(level, criteria, lang) : [])
   const serverOptions: ServerPickerOptions = {
     country: locationOptions('country', criteria, lang),
-    region: criteria.country ? locationOptions('region', criteria, lang) : [],
-    department: criteria.region ? locationOptions('department', criteria, lang) : [],
-    city: criteria.department ? locationOptions('city', criteria, lang) : [],
+    region: levelOptions('region'),
+    department: levelOptions('department'),
+    city: levelOptions('city'),
+    levels: { country: criteria.country, region: criteria.region, withData: levels },
   }
 
   const { plan, remaining } = await getCreditsSummary(user)
@@ -124,7 +129,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formData.get('intent') !== 'create-export') {
     return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies ExportFormState, { status: 400 })
   }
-  const criteria = criteriaFromSearchParams(new URLSearchParams([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string')))
+  const criteria = criteriaFromSearchParams(
+    new URLSearchParams([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+    searchLevelsWithData,
+  )
   const chosen = new Set(formData.getAll('options').map(String))
   const france = isFrance(criteria.country)
   const options: EnrichmentOptions = applyToggleRules(

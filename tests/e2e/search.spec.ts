@@ -155,6 +155,42 @@ test.describe('search', () => {
     expect([url.searchParams.get('country'), url.searchParams.get('region'), url.searchParams.get('department') ?? '']).toEqual(['Germany', 'Berlin', ''])
   })
 
+  test('lets a free-trial user pick a city of a region without departments (Germany → Berlin → Charlottenburg) and export it', async ({ page }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    await signUp(page, { skipProfile: true })
+    // France is unchanged: a region alone leaves the city waiting for a department.
+    await pickLocation(page, js, 'Country', 'France')
+    await pickLocation(page, js, 'Region', 'Bretagne')
+    const city = js ? page.getByRole('combobox', { name: 'City', exact: true }) : page.getByLabel('City', { exact: true })
+    await expect(city).toBeDisabled()
+    await expect(page.getByText('Please select a department first').first()).toBeVisible()
+
+    await pickCategory(page, js, 'bakery', 'Bakery')
+    await pickLocation(page, js, 'Country', 'Germany')
+    await pickLocation(page, js, 'Region', 'Berlin')
+    await expect(page.getByText('None here — this level is optional.')).toBeVisible()
+    // Berlin has no departments: its cities are offered straight away, with and without JavaScript.
+    await expect(city).toBeEnabled()
+    await expect(page.getByText('Please select a department first')).toHaveCount(0)
+    await pickLocation(page, js, 'City', 'Charlottenburg')
+    await runSearch(page)
+    await expect(page.getByRole('heading', { name: /Results preview/ })).toBeVisible()
+    await expect(page.locator('table tbody tr').first()).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await expect(page.getByText('Your plan requires selecting a department')).toHaveCount(0)
+    const url = new URL(page.url())
+    expect(['country', 'region', 'department', 'city'].map((name) => url.searchParams.get(name) ?? '')).toEqual(['Germany', 'Berlin', '', 'Charlottenburg'])
+    // The server kept the city: a reload shows it picked, and the export is created for it.
+    await page.reload()
+    await expect(city).toHaveValue('Charlottenburg')
+    await page.getByRole('link', { name: 'Enrich and export' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Enrich and export' })
+    await expect(dialog.getByLabel('Export name')).toHaveValue(/Charlottenburg/)
+    await dialog.getByRole('button', { name: 'Start export' }).click()
+    await page.waitForURL((next) => next.pathname === '/exports')
+    await expect(page.getByRole('link', { name: /Charlottenburg/ }).first()).toBeVisible()
+  })
+
   test('matches categories in both languages and by preset terms, like the server', async ({ page }, testInfo) => {
     const js = hasJs(testInfo.project.name)
     await signUp(page, { skipProfile: true })

@@ -69,6 +69,8 @@ describe('export creation', () => {
     const user = await createUser({ credits: 0 })
     const berlin = { sector: 'shop-bakery', country: 'Germany', region: 'Berlin', department: '', city: '' }
     expect(await create(user, berlin)).toMatchObject({ ok: false, code: 'insufficient_credits' })
+    // A city of Berlin, picked without a department (the level has no data there): accepted too.
+    expect(await create(user, { ...berlin, city: 'Charlottenburg' })).toMatchObject({ ok: false, code: 'insufficient_credits' })
     expect(await create(user, FINISTERE)).toMatchObject({ ok: false, code: 'insufficient_credits' })
   })
 

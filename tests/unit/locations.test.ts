@@ -6,6 +6,7 @@ import {
   resolveCountryCode,
   resolveFrenchLocation,
   resolveSubdivisions,
+  searchLevelsWithData,
   searchLocations,
   type LocationQuery,
 } from '#app/.server/search/locations.ts'
@@ -176,5 +177,16 @@ describe('locationLevelsAvailable', () => {
 
   it('lets a country without second level list cities from its region', () => {
     expect(searchLocations({ type: 'city', lang: 'en', countryName: 'Germany', regionName: 'Bayern' }).length).toBe(CITY_LIMIT)
+    // The pickers send no departmentName, or an empty one: the same list of Berlin's places.
+    const berlin = names({ type: 'city', lang: 'en', countryName: 'Germany', regionName: 'Berlin' })
+    expect(berlin).toContain('Charlottenburg')
+    expect(berlin).not.toContain('Munich')
+    expect(names({ type: 'city', lang: 'en', countryName: 'Germany', regionName: 'Berlin', departmentName: '' })).toEqual(berlin)
+  })
+
+  it('gives the levels of a search for the domain rule (nothing known without a country)', () => {
+    expect(searchLevelsWithData({ country: '', region: '' })).toEqual({})
+    expect(searchLevelsWithData({ country: 'Germany', region: 'Berlin' })).toMatchObject({ region: true, department: false })
+    expect(searchLevelsWithData({ country: 'France', region: 'Bretagne' })).toMatchObject({ region: true, department: true })
   })
 })

@@ -3,7 +3,9 @@ import {
   criteriaFromSearchParams,
   EMPTY_CRITERIA,
   hasSectorOrLocation,
+  levelAvailable,
   levelsWithData,
+  parentLevel,
   planRestrictionMessageKey,
   requiredLevels,
   resolveCountryCode,
@@ -101,6 +103,50 @@ describe('cascading levels (SPEC §4)', () => {
   it('compares searches', () => {
     expect(sameSearch(full, { ...full })).toBe(true)
     expect(sameSearch(full, { ...full, city: '' })).toBe(false)
+  })
+})
+
+describe('a lower level needs its parent, except a parent level with no data', () => {
+  const berlin = { ...EMPTY_CRITERIA, country: 'Germany', region: 'Berlin' }
+  const germanyLevels = levelsWithData({ region: 16, department: 0 })
+  it('waits for the direct parent while nothing says it has no data (France, lists not loaded)', () => {
+    expect(parentLevel('country')).toBeNull()
+    expect(parentLevel('region')).toBe('country')
+    expect(parentLevel('department')).toBe('region')
+    expect(parentLevel('city')).toBe('department')
+    expect(parentLevel('city', levelsWithData({ region: 13, department: 8 }))).toBe('department')
+    expect(parentLevel('city', levelsWithData({ region: 16 }))).toBe('department')
+  })
+  it('skips a parent level without data: Germany\'s cities wait for the region', () => {
+    expect(parentLevel('city', germanyLevels)).toBe('region')
+    expect(parentLevel('department', germanyLevels)).toBe('region')
+    // No regions either: departments and cities wait for the country.
+    expect(parentLevel('city', levelsWithData({ region: 0 }))).toBe('country')
+  })
+  it('offers the city of Germany → Berlin once the department level is known to be empty', () => {
+    expect(levelAvailable('city', berlin, germanyLevels)).toBe(true)
+    expect(levelAvailable('city', berlin, levelsWithData({ region: 16 }))).toBe(false)
+    expect(levelAvailable('city', berlin)).toBe(false)
+    expect(levelAvailable('city', { ...berlin, region: '' }, germanyLevels)).toBe(false)
+    expect(levelAvailable('country', EMPTY_CRITERIA)).toBe(true)
+  })
+  it('keeps France as before: no city without a department', () => {
+    const franceLevels = levelsWithData({ region: 13, department: 8 })
+    expect(levelAvailable('city', region, franceLevels)).toBe(false)
+    expect(levelAvailable('city', department, franceLevels)).toBe(true)
+    expect(levelAvailable('department', france, franceLevels)).toBe(false)
+  })
+  it('keeps a city without a department read from a URL only where the department level has no data', () => {
+    const params = new URLSearchParams('country=Germany&region=Berlin&city=Berlin&sector=shop-bakery')
+    const levelsFor = (criteria: typeof EMPTY_CRITERIA) => (criteria.country === 'Germany' ? { region: true, department: false, city: true } : { region: true, department: true, city: true })
+    expect(criteriaFromSearchParams(params, levelsFor)).toEqual({ ...berlin, city: 'Berlin', sector: 'shop-bakery' })
+    // Without knowing the levels, or for France, the orphan city goes.
+    expect(criteriaFromSearchParams(params).city).toBe('')
+    expect(criteriaFromSearchParams(new URLSearchParams('country=France&region=Bretagne&city=Rennes'), levelsFor)).toEqual({ ...france, region: 'Bretagne' })
+    expect(criteriaFromSearchParams(new URLSearchParams('country=Germany&city=Berlin'), levelsFor).city).toBe('')
+  })
+  it('lets a free-trial user search Germany → Berlin → a city (the city is never required)', () => {
+    expect(validateSearch({ ...berlin, city: 'Berlin', sector: 'shop-bakery' }, 'free_trial', germanyLevels)).toEqual({ ok: true })
   })
 })
 

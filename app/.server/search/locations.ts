@@ -10,6 +10,7 @@
 import { countriesIn, resolveCountryCode, type Lang } from './locations/countries.ts'
 import { findCommune, findDepartment, findRegion, france } from './locations/france.ts'
 import { filterPlaces, findPlace, toOption, type LocationOption, type Place } from './locations/places.ts'
+import type { LevelsWithData } from '#app/domain/search.ts'
 import { adminUnitOf, citiesOf, countryHasCities, subdivisionsOf, type AdminUnit } from './locations/world.ts'
 
 export type { LocationOption }
@@ -141,6 +142,14 @@ export function locationLevelsAvailable(countryName: string, regionName?: string
     ? subdivisionsOf(region.code!).length > 0
     : !regionName && regions.some((r) => subdivisionsOf(r.code!).length > 0)
   return { region: regions.length > 0, department, city: countryHasCities(countryCode) }
+}
+
+/**
+ * locationLevelsAvailable for the country and region of a search, in the domain's terms (see
+ * levelAvailable in app/domain/search.ts); nothing is known without a country.
+ */
+export function searchLevelsWithData(criteria: { country: string; region: string }): LevelsWithData {
+  return criteria.country ? locationLevelsAvailable(criteria.country, criteria.region || undefined) : {}
 }
 
 // -----------------------------------------------------------------------------------------------

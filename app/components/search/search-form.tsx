@@ -2,25 +2,33 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import type { CategoryOption } from '#app/domain/categories.ts'
-import { hasSectorOrLocation, LOCATION_LEVELS, withLevel, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
+import { hasSectorOrLocation, levelAvailable, LOCATION_LEVELS, parentLevel, withLevel, type LevelsWithData, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 import { PickerCombobox, useComboboxReady } from '#app/utils/lazy-combobox.tsx'
 import { cn } from '#app/utils/misc.ts'
 import { changedFields, useTypedBeforeHydration, type TypedValues } from '#app/utils/typed-before-hydration.ts'
 import { Button } from '../ui/button.tsx'
 import type { PickerOption } from './picker-combobox.tsx'
-import { filterCategoryOptions, filterLocations, useCategoryOptions, useLocationOptions, type LocationOption } from './use-picker-options.ts'
+import { filterCategoryOptions, filterLocations, useCategoryOptions, useKnownLocationLevels, useLocationOptions, type LocationOption } from './use-picker-options.ts'
 
 export interface ServerPickerOptions {
   country: LocationOption[]
   region: LocationOption[]
   department: LocationOption[]
   city: LocationOption[]
+  /** The server's view of which levels have data for this country and region. */
+  levels: { country: string; region: string; withData: LevelsWithData }
 }
 
-const PARENT_HINT: Record<Exclude<LocationLevel, 'country'>, string> = {
-  region: 'search.needCountry',
-  department: 'search.needRegion',
-  city: 'search.needDepartment',
+/** The hint of a level that waits for its parent (see parentLevel), by that parent. */
+const PARENT_HINT: Record<Exclude<LocationLevel, 'city'>, string> = {
+  country: 'search.needCountry',
+  region: 'search.needRegion',
+  department: 'search.needDepartment',
+}
+
+function parentHint(level: LocationLevel, levels: LevelsWithData): string | null {
+  const parent = parentLevel(level, levels)
+  return parent === null || parent === 'city' ? null : PARENT_HINT[parent]
 }
 
 const SELECT_PLACEHOLDER: Record<LocationLevel, string> = {
@@ -52,8 +60,12 @@ export function SearchForm({
   onSubmit: (event: React.FormEvent<HTMLFormElement>) => void
   pending: boolean
 }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const canSubmit = hasSectorOrLocation(criteria)
+  // Which levels have data: what the pickers loaded, else what the server said for this country and region.
+  const known = useKnownLocationLevels(criteria, i18n.language)
+  const server = serverOptions.levels
+  const levels = server.country === criteria.country && server.region === criteria.region ? { ...server.withData, ...known } : known
   // What was typed into the no-JS inputs while the scripts loaded moves into the comboboxes: at hydration, and
   // again as the comboboxes replace them (their chunk arrives after hydration).
   const restoreTyped = (typed: TypedValues) => {
@@ -90,9 +102,9 @@ export function SearchForm({
         </div>
         {LOCATION_LEVELS.map((level) =>
           hydrated ? (
-            <LocationPicker key={level} level={level} criteria={criteria} onChange={(value) => onCriteriaChange(withLevel(criteria, level, value))} />
+            <LocationPicker key={level} level={level} criteria={criteria} levels={levels} onChange={(value) => onCriteriaChange(withLevel(criteria, level, value))} />
           ) : (
-            <NoJsLocationSelect key={level} level={level} criteria={criteria} options={serverOptions[level]} />
+            <NoJsLocationSelect key={level} level={level} criteria={criteria} levels={levels} options={serverOptions[level]} />
           ),
         )}
       </div>
@@ -146,15 +158,15 @@ function NoJsCategoryInput({ value, categories }: { value: string; categories: A
   )
 }
 
-function NoJsLocationSelect({ level, criteria, options }: { level: LocationLevel; criteria: SearchCriteria; options: LocationOption[] }) {
+function NoJsLocationSelect({ level, criteria, levels, options }: { level: LocationLevel; criteria: SearchCriteria; levels: LevelsWithData; options: LocationOption[] }) {
   const { t } = useTranslation()
-  const parent = level === 'country' ? null : LOCATION_LEVELS[LOCATION_LEVELS.indexOf(level) - 1]!
-  const disabled = parent !== null && !criteria[parent]
+  const disabled = !levelAvailable(level, criteria, levels)
+  const parentKey = parentHint(level, levels)
   const id = `search-${level}`
   const value = criteria[level]
   const hasValue = options.some((option) => option.name === value)
   const noData = !disabled && (level === 'region' || level === 'department') && options.length === 0
-  const hint = disabled && parent ? t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>]) : noData ? t('searchLevels.noData') : null
+  const hint = disabled && parentKey ? t(parentKey) : noData ? t('searchLevels.noData') : null
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
@@ -219,11 +231,12 @@ function CategoryPicker({ criteria, label, onChange }: { criteria: SearchCriteri
   )
 }
 
-function LocationPicker({ level, criteria, onChange }: { level: LocationLevel; criteria: SearchCriteria; onChange: (value: string) => void }) {
+function LocationPicker({ level, criteria, levels, onChange }: { level: LocationLevel; criteria: SearchCriteria; levels: LevelsWithData; onChange: (value: string) => void }) {
   const { t, i18n } = useTranslation()
   const [query, setQuery] = useState('')
-  const parent = level === 'country' ? null : LOCATION_LEVELS[LOCATION_LEVELS.indexOf(level) - 1]!
-  const enabled = parent === null || Boolean(criteria[parent])
+  // A level waits for its parent, or its grandparent when the parent has no data (Germany: cities after the region).
+  const enabled = levelAvailable(level, criteria, levels)
+  const parentKey = parentHint(level, levels)
   const state = useLocationOptions({
     type: level,
     countryName: criteria.country || undefined,
@@ -237,7 +250,7 @@ function LocationPicker({ level, criteria, onChange }: { level: LocationLevel; c
   // A region or department list that loaded empty: the plan rules do not require that level.
   const noData = enabled && (level === 'region' || level === 'department') && state.status === 'ready' && state.items.length === 0
   const status = !enabled
-    ? t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>])
+    ? t(parentKey ?? 'search.needCountry')
     : state.status === 'loading' && !items.length
       ? t('search.loading')
       : state.status === 'error'
@@ -258,7 +271,7 @@ function LocationPicker({ level, criteria, onChange }: { level: LocationLevel; c
       disabled={!enabled}
       placeholder={t(SELECT_PLACEHOLDER[level])}
       // The "select the parent first" text is too long for a placeholder in a narrow column.
-      hint={!enabled ? t(PARENT_HINT[level as Exclude<LocationLevel, 'country'>]) : noData ? t('searchLevels.noData') : undefined}
+      hint={!enabled ? t(parentKey ?? 'search.needCountry') : noData ? t('searchLevels.noData') : undefined}
       status={status}
     />
   )

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { filterCategories, type CategoryOption } from '#app/domain/categories.ts'
-import { levelsWithData, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
+import { levelsWithData, type LevelsWithData, type SearchCriteria } from '#app/domain/search.ts'
 import { normalizeForSearch } from '#app/domain/text.ts'
 
 type LoadState<T> = { status: 'idle' | 'loading' | 'ready' | 'error'; items: T[]; message?: string }
@@ -8,6 +8,15 @@ type LoadState<T> = { status: 'idle' | 'loading' | 'ready' | 'error'; items: T[]
 /** In-memory cache shared by every picker on the page: categories per language for an hour (SPEC §9). */
 const cache = new Map<string, { at: number; items: unknown[] }>()
 const CATEGORY_TTL_MS = 60 * 60 * 1000
+/** Pickers that read which levels have data re-render when a location list arrives. */
+const locationListeners = new Set<() => void>()
+let locationVersion = 0
+function subscribeLocations(listener: () => void) {
+  locationListeners.add(listener)
+  return () => {
+    locationListeners.delete(listener)
+  }
+}
 
 async function fetchJson<T>(url: string, signal: AbortSignal): Promise<T[]> {
   const response = await fetch(url, { signal, headers: { Accept: 'application/json' } })
@@ -88,6 +97,8 @@ export function useLocationOptions(params: { type: string; countryName?: string;
         fetchJson<LocationOption>(url, controller.signal)
           .then((items) => {
             cache.set(url, { at: Date.now(), items })
+            locationVersion++
+            for (const listener of locationListeners) listener()
             setState({ status: 'ready', items })
           })
           .catch((error: unknown) => {
@@ -127,12 +138,18 @@ function locationsUrl(params: LocationsRequest): string {
  * Which levels have data for the chosen country and region, as far as the pickers have loaded
  * them (a level still loading is left unknown), for the plan rule checked before submitting.
  */
-export function knownLocationLevels(criteria: SearchCriteria, lang: string): Partial<Record<LocationLevel, boolean>> {
+export function knownLocationLevels(criteria: SearchCriteria, lang: string): LevelsWithData {
   const loaded = (request: Omit<LocationsRequest, 'lang'>) => cache.get(locationsUrl({ ...request, lang }))?.items.length
   return levelsWithData({
     region: criteria.country ? loaded({ type: 'region', countryName: criteria.country }) : undefined,
     department: criteria.country && criteria.region ? loaded({ type: 'department', countryName: criteria.country, regionName: criteria.region }) : undefined,
   })
+}
+
+/** knownLocationLevels, kept current as the pickers' lists load. */
+export function useKnownLocationLevels(criteria: SearchCriteria, lang: string): LevelsWithData {
+  useSyncExternalStore(subscribeLocations, () => locationVersion, () => 0)
+  return knownLocationLevels(criteria, lang)
 }
 
 export function filterLocations(items: LocationOption[], query: string) {
