@@ -18,9 +18,18 @@ const FRENCH: Record<string, string> = {
 let french = false
 const label = (text: string) => (french ? (FRENCH[text] ?? text) : text)
 
+/**
+ * The comboboxes arrive in their own chunk after hydration; until then the form shows its native pickers (a text
+ * input with a datalist has the combobox role too). Interact with the enhanced ones.
+ */
+async function enhancedPickers(page: Page) {
+  await expect(page.locator('form[data-pickers="enhanced"]')).toBeVisible()
+}
+
 /** Chooses a value in a location picker: a combobox with JavaScript, a select + "load next level" without. */
 async function pickLocation(page: Page, js: boolean, level: Level, name: string) {
   if (js) {
+    await enhancedPickers(page)
     const input = page.getByRole('combobox', { name: label(level), exact: true })
     await input.click()
     await input.fill(name.slice(0, 4))
@@ -37,6 +46,7 @@ async function pickLocation(page: Page, js: boolean, level: Level, name: string)
 
 async function pickCategory(page: Page, js: boolean, typed: string, option: string) {
   if (js) {
+    await enhancedPickers(page)
     const input = page.getByRole('combobox', { name: label('Category'), exact: true })
     await input.click()
     await input.fill(typed)
@@ -196,6 +206,7 @@ test.describe('search', () => {
     await signUp(page, { skipProfile: true })
     const category = page.getByRole('combobox', { name: 'Category', exact: true })
     if (js) {
+      await enhancedPickers(page)
       // English interface, French words (and a French preset term): each finds its category.
       for (const [typed, option] of [
         ['pâtisserie', 'Pastry Shop'],

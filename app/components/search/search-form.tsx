@@ -90,7 +90,7 @@ export function SearchForm({
     if (typed.size) restoreTyped(typed)
   })
   return (
-    <Form ref={formRef} method="get" action="/" onSubmit={onSubmit} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
+    <Form ref={formRef} method="get" action="/" onSubmit={onSubmit} data-pickers={hydrated ? 'enhanced' : 'native'} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
       {/* The category has its own row: five pickers in one row left each too narrow for its placeholder. */}
       <div className="grid items-start gap-5 md:grid-cols-2 xl:grid-cols-4">
         <div className="md:col-span-2 xl:col-span-4">
