@@ -101,7 +101,7 @@ export function planRestrictionMessageKey(plan: PlanId): string {
 }
 
 /** SPEC §7: countryCode is the upper-cased country when it is two letters and no code is given. */
-export function resolveCountryCode(country: string, countryCode?: string | null): string | undefined {
+export function explicitCountryCode(country: string, countryCode?: string | null): string | undefined {
   if (countryCode?.trim()) return countryCode.trim().toUpperCase()
   const trimmed = country.trim()
   return /^[a-z]{2}$/i.test(trimmed) ? trimmed.toUpperCase() : undefined

@@ -3,7 +3,8 @@ import {
   CITY_LIMIT,
   LocationQueryError,
   locationLevelsAvailable,
-  resolveCountryCode,
+  countryCodeFromName,
+  countryCodeOf,
   resolveFrenchLocation,
   resolveSubdivisions,
   searchLevelsWithData,
@@ -42,13 +43,18 @@ describe('countries', () => {
   })
 
   it('resolves a country given in French, English, as an alias or a code', () => {
-    expect(resolveCountryCode('Allemagne')).toBe('DE')
-    expect(resolveCountryCode('germany')).toBe('DE')
-    expect(resolveCountryCode('DE')).toBe('DE')
-    expect(resolveCountryCode('fr')).toBe('FR')
-    expect(resolveCountryCode('USA')).toBe('US')
-    expect(resolveCountryCode('Royaume-Uni')).toBe('GB')
-    expect(resolveCountryCode('Narnia')).toBeNull()
+    expect(countryCodeFromName('Allemagne')).toBe('DE')
+    expect(countryCodeFromName('germany')).toBe('DE')
+    expect(countryCodeFromName('DE')).toBe('DE')
+    expect(countryCodeFromName('fr')).toBe('FR')
+    expect(countryCodeFromName('USA')).toBe('US')
+    expect(countryCodeFromName('Royaume-Uni')).toBe('GB')
+    expect(countryCodeFromName('Narnia')).toBeNull()
+    // A search's code: the one given wins, then a two-letter country, then the name.
+    expect(countryCodeOf('Allemagne', 'de')).toBe('DE')
+    expect(countryCodeOf('Allemagne')).toBe('DE')
+    expect(countryCodeOf('  ')).toBeUndefined()
+    expect(countryCodeOf('Narnia')).toBeUndefined()
   })
 })
 

@@ -8,7 +8,7 @@ import {
   parentLevel,
   planRestrictionMessageKey,
   requiredLevels,
-  resolveCountryCode,
+  explicitCountryCode,
   sameSearch,
   validateSearch,
   withLevel,
@@ -150,11 +150,11 @@ describe('a lower level needs its parent, except a parent level with no data', (
   })
 })
 
-describe('resolveCountryCode (SPEC §7)', () => {
+describe('explicitCountryCode (SPEC §7)', () => {
   it('upper-cases a two-letter country when no code is given', () => {
-    expect(resolveCountryCode('fr')).toBe('FR')
-    expect(resolveCountryCode('France')).toBeUndefined()
-    expect(resolveCountryCode('France', 'fr')).toBe('FR')
-    expect(resolveCountryCode('de', '')).toBe('DE')
+    expect(explicitCountryCode('fr')).toBe('FR')
+    expect(explicitCountryCode('France')).toBeUndefined()
+    expect(explicitCountryCode('France', 'fr')).toBe('FR')
+    expect(explicitCountryCode('de', '')).toBe('DE')
   })
 })

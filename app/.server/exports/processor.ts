@@ -15,10 +15,9 @@
 import { sql, type Kysely } from 'kysely'
 import { adminDb, jsonb, type Database, type JsonObject, type JsonValue } from '#app/.server/db.ts'
 import { resolveCategory } from '#app/.server/search/preview.ts'
-import { resolveCountryCode as countryCodeFromName } from '#app/.server/search/locations.ts'
+import { countryCodeOf } from '#app/.server/search/locations.ts'
 import { getLeadSource, LeadSourceError, type Business, type LeadSource } from '#app/.server/sources/index.ts'
 import { normalizeEnrichmentOptions, selectedTypes, STATUS_COLUMN } from '#app/domain/enrichment.ts'
-import { resolveCountryCode } from '#app/domain/search.ts'
 import { isLanguage } from '#app/i18n.ts'
 import { enrichLead, storable, TASK_TYPES, UNNAMED_BUSINESS, type Enrichers, type LeadForEnrichment, type TaskType, type TaskOutcome } from './enrichers.ts'
 
@@ -135,7 +134,7 @@ function exportSearch(row: ExportRow) {
   const params = row.search_params ?? {}
   const country = str(params.country) || row.country || ''
   const lang = isLanguage(params.lang) ? params.lang : 'fr'
-  const countryCode = resolveCountryCode(country, str(params.countryCode) || null) ?? (country ? countryCodeFromName(country) : null) ?? undefined
+  const countryCode = countryCodeOf(country, str(params.countryCode) || null)
   const sector = str(params.sector)
   return {
     params: {

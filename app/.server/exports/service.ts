@@ -14,10 +14,10 @@ import { fromKysely } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database, type EnrichmentOptionsJson } from '#app/.server/db.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
-import { locationLevelsAvailable, resolveCountryCode as countryCodeFromName } from '#app/.server/search/locations.ts'
+import { countryCodeOf, locationLevelsAvailable } from '#app/.server/search/locations.ts'
 import { isFrance, normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
 import { canResume, EXPORT_ERROR_STATUS, validateAddEnrichment, validateCreateExport, type ExportErrorCode } from '#app/domain/exports.ts'
-import { resolveCountryCode, validateSearch } from '#app/domain/search.ts'
+import { validateSearch } from '#app/domain/search.ts'
 import { refreshProgress } from './processor.ts'
 import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
 import { isUuid } from '#app/domain/ids.ts'
@@ -96,7 +96,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   const refusal = await planRefusal(user, criteria)
   if (refusal) return refusal
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
-  const countryCode = resolveCountryCode(criteria.country, criteria.countryCode) ?? (criteria.country ? countryCodeFromName(criteria.country) : null) ?? undefined
+  const countryCode = countryCodeOf(criteria.country, criteria.countryCode)
   const lang = args.lang === 'en' ? 'en' : 'fr'
 
   return withUser(user.claims, async (trx) => {

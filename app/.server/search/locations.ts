@@ -7,14 +7,19 @@
  * Parent levels arrive as the display names the user picked (a country in fr or en, an alias or
  * a code is accepted too). Requests the API must refuse throw LocationQueryError (→ HTTP 400).
  */
-import { countriesIn, resolveCountryCode, type Lang } from './locations/countries.ts'
+import { countriesIn, countryCodeFromName, type Lang } from './locations/countries.ts'
 import { findCommune, findDepartment, findRegion, france } from './locations/france.ts'
 import { filterPlaces, findPlace, toOption, type LocationOption, type Place } from './locations/places.ts'
-import type { LevelsWithData } from '#app/domain/search.ts'
+import { explicitCountryCode, type LevelsWithData } from '#app/domain/search.ts'
 import { adminUnitOf, citiesOf, countryHasCities, subdivisionsOf, type AdminUnit } from './locations/world.ts'
 
 export type { LocationOption }
-export { resolveCountryCode }
+export { countryCodeFromName }
+
+/** The alpha-2 code of a search's country: the code given (or a two-letter country, SPEC §7), else its name looked up. */
+export function countryCodeOf(country: string, countryCode?: string | null): string | undefined {
+  return explicitCountryCode(country, countryCode) ?? (country.trim() ? countryCodeFromName(country) : null) ?? undefined
+}
 
 export const LOCATION_TYPES = ['country', 'region', 'department', 'city'] as const
 export type LocationType = (typeof LOCATION_TYPES)[number]
@@ -68,7 +73,7 @@ export function searchLocations(request: LocationQuery): LocationOption[] {
 
 function requireCountry(countryName: string | undefined): string {
   if (!countryName?.trim()) throw new LocationQueryError('missing_parent', 'countryName')
-  const code = resolveCountryCode(countryName)
+  const code = countryCodeFromName(countryName)
   if (!code) throw new LocationQueryError('unknown_parent', 'countryName')
   return code
 }
@@ -116,7 +121,7 @@ function worldLevels(
 export function preloadLocationData(): void {
   countriesIn('fr')
   countriesIn('en')
-  resolveCountryCode('France')
+  countryCodeFromName('France')
   france()
   countryHasCities('FR')
 }
@@ -133,7 +138,7 @@ export interface LocationLevels {
  * An unknown country has nothing.
  */
 export function locationLevelsAvailable(countryName: string, regionName?: string): LocationLevels {
-  const countryCode = resolveCountryCode(countryName)
+  const countryCode = countryCodeFromName(countryName)
   if (!countryCode) return { region: false, department: false, city: false }
   if (countryCode === 'FR') return { region: true, department: true, city: true }
   const regions = subdivisionsOf(countryCode)
@@ -233,7 +238,7 @@ export function resolveSubdivisions(location: {
   region?: string | null
   department?: string | null
 }): SubdivisionCodes | null {
-  const countryCode = resolveCountryCode(location.country)
+  const countryCode = countryCodeFromName(location.country)
   if (!countryCode) return null
   const result: SubdivisionCodes = { countryCode, regionCode: null, departmentCode: null }
   if (location.region?.trim()) {

@@ -1,10 +1,10 @@
 import type { Language } from '#app/i18n.ts'
 import type { PlanId } from '#app/domain/plans.ts'
-import { PREVIEW_LIMIT, resolveCountryCode, validateSearch, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
+import { PREVIEW_LIMIT, validateSearch, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { LeadSourceError, type ResolvedCategory } from '#app/.server/sources/types.ts'
 import { findCategory, getCategory, labelOf } from './categories.ts'
-import { locationLevelsAvailable, resolveCountryCode as countryCodeFromName } from './locations.ts'
+import { countryCodeOf, locationLevelsAvailable } from './locations.ts'
 
 export type { PreviewLead }
 
@@ -35,7 +35,7 @@ export async function runPreview(criteria: SearchCriteria, { lang, plan, signal 
     const params = {
       sector: criteria.sector || undefined,
       country: criteria.country || undefined,
-      countryCode: resolveCountryCode(criteria.country, criteria.countryCode) ?? countryCodeFromName(criteria.country) ?? undefined,
+      countryCode: countryCodeOf(criteria.country, criteria.countryCode),
       region: criteria.region || undefined,
       department: criteria.department || undefined,
       city: criteria.city || undefined,

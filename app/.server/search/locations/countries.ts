@@ -60,7 +60,7 @@ function buildNameIndex(): Map<string, string> {
 }
 
 /** Alpha-2 code of a country given by name (fr or en), alias, or alpha-2/alpha-3 code; else null. */
-export function resolveCountryCode(countryName: string): string | null {
+export function countryCodeFromName(countryName: string): string | null {
   const trimmed = countryName.trim()
   if (trimmed === '') return null
   const lib = countriesLibrary()
