@@ -5,6 +5,7 @@ import { cn } from '#app/utils/misc.ts'
 import { CategoryChips } from '../search/results.tsx'
 import { Reviews } from '../search/reviews.tsx'
 import { SocialIcons } from './social-icons.tsx'
+import { ChipList } from '../ui/chips.tsx'
 
 const MAX_TECHNOLOGIES = 3
 
@@ -16,23 +17,6 @@ function Missing({ status }: { status: string | undefined }) {
 
 function technologiesList(technologies: Record<string, string | string[]>) {
   return [...new Set(Object.values(technologies).flatMap((value) => (Array.isArray(value) ? value : [value])))].filter(Boolean)
-}
-
-/** A few technologies as chips; the rest counted, and all of them in the tooltip. */
-function Technologies({ list }: { list: string[] }) {
-  const { t } = useTranslation()
-  const shown = list.slice(0, MAX_TECHNOLOGIES)
-  const rest = list.length - shown.length
-  return (
-    <span className="flex flex-wrap gap-1" title={rest > 0 ? list.join(', ') : undefined}>
-      {shown.map((name) => (
-        <span key={name} className="rounded-md bg-slate-100 px-1.5 py-0.5 text-xs whitespace-nowrap text-slate-700">
-          {name}
-        </span>
-      ))}
-      {rest > 0 ? <span className="rounded-md bg-slate-50 px-1.5 py-0.5 text-xs text-slate-500">{t('search.moreCategories', { count: rest })}</span> : null}
-    </span>
-  )
 }
 
 /**
@@ -76,7 +60,7 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
       )
     case 'technologies': {
       const list = technologiesList(lead.technologies)
-      return list.length ? <Technologies list={list} /> : <Missing status={status} />
+      return list.length ? <ChipList items={list} max={MAX_TECHNOLOGIES} nowrap /> : <Missing status={status} />
     }
     case 'social':
       return Object.keys(lead.socialMedia).length ? <SocialIcons links={lead.socialMedia} /> : <Missing status={status} />

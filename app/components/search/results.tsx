@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import type { PreviewLead } from '#app/domain/search.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Reviews } from './reviews.tsx'
+import { ChipList } from '../ui/chips.tsx'
 
 const MAX_CHIPS = 2
 
@@ -40,19 +41,7 @@ export function SearchError({ message }: { message: string }) {
 }
 
 export function CategoryChips({ types }: { types: string[] }) {
-  const { t } = useTranslation()
-  const shown = types.slice(0, MAX_CHIPS)
-  const rest = types.length - shown.length
-  return (
-    <span className="flex flex-wrap gap-1">
-      {shown.map((type) => (
-        <span key={type} className="rounded-md bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
-          {type}
-        </span>
-      ))}
-      {rest > 0 ? <span className="rounded-md bg-slate-50 px-1.5 py-0.5 text-xs text-slate-500">{t('search.moreCategories', { count: rest })}</span> : null}
-    </span>
-  )
+  return <ChipList items={types} max={MAX_CHIPS} />
 }
 
 function HiddenWebsite() {
