@@ -289,7 +289,6 @@ export interface UserClaims {
   [claim: string]: unknown
 }
 
-
 /**
  * Checks that `claims` are a signed-in user's and returns the JSON to set as request.jwt.claims
  * (role forced to `authenticated`). `caller` names the function in the error messages.

@@ -62,7 +62,6 @@ const XLSX_POLL_MS = 5
 /** A stalled consumer holds a connection at most this long between two cursor reads. */
 const IDLE_IN_TRANSACTION_MS = 5 * 60 * 1000
 
-
 // One snapshot for the export row and all its leads, even while a worker keeps writing.
 const BEGIN_SQL = `begin isolation level repeatable read read only; select set_config('idle_in_transaction_session_timeout', '${IDLE_IN_TRANSACTION_MS}', true)`
 

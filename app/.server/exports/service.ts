@@ -36,7 +36,6 @@ export interface CreateExportArgs {
   lang: 'fr' | 'en'
 }
 
-
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
 function signedIn(user: SessionUser | null | undefined): user is SessionUser {
   return Boolean(user && typeof user.id === 'string' && isUuid(user.id) && user.claims?.sub === user.id)
