@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type RawBuilder, type Tran
 import pg from 'pg'
 import { data } from 'react-router'
 import { isDatabaseUnavailable } from './db-errors.ts'
+import { env } from './env.server.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import type { DB as Database, JsonValue } from './db/schema.generated.ts'
 
@@ -56,7 +57,7 @@ let db: Kysely<Database> | undefined
 
 export function getPool(): pg.Pool {
   if (!pool) {
-    const connectionString = process.env.DATABASE_URL
+    const connectionString = env.DATABASE_URL
     if (!connectionString) {
       throw new Error('DATABASE_URL is not set: it must point at the Postgres database (npm start sets it for the embedded one).')
     }
@@ -73,19 +74,14 @@ export function getPool(): pg.Pool {
  * (connection and query timeouts); both then answer 503 (withUser) instead of hanging.
  */
 export function databaseTimeouts() {
-  const statement = positiveInt(process.env.DB_STATEMENT_TIMEOUT_MS, 8_000)
+  const statement = env.DB_STATEMENT_TIMEOUT_MS
   return {
-    connectionTimeoutMillis: positiveInt(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
+    connectionTimeoutMillis: env.DB_CONNECT_TIMEOUT_MS,
     statement_timeout: statement,
     // Client-side backstop for a server that accepts the connection but never answers (paused, partitioned).
     query_timeout: statement + 2_000,
-    idle_in_transaction_session_timeout: positiveInt(process.env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 300_000),
+    idle_in_transaction_session_timeout: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   }
-}
-
-function positiveInt(value: string | undefined, fallback: number) {
-  const parsed = Number(value)
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback
 }
 
 export function getDb(): Kysely<Database> {
