@@ -77,12 +77,13 @@ export interface RateLimiter {
  * Limits counted in `pool`'s database; limits are read from `env` when first used. `namespace`
  * keeps two counters of the same name apart (the app's and the local auth server's).
  */
-export function createRateLimiter(pool: pg.Pool, env: NodeJS.ProcessEnv = envRecord(), namespace = 'app'): RateLimiter {
+export function createRateLimiter(pool: pg.Pool, env?: NodeJS.ProcessEnv, namespace = 'app'): RateLimiter {
   const limiters = new Map<LimitName, { limiter: RateLimiterPostgres; spec: LimitSpec }>()
   const get = (name: LimitName) => {
     let entry = limiters.get(name)
     if (!entry) {
-      const spec = limitSpec(name, env)
+      // Without `env`, the configuration as it is at first use (tests set limits after start-up).
+      const spec = limitSpec(name, env ?? envRecord())
       const limiter = new RateLimiterPostgres({
         storeClient: pool,
         storeType: 'pool',

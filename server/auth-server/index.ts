@@ -7,7 +7,6 @@ import { createRateLimiter } from '../rate-limit.ts'
 import { createMailer } from './mailer.ts'
 import { createRequestListener } from './router.ts'
 import { signApiKey } from './tokens.ts'
-import { envRecord } from '#app/.server/env.server.ts'
 
 export { readOutbox, type OutboxEmail } from './outbox.ts'
 
@@ -56,7 +55,7 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
     mailer: createMailer({ smtpUrl: options.smtpUrl, from: options.smtpFrom }),
     // Its own namespace: the app counts the same kinds of attempts on its side.
-    rateLimiter: createRateLimiter(pool, envRecord(), 'auth'),
+    rateLimiter: createRateLimiter(pool, undefined, 'auth'),
   }
 
   const server = http.createServer(createRequestListener(ctx))
