@@ -18,6 +18,7 @@ import { hashString, Rng } from '#app/.server/sources/prng.ts'
 import { completeLuhn, luhnValid } from '#app/.server/sources/demo-identity.ts'
 import { listenOnRememberedPort } from './remembered-port.ts'
 import { foldToAscii } from '#app/domain/text.ts'
+import { env } from '#app/.server/env.server.ts'
 
 export interface DemoRegistryOptions {
   /** 0 or undefined: the port remembered in `dataDir` when given and free, else any free port. */
@@ -165,7 +166,7 @@ export async function startDemoRegistry(options: DemoRegistryOptions = {}): Prom
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const registry = await startDemoRegistry({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' })
+  const registry = await startDemoRegistry({ port: env.PORT ?? 0, host: env.HOST })
   console.log(`Demo registry at ${registry.url} (set REGISTRY_URL=${registry.url})`)
   process.once('SIGINT', () => void registry.stop().then(() => process.exit(0)))
   process.once('SIGTERM', () => void registry.stop().then(() => process.exit(0)))

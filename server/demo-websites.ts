@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url'
 import { demoRobotsTxt, demoSite } from '#app/.server/sources/demo-site.ts'
 import { type DemoPage, renderDemoPage, renderNotFound } from '#app/.server/sources/demo-site-pages.ts'
 import { listenOnRememberedPort } from './remembered-port.ts'
+import { env } from '#app/.server/env.server.ts'
 
 export { demoSiteTruth, demoRobotsTxt, type DemoSiteTruth, type DemoSiteTechnology, type EmailMarkup, type SocialNetwork } from '#app/.server/sources/demo-site.ts'
 export { cloudflareEncode } from '#app/.server/sources/demo-site-pages.ts'
@@ -113,9 +114,9 @@ export async function startDemoWebsites(options: DemoWebsitesOptions = {}): Prom
 // `npx tsx server/demo-websites.ts` serves the sites on their own (handy to look at them in a browser).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sites = await startDemoWebsites({
-    port: Number(process.env.PORT ?? 0),
-    host: process.env.HOST ?? '127.0.0.1',
-    latencyMs: Number(process.env.LATENCY_MS ?? 0),
+    port: env.PORT ?? 0,
+    host: env.HOST,
+    latencyMs: env.LATENCY_MS,
   })
   console.log(`Demo websites at ${sites.url} (set DEMO_WEBSITES_URL=${sites.url})`)
   process.once('SIGINT', () => void sites.stop().then(() => process.exit(0)))

@@ -9,6 +9,7 @@
 import crypto from 'node:crypto'
 import type pg from 'pg'
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
+import { envRecord } from '#app/.server/env.server.ts'
 
 export const RATE_LIMITS = {
   /** Failed sign-ins per account (the lockout window). */
@@ -48,7 +49,7 @@ export function parseLimit(text: string, name = 'rate limit'): LimitSpec {
   return { points, durationSeconds, blockSeconds: blockSeconds! }
 }
 
-export function limitSpec(name: LimitName, env: NodeJS.ProcessEnv = process.env): LimitSpec {
+export function limitSpec(name: LimitName, env: NodeJS.ProcessEnv = envRecord()): LimitSpec {
   const { env: variable, fallback } = RATE_LIMITS[name]
   return parseLimit(env[variable]?.trim() || fallback, variable)
 }
@@ -76,12 +77,13 @@ export interface RateLimiter {
  * Limits counted in `pool`'s database; limits are read from `env` when first used. `namespace`
  * keeps two counters of the same name apart (the app's and the local auth server's).
  */
-export function createRateLimiter(pool: pg.Pool, env: NodeJS.ProcessEnv = process.env, namespace = 'app'): RateLimiter {
+export function createRateLimiter(pool: pg.Pool, env?: NodeJS.ProcessEnv, namespace = 'app'): RateLimiter {
   const limiters = new Map<LimitName, { limiter: RateLimiterPostgres; spec: LimitSpec }>()
   const get = (name: LimitName) => {
     let entry = limiters.get(name)
     if (!entry) {
-      const spec = limitSpec(name, env)
+      // Without `env`, the configuration as it is at first use (tests set limits after start-up).
+      const spec = limitSpec(name, env ?? envRecord())
       const limiter = new RateLimiterPostgres({
         storeClient: pool,
         storeType: 'pool',

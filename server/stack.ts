@@ -3,6 +3,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.ts'
 import { migrate } from './migrate.ts'
 import { startAuthServer } from './auth-server/index.ts'
 import { startMailbox } from './mailbox.ts'
+import type { Env } from '#app/.server/env.server.ts'
 
 export interface LocalStack {
   databaseUrl: string
@@ -28,16 +29,8 @@ export async function startLocalStack({
 }: {
   dataDir: string
   siteUrl: string
-  env?: {
-    DATABASE_URL?: string
-    SUPABASE_URL?: string
-    SUPABASE_ANON_KEY?: string
-    POSTGRES_PORT?: string
-    AUTH_PORT?: string
-    MAILBOX_PORT?: string
-    SMTP_URL?: string
-    SMTP_FROM?: string
-  }
+  /** What the environment provides (server/start.ts passes the validated configuration; tests nothing). */
+  env?: Partial<Pick<Env, 'DATABASE_URL' | 'SUPABASE_URL' | 'SUPABASE_ANON_KEY' | 'POSTGRES_PORT' | 'AUTH_PORT' | 'MAILBOX_PORT' | 'SMTP_URL' | 'SMTP_FROM'>>
   log?: (message: string) => void
 }): Promise<LocalStack> {
   const stops: Array<() => Promise<void>> = []
@@ -46,7 +39,7 @@ export async function startLocalStack({
     if (!databaseUrl) {
       const db = await startEmbeddedPostgres({
         dataDir,
-        port: env.POSTGRES_PORT ? Number(env.POSTGRES_PORT) : undefined,
+        port: env.POSTGRES_PORT,
       })
       stops.push(db.stop)
       databaseUrl = db.url
@@ -63,7 +56,7 @@ export async function startLocalStack({
         databaseUrl,
         siteUrl,
         keyFile: path.join(dataDir, 'auth-signing-key.json'),
-        port: env.AUTH_PORT ? Number(env.AUTH_PORT) : undefined,
+        port: env.AUTH_PORT,
         smtpUrl: env.SMTP_URL || undefined,
         smtpFrom: env.SMTP_FROM || undefined,
       })
@@ -72,7 +65,7 @@ export async function startLocalStack({
       supabaseAnonKey = auth.anonKey
       log(`Local auth server ready at ${supabaseUrl}`)
       if (!env.SMTP_URL) {
-        const mailbox = await startMailbox({ databaseUrl, port: env.MAILBOX_PORT ? Number(env.MAILBOX_PORT) : undefined })
+        const mailbox = await startMailbox({ databaseUrl, port: env.MAILBOX_PORT })
         stops.unshift(mailbox.stop)
         mailboxUrl = mailbox.url
       }

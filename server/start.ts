@@ -13,55 +13,32 @@ import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
+import { env, EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 
 const dev = process.argv.includes('--dev')
-const host = process.env.HOST ?? '127.0.0.1'
-const dataDir = path.resolve(process.env.DATA_DIR ?? '.data')
 const log = (message: string) => console.log(`[leadatlas] ${message}`)
 
 async function main() {
+  // React, Express and Vite read NODE_ENV from process.env themselves: this write stays.
   process.env.NODE_ENV ??= dev ? 'development' : 'production'
-  const port = await getPort({ port: Number(process.env.PORT ?? 3000), host })
-  const appUrl = process.env.APP_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+  // A wrong value stops start-up here, before anything starts (EnvError names the variable).
+  const config = validateEnv()
+  const host = config.HOST
+  const dataDir = path.resolve(config.DATA_DIR)
+  const port = await getPort({ port: config.PORT ?? 3000, host })
+  const appUrl = config.APP_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
 
-  const stack = await startLocalStack({ dataDir, siteUrl: appUrl, env: process.env, log })
+  const stack = await startLocalStack({ dataDir, siteUrl: appUrl, env: config, log })
   const stops: Array<() => Promise<void>> = [stack.stop]
-  // The app reads its configuration from the environment (app/.server/env.ts).
-  process.env.DATABASE_URL = stack.databaseUrl
-  process.env.SUPABASE_URL = stack.supabaseUrl
-  process.env.SUPABASE_ANON_KEY = stack.supabaseAnonKey
-  process.env.APP_URL = appUrl
-
-  // The demo lead source links its businesses to these local sites, so enrichment runs offline for real.
-  if ((process.env.LEADS_SOURCE ?? 'demo') === 'demo' && !process.env.DEMO_WEBSITES_URL) {
-    const demoSites = await startDemoWebsites({ port: process.env.DEMO_WEBSITES_PORT ? Number(process.env.DEMO_WEBSITES_PORT) : undefined, dataDir })
-    stops.unshift(demoSites.stop)
-    process.env.DEMO_WEBSITES_URL = demoSites.url
-    log(`Demo websites (demo data) at ${demoSites.url}`)
-  }
-
-  // Enrichment offline with the demo source: the demo registry answers the French registry lookups (demo data),
-  // and the crawler may reach the demo servers (exact host:port) on loopback, and nothing else private.
-  const demoSource = (process.env.LEADS_SOURCE ?? 'demo') === 'demo'
-  const ownDemoHosts: string[] = []
-  if (demoSource && process.env.DEMO_WEBSITES_URL) ownDemoHosts.push(new URL(process.env.DEMO_WEBSITES_URL).host)
-  if (demoSource && !process.env.REGISTRY_URL) {
-    const registry = await startDemoRegistry({ port: process.env.DEMO_REGISTRY_PORT ? Number(process.env.DEMO_REGISTRY_PORT) : undefined, dataDir })
-    stops.unshift(registry.stop)
-    process.env.REGISTRY_URL = registry.url
-    ownDemoHosts.push(new URL(registry.url).host)
-    log(`Demo registry (demo data) at ${registry.url}`)
-  }
-  if (ownDemoHosts.length) {
-    const allow = new Set([...(process.env.ENRICH_ALLOW_HOSTS ?? '').split(','), ...ownDemoHosts].map((h) => h.trim()).filter(Boolean))
-    process.env.ENRICH_ALLOW_HOSTS = [...allow].join(',')
-  }
+  // What the app reads (app/.server/env.server.ts) from here on: the environment plus these.
+  setRuntimeSettings({ DATABASE_URL: stack.databaseUrl, SUPABASE_URL: stack.supabaseUrl, SUPABASE_ANON_KEY: stack.supabaseAnonKey, APP_URL: appUrl })
+  stops.unshift(...(await startDemoServers(dataDir)))
 
   // The monthly credit reload runs as a scheduled job of the same worker.
   const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log })] })
   stops.unshift(worker.stop)
 
-  const trustProxy = parseTrustProxy(process.env.TRUST_PROXY)
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY)
   let app
   if (dev) {
     const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))
@@ -113,6 +90,36 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 }
 
+/**
+ * With the demo lead source: the demo websites its businesses link to and the demo registry that answers the
+ * French registry lookups (demo data), so enrichment runs offline for real; the crawler may reach these servers
+ * (exact host:port) on loopback, and nothing else private. Returns their stop functions.
+ */
+async function startDemoServers(dataDir: string): Promise<Array<() => Promise<void>>> {
+  if (env.LEADS_SOURCE !== 'demo') return []
+  const stops: Array<() => Promise<void>> = []
+  const ownDemoHosts: string[] = []
+  let demoWebsitesUrl = env.DEMO_WEBSITES_URL
+  if (!demoWebsitesUrl) {
+    const demoSites = await startDemoWebsites({ port: env.DEMO_WEBSITES_PORT, dataDir })
+    stops.unshift(demoSites.stop)
+    demoWebsitesUrl = demoSites.url
+    setRuntimeSettings({ DEMO_WEBSITES_URL: demoSites.url })
+    log(`Demo websites (demo data) at ${demoSites.url}`)
+  }
+  ownDemoHosts.push(new URL(demoWebsitesUrl).host)
+  if (!env.REGISTRY_URL) {
+    const registry = await startDemoRegistry({ port: env.DEMO_REGISTRY_PORT, dataDir })
+    stops.unshift(registry.stop)
+    setRuntimeSettings({ REGISTRY_URL: registry.url })
+    ownDemoHosts.push(new URL(registry.url).host)
+    log(`Demo registry (demo data) at ${registry.url}`)
+  }
+  const allow = new Set([...env.ENRICH_ALLOW_HOSTS.split(','), ...ownDemoHosts].map((h) => h.trim()).filter(Boolean))
+  setRuntimeSettings({ ENRICH_ALLOW_HOSTS: [...allow].join(',') })
+  return stops
+}
+
 /** TRUST_PROXY: `true`, a hop count (`1`) or Express's names/subnets (`loopback`); unset: no proxy. */
 function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (!value || value === 'false') return false
@@ -121,6 +128,8 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
 }
 
 main().catch((error) => {
-  console.error('[leadatlas] failed to start:', error)
+  // A configuration mistake is the operator's to fix: the message says which variable, a stack trace would not help.
+  if (error instanceof EnvError) console.error(`[leadatlas] failed to start: ${error.message}`)
+  else console.error('[leadatlas] failed to start:', error)
   process.exit(1)
 })

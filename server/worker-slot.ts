@@ -18,6 +18,7 @@ import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.t
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { createBoss, ensureExportQueues, setExportQueueBoss } from '#app/.server/exports/queue.ts'
 import { registerExportWorker, type ExportWorker } from '#app/.server/exports/worker.ts'
+import { env } from '#app/.server/env.server.ts'
 
 export interface StartWorkerOptions {
   log: (message: string) => void
@@ -38,7 +39,7 @@ export interface RunningWorker {
 
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const { log } = options
-  const consume = options.consumeExports ?? process.env.IN_PROCESS_WORKER !== 'false'
+  const consume = options.consumeExports ?? env.IN_PROCESS_WORKER
   guardCheckedOutClients()
   const boss = createBoss({ worker: true, connectionString: options.databaseUrl })
   await boss.start()
@@ -81,7 +82,7 @@ const guarded = new WeakSet<object>()
  * the export run is retried), and idle clients are still reported by the pool's own listener.
  */
 function guardCheckedOutClients() {
-  if (!process.env.DATABASE_URL) return
+  if (!env.DATABASE_URL) return
   const pool = getPool()
   if (guarded.has(pool)) return
   guarded.add(pool)

@@ -8,11 +8,14 @@
 import { closeDb } from '#app/.server/db.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
+import { env, EnvError, validateEnv } from '#app/.server/env.server.ts'
 
 const log = (message: string) => console.log(`[worker] ${message}`)
 
 async function main() {
-  if (!process.env.DATABASE_URL) {
+  // A wrong value stops the worker here with a message naming the variable.
+  validateEnv()
+  if (!env.DATABASE_URL) {
     console.error('[worker] DATABASE_URL is not set: point it at the app database (npm start prints the embedded one).')
     process.exit(1)
   }
@@ -36,6 +39,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error('[worker] failed to start:', error)
+  if (error instanceof EnvError) console.error(`[worker] failed to start: ${error.message}`)
+  else console.error('[worker] failed to start:', error)
   process.exit(1)
 })

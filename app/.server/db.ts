@@ -2,220 +2,42 @@
 // - withUser(): every user-facing query. Runs as role `authenticated` with the user's verified JWT
 //   claims, exactly like PostgREST, so Postgres row-level security decides what the user can see.
 // - adminDb(): the privileged connection for the worker, billing and webhooks. It bypasses RLS.
-import { CompiledQuery, Kysely, PostgresDialect, sql, type ColumnType, type Generated, type RawBuilder, type Transaction } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, sql, type RawBuilder, type Transaction } from 'kysely'
 import pg from 'pg'
 import { data } from 'react-router'
 import { isDatabaseUnavailable } from './db-errors.ts'
+import { env } from './env.server.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import type { DB as Database, JsonValue } from './db/schema.generated.ts'
 
 // ---------------------------------------------------------------------------
-// Column helper types. ColumnType<Select, Insert, Update>.
+// Tables: generated from supabase/migrations by `npm run db:types` (app/.server/db/schema.generated.ts),
+// with check-constraint unions and jsonb shapes from ./db/column-types.ts. The names below are the ones
+// the rest of the app imports. enrichment_cache is created by the migrations but nothing uses it yet
+// (a later issue designs it): its type is generated like the others.
 
-/** timestamptz: read as Date, written as Date or ISO string. */
-type Timestamp = ColumnType<Date, Date | string, Date | string>
-type TimestampWithDefault = ColumnType<Date, Date | string | undefined, Date | string>
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
-/** numeric / bigint are parsed to JS numbers by this pool (see `types` below). */
-type NumericWithDefault = ColumnType<number, number | string | undefined, number | string>
-type NullableNumeric = ColumnType<number | null, number | string | null | undefined, number | string | null>
-
-export type JsonPrimitive = string | number | boolean | null
-export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue | undefined }
-export type JsonObject = { [key: string]: JsonValue | undefined }
+export type {
+  DB as Database,
+  Users as UsersTable,
+  UserCredits as UserCreditsTable,
+  CreditLedger as CreditLedgerTable,
+  UserSubscriptions as UserSubscriptionsTable,
+  Exports as ExportsTable,
+  Leads as LeadsTable,
+  ExportLeads as ExportLeadsTable,
+  EnrichmentCache as EnrichmentCacheTable,
+  JsonObject,
+  JsonPrimitive,
+  JsonValue,
+} from './db/schema.generated.ts'
+export type * from './db/column-types.ts'
 
 /**
- * jsonb column. Plain objects can be passed directly (pg JSON-encodes them), but pg turns JS
- * arrays into Postgres array literals, so wrap array values (or anything) in `jsonb(value)`.
+ * Wraps a value as a jsonb parameter. Plain objects can be passed directly (pg JSON-encodes them), but pg
+ * turns JS arrays into Postgres array literals, so wrap array values (or anything) in `jsonb(value)`.
  */
-type Jsonb<T> = ColumnType<T, T | undefined, T>
-type NullableJsonb<T> = ColumnType<T | null, T | null | undefined, T | null>
-
-/** Wraps a value as a jsonb parameter (needed for arrays; fine for everything). */
 export function jsonb<T extends JsonValue>(value: T): RawBuilder<T> {
   return sql<T>`${JSON.stringify(value)}::jsonb`
-}
-
-// ---------------------------------------------------------------------------
-// JSON shapes stored in jsonb columns (SPEC §3). Extra keys are allowed.
-
-export type SearchParamsJson = JsonObject & {
-  sector?: string
-  country?: string
-  countryCode?: string
-  region?: string
-  department?: string
-  city?: string
-  lang?: string
-}
-
-/** On a stored export, `social` may be an object: it counts as true when any value is true. */
-export type EnrichmentOptionsJson = JsonObject & {
-  phone?: boolean
-  website?: boolean
-  technologies?: boolean
-  email?: boolean
-  social?: boolean | { [network: string]: boolean }
-  admin_fr_info?: boolean
-}
-
-export type EnrichmentType = 'phone' | 'website' | 'email' | 'technologies' | 'social_media' | 'admin_fr_info'
-export type EnrichmentStatus = 'not_required' | 'pending' | 'success' | 'not_found' | 'failed'
-export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
-export type SubscriptionStatus = 'active' | 'canceling' | 'canceled' | 'incomplete' | 'past_due'
-export type CreditReason = 'free_trial' | 'subscription_reload' | 'enrichment' | 'adjustment'
-
-// ---------------------------------------------------------------------------
-// Tables (supabase/migrations). Keep in step with the SQL.
-
-export interface UsersTable {
-  id: string // = auth.users.id; the row is created by the sign-up trigger
-  first_name: string | null
-  last_name: string | null
-  company_name: string | null
-  phone: string | null
-  created_at: TimestampWithDefault
-  updated_at: TimestampWithDefault
-}
-
-/** Written only by public.apply_credit_change(). */
-export interface UserCreditsTable {
-  user_id: string
-  remaining_credits: ColumnType<number, number | undefined, number>
-  total_credits: ColumnType<number, number | undefined, number>
-  updated_at: TimestampWithDefault
-}
-
-/** Written only by public.apply_credit_change(). sum(delta) = user_credits.remaining_credits. */
-export interface CreditLedgerTable {
-  id: Generated<number>
-  user_id: string
-  delta: number
-  balance_after: number
-  reason: CreditReason
-  export_id: string | null
-  lead_id: string | null
-  enrichment_type: string | null
-  idempotency_key: string | null
-  metadata: Jsonb<JsonObject>
-  created_at: TimestampWithDefault
-}
-
-export interface UserSubscriptionsTable {
-  id: Generated<string>
-  user_id: string
-  plan_id: string
-  status: SubscriptionStatus
-  frequency: 'monthly' | 'annual' | null
-  current_period_end: NullableTimestamp
-  next_credit_date: NullableTimestamp
-  stripe_customer_id: string | null
-  stripe_subscription_id: string | null
-  created_at: TimestampWithDefault
-  updated_at: TimestampWithDefault
-}
-
-export interface ExportsTable {
-  id: Generated<string>
-  user_id: string
-  name: Generated<string>
-  search_params: NullableJsonb<SearchParamsJson>
-  enrichment_options: NullableJsonb<EnrichmentOptionsJson>
-  status: ColumnType<ExportStatus, ExportStatus | undefined, ExportStatus>
-  search_status: string | null
-  enrichment_status: string | null
-  enrichment_status_details: NullableJsonb<JsonValue>
-  lead_count: Generated<number>
-  total_credits_used: Generated<number>
-  created_at: TimestampWithDefault
-  updated_at: TimestampWithDefault
-  completed_at: NullableTimestamp
-  download_url: string | null
-  can_resume: Generated<boolean>
-  progress_percentage: NumericWithDefault
-  progress_info: NullableJsonb<JsonValue>
-  bbox: NullableJsonb<JsonValue>
-  polygon: NullableJsonb<JsonValue>
-  country: string | null
-  region: string | null
-  department: string | null
-  city: string | null
-  business_types: Generated<string[]>
-  /** unique per user: a double submit creates one export. */
-  idempotency_key: string | null
-}
-
-export interface LeadsTable {
-  id: Generated<string>
-  user_id: string
-  /** unique (user_id, source, place_id) */
-  source: string
-  business_id: string | null
-  place_id: string | null
-  name: Generated<string>
-  phone: string | null
-  website: string | null
-  city: string | null
-  postal_code: string | null
-  country_code: string | null
-  latitude: number | null
-  longitude: number | null
-  review_count: number | null
-  rating: NullableNumeric
-  timezone: string | null
-  google_maps_url: string | null
-  business_types: Generated<string[]>
-  pricing: string | null
-  working_hours: NullableJsonb<JsonValue>
-  operational_state: string | null
-  description: string | null
-  email: Generated<string[]>
-  /** category -> value or list of values */
-  technologies: Jsonb<{ [category: string]: string | string[] }>
-  /** network -> URL */
-  social_media: Jsonb<{ [network: string]: string }>
-  /** registry match; has a `results` list */
-  admin_fr_info: NullableJsonb<JsonObject & { results?: JsonValue[] }>
-  full_address: string | null
-  full_address_array: string[] | null
-  is_claimed: boolean | null
-  verified: boolean | null
-  photos: NullableJsonb<JsonValue>
-  created_at: TimestampWithDefault
-  updated_at: TimestampWithDefault
-}
-
-type StatusColumn = ColumnType<EnrichmentStatus, EnrichmentStatus | undefined, EnrichmentStatus>
-
-export interface ExportLeadsTable {
-  export_id: string
-  lead_id: string
-  user_id: string
-  position: number
-  phone_status: StatusColumn
-  website_status: StatusColumn
-  email_status: StatusColumn
-  technologies_status: StatusColumn
-  social_media_status: StatusColumn
-  admin_fr_info_status: StatusColumn
-}
-
-/** Worker only (RLS on, no user policies). */
-export interface EnrichmentCacheTable {
-  key: string
-  kind: string
-  value: NullableJsonb<JsonValue>
-  fetched_at: TimestampWithDefault
-}
-
-export interface Database {
-  users: UsersTable
-  user_credits: UserCreditsTable
-  credit_ledger: CreditLedgerTable
-  user_subscriptions: UserSubscriptionsTable
-  exports: ExportsTable
-  leads: LeadsTable
-  export_leads: ExportLeadsTable
-  enrichment_cache: EnrichmentCacheTable
 }
 
 // ---------------------------------------------------------------------------
@@ -235,7 +57,7 @@ let db: Kysely<Database> | undefined
 
 export function getPool(): pg.Pool {
   if (!pool) {
-    const connectionString = process.env.DATABASE_URL
+    const connectionString = env.DATABASE_URL
     if (!connectionString) {
       throw new Error('DATABASE_URL is not set: it must point at the Postgres database (npm start sets it for the embedded one).')
     }
@@ -252,19 +74,14 @@ export function getPool(): pg.Pool {
  * (connection and query timeouts); both then answer 503 (withUser) instead of hanging.
  */
 export function databaseTimeouts() {
-  const statement = positiveInt(process.env.DB_STATEMENT_TIMEOUT_MS, 8_000)
+  const statement = env.DB_STATEMENT_TIMEOUT_MS
   return {
-    connectionTimeoutMillis: positiveInt(process.env.DB_CONNECT_TIMEOUT_MS, 5_000),
+    connectionTimeoutMillis: env.DB_CONNECT_TIMEOUT_MS,
     statement_timeout: statement,
     // Client-side backstop for a server that accepts the connection but never answers (paused, partitioned).
     query_timeout: statement + 2_000,
-    idle_in_transaction_session_timeout: positiveInt(process.env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 300_000),
+    idle_in_transaction_session_timeout: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   }
-}
-
-function positiveInt(value: string | undefined, fallback: number) {
-  const parsed = Number(value)
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback
 }
 
 export function getDb(): Kysely<Database> {

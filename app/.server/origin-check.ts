@@ -1,5 +1,6 @@
 import { data, type MiddlewareFunction } from 'react-router'
 import { getInstance } from './i18n.ts'
+import { env } from '#app/.server/env.server.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -20,7 +21,7 @@ export const originCheckMiddleware: MiddlewareFunction<Response> = async ({ requ
 
 function allowedOrigins(request: Request) {
   const origins = new Set([new URL(request.url).origin])
-  if (process.env.APP_URL) origins.add(new URL(process.env.APP_URL).origin)
+  if (env.APP_URL) origins.add(new URL(env.APP_URL).origin)
   return origins
 }
 

@@ -1,7 +1,7 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
-import { env } from './env.ts'
+import { env } from './env.server.ts'
 import { clientIp } from './internal-headers.ts'
 
 const AUTH_TIMEOUT_MS = 15_000

@@ -19,6 +19,7 @@ import { CloseIcon, Modal } from '#app/components/ui/modal.tsx'
 import { authErrorKey, ForgotPasswordSchema, ProfileSchema, SignInSchema, SignUpSchema } from '#app/domain/auth.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { useIsPending } from '#app/utils/misc.ts'
+import { env } from '#app/.server/env.server.ts'
 
 type Mode = 'signin' | 'signup' | 'profile' | 'forgot'
 
@@ -57,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get('intent')
   const supabase = getSupabase(context)
   const t = getInstance(context).t
-  const origin = process.env.APP_URL || new URL(request.url).origin
+  const origin = env.APP_URL || new URL(request.url).origin
   const ip = clientIp(request)
   /** 429 (or 503) with Retry-After, after refusalPause, the form re-rendered with what the user typed (but the password). */
   const limited = async (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: Refusal) => {

@@ -55,7 +55,7 @@ export async function startAuthServer(options: AuthServerOptions): Promise<AuthS
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
     mailer: createMailer({ smtpUrl: options.smtpUrl, from: options.smtpFrom }),
     // Its own namespace: the app counts the same kinds of attempts on its side.
-    rateLimiter: createRateLimiter(pool, process.env, 'auth'),
+    rateLimiter: createRateLimiter(pool, undefined, 'auth'),
   }
 
   const server = http.createServer(createRequestListener(ctx))

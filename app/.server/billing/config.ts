@@ -1,12 +1,16 @@
-// Billing configuration, read from the environment on every call (cheap), so tests and the
+// Billing configuration, read from the validated environment on every call (cheap), so tests and the
 // embedded default can switch between the real Stripe API and the local sandbox.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { BillingFrequency } from '#app/domain/billing.ts'
 import type { PaidPlanId } from '#app/domain/plans.ts'
+import { env, envRecord } from '#app/.server/env.server.ts'
 
 export type BillingMode = 'stripe' | 'sandbox' | 'off'
+
+/** The variables billingMode() reads, as strings (tests pass their own). */
+type BillingEnv = Partial<Record<'STRIPE_SECRET_KEY' | 'BILLING_SANDBOX' | 'HOST' | 'APP_URL', string>>
 
 /**
  * 'stripe' when STRIPE_SECRET_KEY is set. Otherwise the local sandbox (test payments, no real
@@ -14,7 +18,7 @@ export type BillingMode = 'stripe' | 'sandbox' | 'off'
  * is loopback — or when BILLING_SANDBOX=true says so explicitly; anywhere else plan changes are
  * 'off', or anyone could give themselves a plan. BILLING_SANDBOX=false forces 'off'.
  */
-export function billingMode(env: NodeJS.ProcessEnv = process.env): BillingMode {
+export function billingMode(env: BillingEnv = envRecord()): BillingMode {
   if (env.STRIPE_SECRET_KEY?.trim()) return 'stripe'
   const sandbox = (env.BILLING_SANDBOX ?? '').trim().toLowerCase()
   if (['false', '0', 'off', 'no'].includes(sandbox)) return 'off'
@@ -26,7 +30,7 @@ export function isSandboxEnabled() {
   return billingMode() === 'sandbox'
 }
 
-function servedOnLoopback(env: NodeJS.ProcessEnv) {
+function servedOnLoopback(env: BillingEnv) {
   const listensOnLoopback = isLoopbackHost(env.HOST?.trim() || '127.0.0.1')
   let publicHost = '127.0.0.1'
   try {
@@ -43,7 +47,7 @@ function isLoopbackHost(host: string) {
 }
 
 /** What start-up says about billing, so an operator cannot miss a disabled or simulated checkout. */
-export function billingStartupNotice(env: NodeJS.ProcessEnv = process.env): string {
+export function billingStartupNotice(env: BillingEnv = envRecord()): string {
   const mode = billingMode(env)
   if (mode === 'stripe') return 'Billing: Stripe'
   if (mode === 'sandbox') return 'Billing: local test-payment sandbox (no real charge, no Stripe key)'
@@ -56,12 +60,12 @@ export function priceEnvName(plan: PaidPlanId, frequency: BillingFrequency) {
 }
 
 export function stripePriceId(plan: PaidPlanId, frequency: BillingFrequency): string | null {
-  return process.env[priceEnvName(plan, frequency)]?.trim() || null
+  return envRecord()[priceEnvName(plan, frequency)] ?? null
 }
 
 /** The Stripe API host override (tests point it at a local fixture server). */
 export function stripeApiBase(): { host: string; port: number; protocol: 'http' | 'https' } | null {
-  const base = process.env.STRIPE_API_BASE?.trim()
+  const base = env.STRIPE_API_BASE
   if (!base) return null
   const url = new URL(base)
   const protocol = url.protocol === 'http:' ? 'http' : 'https'
@@ -69,7 +73,7 @@ export function stripeApiBase(): { host: string; port: number; protocol: 'http' 
 }
 
 export function stripeWebhookSecret(): string | null {
-  return process.env.STRIPE_WEBHOOK_SECRET?.trim() || null
+  return env.STRIPE_WEBHOOK_SECRET ?? null
 }
 
 let sandboxSecret: Buffer | undefined
@@ -80,10 +84,10 @@ let sandboxSecret: Buffer | undefined
  * random key for this process.
  */
 export function sandboxBillingSecret(): Buffer {
-  const configured = process.env.SANDBOX_BILLING_SECRET?.trim()
+  const configured = env.SANDBOX_BILLING_SECRET
   if (configured) return Buffer.from(configured, 'utf8')
   if (sandboxSecret) return sandboxSecret
-  const file = path.resolve(process.env.DATA_DIR ?? '.data', 'billing-sandbox.key')
+  const file = path.resolve(env.DATA_DIR, 'billing-sandbox.key')
   try {
     sandboxSecret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url')
     if (sandboxSecret.length < 32) throw new Error('short key')
@@ -107,5 +111,5 @@ export function sandboxBillingSecret(): Buffer {
 
 /** The public origin that Stripe and the sandbox send the browser back to. */
 export function appOrigin(request: Request): string {
-  return process.env.APP_URL ? new URL(process.env.APP_URL).origin : new URL(request.url).origin
+  return env.APP_URL ? new URL(env.APP_URL).origin : new URL(request.url).origin
 }

@@ -3,15 +3,16 @@ import Stripe from 'stripe'
 import { BILLING_FREQUENCIES, isPaidPlanId, type BillingFrequency } from '#app/domain/billing.ts'
 import { PAID_PLAN_IDS, type PaidPlanId } from '#app/domain/plans.ts'
 import { stripeApiBase, stripePriceId } from './config.ts'
+import { env } from '#app/.server/env.server.ts'
 
 let cached: { signature: string; client: Stripe } | undefined
 
 /** One client per (key, API base): tests change both between cases. */
 export function getStripe(): Stripe {
-  const key = process.env.STRIPE_SECRET_KEY
+  const key = env.STRIPE_SECRET_KEY
   if (!key) throw new Error('STRIPE_SECRET_KEY is not set')
   const base = stripeApiBase()
-  const signature = `${key}|${process.env.STRIPE_API_BASE ?? ''}`
+  const signature = `${key}|${env.STRIPE_API_BASE ?? ''}`
   if (cached?.signature !== signature) {
     const client = new Stripe(key, {
       maxNetworkRetries: 2,

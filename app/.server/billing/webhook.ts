@@ -5,6 +5,7 @@
 import { stripeWebhookSecret } from './config.ts'
 import { asBillingEvent, HANDLED_EVENT_TYPES, processBillingEvent, type BillingEvent } from './events.ts'
 import { constructStripeEvent, getStripe } from './stripe.ts'
+import { env } from '#app/.server/env.server.ts'
 
 const MAX_BODY_BYTES = 512 * 1024
 
@@ -25,7 +26,7 @@ async function readLimited(request: Request): Promise<string | null> {
  * now (events can arrive late or out of order), and checkout sessions with their subscription.
  */
 async function withFreshSubscription(event: BillingEvent): Promise<BillingEvent> {
-  if (!process.env.STRIPE_SECRET_KEY) return event
+  if (!env.STRIPE_SECRET_KEY) return event
   const object = event.data.object as { subscription?: unknown; id?: unknown }
   if (event.type === 'checkout.session.completed' && typeof object.subscription === 'string') {
     const subscription = await getStripe().subscriptions.retrieve(object.subscription)

@@ -12,6 +12,7 @@
  */
 import { createRegistryClient, createWebsiteCrawler, normalizePhone } from '#app/.server/enrichment/index.ts'
 import type { Enrichers } from './enrichers.ts'
+import { envRecord } from '#app/.server/env.server.ts'
 
 function positive(value: string | undefined): number | undefined {
   const number = Number(value)
@@ -27,7 +28,7 @@ function hostOf(url: string | undefined): string | null {
   }
 }
 
-export function createDefaultEnrichers(env: NodeJS.ProcessEnv = process.env): Enrichers {
+export function createDefaultEnrichers(env: NodeJS.ProcessEnv = envRecord()): Enrichers {
   const allowHosts = (env.ENRICH_ALLOW_HOSTS ?? '')
     .split(',')
     .map((host) => host.trim().toLowerCase())

@@ -20,6 +20,7 @@ import { getLeadSource, LeadSourceError, type Business, type LeadSource } from '
 import { normalizeEnrichmentOptions, selectedTypes, STATUS_COLUMN } from '#app/domain/enrichment.ts'
 import { isLanguage } from '#app/i18n.ts'
 import { enrichLead, storable, TASK_TYPES, UNNAMED_BUSINESS, type Enrichers, type LeadForEnrichment, type TaskType, type TaskOutcome } from './enrichers.ts'
+import { envRecord } from '#app/.server/env.server.ts'
 
 export interface ProcessOptions {
   enrichers: Enrichers
@@ -63,7 +64,7 @@ const PAGE_SIZE = 200
 const SEARCH_BATCH = 100
 
 function intEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name])
+  const value = Number(envRecord()[name])
   return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback
 }
 

@@ -13,6 +13,7 @@
  * Jobs are sent inside the caller's transaction (`db` option): the export row and its job commit together.
  */
 import { PgBoss, type Db as PgBossDb, type Queue } from 'pg-boss'
+import { envRecord } from '#app/.server/env.server.ts'
 
 export type { PgBossDb }
 
@@ -20,7 +21,7 @@ export type { PgBossDb }
  * Queue names. EXPORT_QUEUE (env) renames them, e.g. so one test file's worker consumes only its own jobs on a
  * database shared with other test files; every process of one deployment must agree on it.
  */
-export function exportQueueNames(env: NodeJS.ProcessEnv = process.env): { run: string; dead: string } {
+export function exportQueueNames(env: NodeJS.ProcessEnv = envRecord()): { run: string; dead: string } {
   const run = env.EXPORT_QUEUE?.trim() || 'export-run'
   return { run, dead: `${run}-dead` }
 }
@@ -31,12 +32,12 @@ export interface ExportJobData {
   userId: string
 }
 
-function intEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+function intEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = envRecord()): number {
   const value = Number(env[name])
   return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback
 }
 
-export function exportQueueOptions(env: NodeJS.ProcessEnv = process.env): Omit<Queue, 'name'> {
+export function exportQueueOptions(env: NodeJS.ProcessEnv = envRecord()): Omit<Queue, 'name'> {
   return {
     policy: 'stately',
     retryLimit: intEnv('EXPORT_RETRY_LIMIT', 8, env),
@@ -59,7 +60,7 @@ export function exportQueueOptions(env: NodeJS.ProcessEnv = process.env): Omit<Q
  * Idempotent: pg-boss's create_queue does nothing for an existing queue, so the mutable options (retries, expiry,
  * heartbeat) are then brought up to date; the policy is fixed at creation.
  */
-export async function ensureExportQueues(boss: PgBoss, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function ensureExportQueues(boss: PgBoss, env: NodeJS.ProcessEnv = envRecord()): Promise<void> {
   const names = exportQueueNames(env)
   await boss.createQueue(names.dead, { policy: 'standard', retryLimit: 3 })
   const { policy: _policy, ...mutable } = exportQueueOptions(env)
@@ -99,7 +100,7 @@ export function setExportQueueBoss(boss: PgBoss | undefined): void {
 }
 
 export function createBoss(options: { connectionString?: string; worker: boolean; max?: number; env?: NodeJS.ProcessEnv }): PgBoss {
-  const env = options.env ?? process.env
+  const env = options.env ?? envRecord()
   const connectionString = options.connectionString ?? env.DATABASE_URL
   if (!connectionString) throw new Error('DATABASE_URL is not set: the export queue lives in the app database.')
   const boss = new PgBoss({

@@ -7,6 +7,7 @@ import { adminDb } from '#app/.server/db.ts'
 import type { Enrichers } from './enrichers.ts'
 import { processExport, type ProcessOptions, type ProcessResult } from './processor.ts'
 import { ensureExportQueues, exportQueueNames, PGBOSS_SCHEMA, type ExportJobData } from './queue.ts'
+import { envRecord } from '#app/.server/env.server.ts'
 
 export interface ExportWorkerOptions {
   /** The enrichment engine (or a factory called once at registration). */
@@ -38,12 +39,12 @@ export interface ExportWorker {
 }
 
 function intEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name])
+  const value = Number(envRecord()[name])
   return Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback
 }
 
 function numberEnv(name: string, fallback: number): number {
-  const raw = process.env[name]
+  const raw = envRecord()[name]
   const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw)
   return Number.isFinite(value) && value >= 0 ? value : fallback
 }

@@ -10,6 +10,7 @@ import { createDemoSource } from './demo.ts'
 import { createGoogleSource } from './google.ts'
 import { createOsmSource } from './osm.ts'
 import type { LeadSource } from './types.ts'
+import { envRecord } from '#app/.server/env.server.ts'
 
 export type { Business, LeadSource, LeadSourceName, ResolvedCategory, SearchParams } from './types.ts'
 export { LeadSourceError } from './types.ts'
@@ -17,12 +18,12 @@ export { LeadSourceError } from './types.ts'
 export const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter'
 export const DEFAULT_GOOGLE_PLACES_URL = 'https://places.googleapis.com'
 
-export function leadSourceUserAgent(env: NodeJS.ProcessEnv = process.env): string {
+export function leadSourceUserAgent(env: NodeJS.ProcessEnv = envRecord()): string {
   const contact = env.LEADATLAS_CONTACT_URL?.trim()
   return contact ? `LeadAtlas/0.1 (+${contact})` : 'LeadAtlas/0.1'
 }
 
-export function getLeadSource(env: NodeJS.ProcessEnv = process.env): LeadSource {
+export function getLeadSource(env: NodeJS.ProcessEnv = envRecord()): LeadSource {
   const name = (env.LEADS_SOURCE?.trim() || 'demo').toLowerCase()
   switch (name) {
     case 'demo':

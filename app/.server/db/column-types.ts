@@ -1,0 +1,43 @@
+// What the database cannot describe to kysely-codegen: the value sets of `text ... check (x in (...))`
+// columns and the shape of jsonb documents (SPEC §3). scripts/db-types.ts maps columns to these names;
+// keep each union equal to its SQL check constraint.
+import type { JsonObject, JsonValue } from './schema.generated.ts'
+
+export type EnrichmentType = 'phone' | 'website' | 'email' | 'technologies' | 'social_media' | 'admin_fr_info'
+export type EnrichmentStatus = 'not_required' | 'pending' | 'success' | 'not_found' | 'failed'
+export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
+export type SubscriptionStatus = 'active' | 'canceling' | 'canceled' | 'incomplete' | 'past_due'
+export type CreditReason = 'free_trial' | 'subscription_reload' | 'enrichment' | 'adjustment'
+export type BillingFrequency = 'monthly' | 'annual'
+export type BillingPlanId = 'basic' | 'professional' | 'premium'
+export type BillingEventSource = 'stripe' | 'sandbox'
+export type SandboxSubscriptionStatus = 'active' | 'canceled'
+
+// jsonb documents. Extra keys are allowed.
+
+export type SearchParamsJson = JsonObject & {
+  sector?: string
+  country?: string
+  countryCode?: string
+  region?: string
+  department?: string
+  city?: string
+  lang?: string
+}
+
+/** On a stored export, `social` may be an object: it counts as true when any value is true. */
+export type EnrichmentOptionsJson = JsonObject & {
+  phone?: boolean
+  website?: boolean
+  technologies?: boolean
+  email?: boolean
+  social?: boolean | { [network: string]: boolean }
+  admin_fr_info?: boolean
+}
+
+/** leads.technologies: category -> value or list of values. */
+export type TechnologiesJson = { [category: string]: string | string[] }
+/** leads.social_media: network -> URL. */
+export type SocialMediaJson = { [network: string]: string }
+/** leads.admin_fr_info: the registry match; has a `results` list. */
+export type AdminFrInfoJson = JsonObject & { results?: JsonValue[] }

@@ -1,0 +1,132 @@
+// Every environment variable the app, the worker and the local servers read: name, type, default.
+// `.env.example` and the README's configuration section list the same variables with the same defaults.
+import { z } from 'zod'
+
+/** A number from a string; `check` says what else it must be (its message is `expected <what>`). */
+function number(what: string, check: (value: number) => boolean) {
+  return z.string().transform((raw, ctx) => {
+    const value = Number(raw)
+    if (!Number.isFinite(value)) ctx.addIssue({ code: 'custom', message: 'expected a number' })
+    else if (!check(value)) ctx.addIssue({ code: 'custom', message: `expected ${what}` })
+    return value
+  })
+}
+const positiveInt = () => number('a positive whole number', (n) => Number.isInteger(n) && n > 0)
+const nonNegativeInt = () => number('a whole number ≥ 0', (n) => Number.isInteger(n) && n >= 0)
+const nonNegative = () => number('a number ≥ 0', (n) => n >= 0)
+const positive = () => number('a number > 0', (n) => n > 0)
+const port = () => number('a port number (1-65535)', (n) => Number.isInteger(n) && n > 0 && n < 65_536)
+
+/** 'true' / 'false'. */
+const boolean = () =>
+  z.enum(['true', 'false'], { error: 'expected true or false' }).transform((value) => value === 'true')
+
+/** BILLING_SANDBOX has always also taken 1/0, on/off, yes/no: kept so existing deployments start. */
+const lenientBoolean = () =>
+  z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(['true', '1', 'on', 'yes', 'false', '0', 'off', 'no'], { error: 'expected true or false' }))
+    .transform((value) => ['true', '1', 'on', 'yes'].includes(value))
+
+const url = () => z.string().refine((value) => URL.canParse(value), { error: 'expected a URL' })
+
+/** "points/seconds[/blockSeconds]" (server/rate-limit.ts has the defaults and the parser). */
+const rateLimit = () =>
+  z.string().regex(/^\s*\d+\s*\/\s*\d+\s*(?:\/\s*\d+\s*)?$/, { error: 'expected "points/seconds[/blockSeconds]"' })
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'expected development, production or test' }).optional(),
+
+  // App server
+  /** npm start: default 3000 (the next free port from there). The demo servers run alone: a free port. */
+  PORT: port().optional(),
+  HOST: z.string().default('127.0.0.1'),
+  APP_URL: url().optional(),
+  COOKIE_SECURE: boolean().optional(),
+  BOOK_DEMO_URL: url().default('mailto:sales@leadatlas.app?subject=LeadAtlas%20demo'),
+  TRUST_PROXY: z.string().optional(),
+
+  // Embedded stack
+  DATA_DIR: z.string().default('.data'),
+  POSTGRES_PORT: port().optional(),
+  AUTH_PORT: port().optional(),
+  MAILBOX_PORT: port().optional(),
+  SMTP_URL: url().optional(),
+  SMTP_FROM: z.string().optional(),
+  DEMO_WEBSITES_PORT: port().optional(),
+  DEMO_REGISTRY_PORT: port().optional(),
+  /** Artificial latency of the demo websites when run on their own (`tsx server/demo-websites.ts`). */
+  LATENCY_MS: nonNegative().default(0),
+
+  // Database
+  DATABASE_URL: url().optional(),
+  DB_STATEMENT_TIMEOUT_MS: positiveInt().default(8_000),
+  DB_CONNECT_TIMEOUT_MS: positiveInt().default(5_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: positiveInt().default(300_000),
+
+  // Rate limits (defaults in server/rate-limit.ts)
+  RATE_LIMIT_SIGNIN_ACCOUNT: rateLimit().optional(),
+  RATE_LIMIT_SIGNIN_IP: rateLimit().optional(),
+  RATE_LIMIT_SIGNUP_IP: rateLimit().optional(),
+  RATE_LIMIT_FORGOT_IP: rateLimit().optional(),
+  RATE_LIMIT_FORGOT_EMAIL: rateLimit().optional(),
+  RATE_LIMIT_VERIFY_IP: rateLimit().optional(),
+  RATE_LIMIT_TOKEN_IP: rateLimit().optional(),
+  RATE_LIMIT_PREVIEW: rateLimit().optional(),
+  RATE_LIMIT_EXPORT_CREATE: rateLimit().optional(),
+
+  // Hosted Supabase
+  SUPABASE_URL: url().optional(),
+  SUPABASE_ANON_KEY: z.string().optional(),
+
+  // Lead sources
+  LEADS_SOURCE: z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(['demo', 'osm', 'google'], { error: 'expected demo, osm or google' }))
+    .default('demo'),
+  GOOGLE_PLACES_API_KEY: z.string().optional(),
+  GOOGLE_PLACES_URL: url().default('https://places.googleapis.com'),
+  OVERPASS_URL: url().default('https://overpass-api.de/api/interpreter'),
+  LEADATLAS_CONTACT_URL: url().optional(),
+  DEMO_WEBSITES_URL: url().optional(),
+
+  // Enrichment and exports
+  REGISTRY_URL: url().optional(),
+  /** Default 7, or 100 for the local demo registry. */
+  REGISTRY_REQUESTS_PER_SECOND: positive().optional(),
+  ENRICH_ALLOW_HOSTS: z.string().default(''),
+  ENRICH_TIMEOUT_MS: positiveInt().default(8_000),
+  ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
+  ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(64),
+  EXPORT_MAX_LEADS: positiveInt().default(1_000),
+  EXPORT_CONCURRENCY: positiveInt().default(16),
+  EXPORT_WORKER_JOBS: positiveInt().default(2),
+  EXPORT_FAIR_WAIT_SECONDS: nonNegative().default(5),
+  /** 0: no cap. */
+  EXPORT_USER_CONCURRENCY: nonNegativeInt().default(0),
+  EXPORT_RETRY_LIMIT: positiveInt().default(8),
+  EXPORT_HEARTBEAT_SECONDS: positiveInt().default(30),
+  EXPORT_QUEUE: z.string().default('export-run'),
+  PGBOSS_SUPERVISE_SECONDS: positiveInt().default(30),
+  PGBOSS_QUEUE_CACHE_SECONDS: positiveInt().default(5),
+  IN_PROCESS_WORKER: boolean().default(true),
+
+  // Billing
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: url().optional(),
+  STRIPE_PRICE_BASIC_MONTHLY: z.string().optional(),
+  STRIPE_PRICE_BASIC_ANNUAL: z.string().optional(),
+  STRIPE_PRICE_PROFESSIONAL_MONTHLY: z.string().optional(),
+  STRIPE_PRICE_PROFESSIONAL_ANNUAL: z.string().optional(),
+  STRIPE_PRICE_PREMIUM_MONTHLY: z.string().optional(),
+  STRIPE_PRICE_PREMIUM_ANNUAL: z.string().optional(),
+  BILLING_SANDBOX: lenientBoolean().optional(),
+  SANDBOX_BILLING_SECRET: z.string().optional(),
+})
+
+export type Env = z.output<typeof envSchema>
+export type EnvName = keyof Env
+export const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[]

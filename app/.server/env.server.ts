@@ -1,0 +1,118 @@
+// The configuration, validated: every module reads `env` (or envRecord()) instead of process.env.
+// The schema is in env-schema.server.ts. A wrong value stops start-up (validateEnv() in server/start.ts and
+// server/worker.ts) with a message naming the variable. Secrets never leave the server.
+import { ENV_NAMES, envSchema, type Env, type EnvName } from './env-schema.server.ts'
+
+export { envSchema, type Env, type EnvName } from './env-schema.server.ts'
+
+/** Raw variables, as in process.env (tests pass their own). */
+export type EnvSource = Readonly<Record<string, string | undefined>>
+
+export class EnvError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Invalid environment variable ${variable}: ${detail}`)
+    this.name = 'EnvError'
+  }
+}
+
+/** Validates `source` against the schema; blank values count as unset. Throws EnvError naming the variable. */
+export function parseEnv(source: EnvSource): Env {
+  const present: Record<string, string> = {}
+  for (const name of ENV_NAMES) {
+    const value = source[name]?.trim()
+    if (value) present[name] = value
+  }
+  const result = envSchema.safeParse(present)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]!
+  throw new EnvError(String(issue.path[0] ?? '?'), issue.message)
+}
+
+/**
+ * Settings `npm start` computes at run time (the embedded stack's URLs and key, the demo servers, the public
+ * URL). They live on globalThis, not in a module variable: the app runs from its own bundle (the React Router
+ * build, or Vite's SSR module graph in dev), which has its own copy of this module in the same process.
+ */
+export type RuntimeSettings = Partial<
+  Record<'DATABASE_URL' | 'SUPABASE_URL' | 'SUPABASE_ANON_KEY' | 'APP_URL' | 'DEMO_WEBSITES_URL' | 'REGISTRY_URL' | 'ENRICH_ALLOW_HOSTS', string>
+>
+const RUNTIME_KEY = Symbol.for('leadatlas.runtimeSettings')
+type WithRuntime = typeof globalThis & { [RUNTIME_KEY]?: RuntimeSettings }
+
+/** Overrides the environment for the rest of this process (validated with it on the next read). */
+export function setRuntimeSettings(settings: RuntimeSettings): void {
+  const holder = globalThis as WithRuntime
+  holder[RUNTIME_KEY] = { ...holder[RUNTIME_KEY], ...settings }
+}
+
+let cached: { fingerprint: string; env: Env; record: Record<string, string> } | undefined
+
+/**
+ * The validated configuration, parsed again only when a variable changed: in production that is once, and
+ * tests may still set process.env between cases.
+ */
+function current() {
+  const runtime: Record<string, string | undefined> = (globalThis as WithRuntime)[RUNTIME_KEY] ?? {}
+  // Only the schema's names are read: spreading all of process.env on every read would cost more.
+  const values = ENV_NAMES.map((name) => runtime[name] ?? process.env[name])
+  const fingerprint = values.map((value) => value ?? '\u0001').join('\u0000')
+  if (cached?.fingerprint !== fingerprint) {
+    const env = parseEnv(Object.fromEntries(ENV_NAMES.map((name, i) => [name, values[i]])))
+    cached = { fingerprint, env, record: toRecord(env) }
+  }
+  return cached
+}
+
+function toRecord(env: Env): Record<string, string> {
+  const record: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) record[name] = String(value)
+  return record
+}
+
+/** Validates the configuration now: start-up calls this first so a wrong value stops it (throws EnvError). */
+export function validateEnv(): Env {
+  return current().env
+}
+
+/**
+ * The validated configuration as strings, defaults filled in, for functions that take an env record
+ * (tests pass their own).
+ */
+export function envRecord(): Record<string, string | undefined> {
+  return current().record
+}
+
+/** Settings derived from several variables. */
+const derived = {
+  get supabaseUrl(): string {
+    return required('SUPABASE_URL')
+  },
+  get supabaseAnonKey(): string {
+    return required('SUPABASE_ANON_KEY')
+  },
+  get isProduction(): boolean {
+    return current().env.NODE_ENV === 'production'
+  },
+  /** Cookies get the Secure flag when the app is served over https. */
+  get secureCookies(): boolean {
+    const { COOKIE_SECURE, APP_URL } = current().env
+    return COOKIE_SECURE ?? (APP_URL ?? '').startsWith('https:')
+  },
+  get bookDemoUrl(): string {
+    return current().env.BOOK_DEMO_URL
+  },
+}
+
+function required(name: 'SUPABASE_URL' | 'SUPABASE_ANON_KEY'): string {
+  const value = current().env[name]
+  if (!value) throw new Error(`Missing environment variable ${name}. See .env.example.`)
+  return value
+}
+
+/** The configuration: `env.EXPORT_CONCURRENCY` (a number), `env.secureCookies`, ... Always current. */
+export const env: Readonly<Env> & typeof derived = new Proxy(derived, {
+  get(target, key) {
+    if (key in target) return Reflect.get(target, key)
+    return current().env[key as EnvName]
+  },
+}) as Readonly<Env> & typeof derived

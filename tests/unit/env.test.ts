@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { env, envRecord, parseEnv, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
+
+describe('configuration (app/.server/env.server.ts)', () => {
+  it('applies the defaults when nothing is set', () => {
+    const config = parseEnv({})
+    expect(config).toMatchObject({ HOST: '127.0.0.1', DATA_DIR: '.data', LEADS_SOURCE: 'demo', EXPORT_CONCURRENCY: 16, IN_PROCESS_WORKER: true })
+    expect(config.PORT).toBeUndefined()
+    expect(config.DATABASE_URL).toBeUndefined()
+  })
+
+  it('coerces numbers and booleans, and treats blank values as unset', () => {
+    const config = parseEnv({ EXPORT_CONCURRENCY: ' 4 ', IN_PROCESS_WORKER: 'false', COOKIE_SECURE: 'true', APP_URL: '  ', BILLING_SANDBOX: 'yes' })
+    expect(config).toMatchObject({ EXPORT_CONCURRENCY: 4, IN_PROCESS_WORKER: false, COOKIE_SECURE: true, BILLING_SANDBOX: true })
+    expect(config.APP_URL).toBeUndefined()
+  })
+
+  it.each([
+    [{ EXPORT_CONCURRENCY: 'many' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a number'],
+    [{ EXPORT_CONCURRENCY: '0' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a positive whole number'],
+    [{ PORT: '70000' }, 'Invalid environment variable PORT: expected a port number (1-65535)'],
+    [{ IN_PROCESS_WORKER: 'maybe' }, 'Invalid environment variable IN_PROCESS_WORKER: expected true or false'],
+    [{ APP_URL: 'not a url' }, 'Invalid environment variable APP_URL: expected a URL'],
+    [{ LEADS_SOURCE: 'yelp' }, 'Invalid environment variable LEADS_SOURCE: expected demo, osm or google'],
+    [{ RATE_LIMIT_PREVIEW: '60 per minute' }, 'Invalid environment variable RATE_LIMIT_PREVIEW: expected "points/seconds[/blockSeconds]"'],
+  ])('rejects %o with a message naming the variable', (source, message) => {
+    expect(() => parseEnv(source)).toThrow(message)
+  })
+
+  describe('the process configuration', () => {
+    const saved = { ...process.env }
+    afterEach(() => {
+      for (const name of ['EXPORT_CONCURRENCY', 'LEADS_SOURCE']) {
+        if (saved[name] === undefined) delete process.env[name]
+        else process.env[name] = saved[name]
+      }
+    })
+
+    it('follows process.env changes (tests set variables between cases)', () => {
+      process.env.EXPORT_CONCURRENCY = '3'
+      expect(env.EXPORT_CONCURRENCY).toBe(3)
+      expect(envRecord().EXPORT_CONCURRENCY).toBe('3')
+      process.env.EXPORT_CONCURRENCY = '5'
+      expect(env.EXPORT_CONCURRENCY).toBe(5)
+    })
+
+    it('fails validateEnv() on a wrong value', () => {
+      process.env.EXPORT_CONCURRENCY = 'lots'
+      expect(() => validateEnv()).toThrow('Invalid environment variable EXPORT_CONCURRENCY: expected a number')
+    })
+
+    it('lets runtime settings (npm start computes them) override the environment', () => {
+      setRuntimeSettings({ REGISTRY_URL: 'http://127.0.0.1:1234' })
+      expect(env.REGISTRY_URL).toBe('http://127.0.0.1:1234')
+      setRuntimeSettings({ REGISTRY_URL: undefined })
+    })
+  })
+})
