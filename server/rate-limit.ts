@@ -10,7 +10,7 @@ import crypto from 'node:crypto'
 import type pg from 'pg'
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
 
-export const RATE_LIMITS = {
+const RATE_LIMITS = {
   /** Failed sign-ins per account (the lockout window). */
   signinAccount: { env: 'RATE_LIMIT_SIGNIN_ACCOUNT', fallback: '5/900/900' },
   /** Failed sign-ins per client IP, whatever the account. */

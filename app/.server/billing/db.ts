@@ -7,7 +7,7 @@ type TimestampWithDefault = ColumnType<Date, Date | string | undefined, Date | s
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 
-export interface BillingEventsTable {
+interface BillingEventsTable {
   id: string
   type: string
   source: 'stripe' | 'sandbox'
@@ -17,7 +17,7 @@ export interface BillingEventsTable {
   received_at: TimestampWithDefault
 }
 
-export interface BillingCustomersTable {
+interface BillingCustomersTable {
   user_id: string
   stripe_customer_id: string
   created_at: TimestampWithDefault
@@ -39,13 +39,13 @@ export interface BillingSandboxSubscriptionsTable {
   updated_at: TimestampWithDefault
 }
 
-export type BillingTables = {
+type BillingTables = {
   billing_events: BillingEventsTable
   billing_customers: BillingCustomersTable
   billing_sandbox_subscriptions: BillingSandboxSubscriptionsTable
 }
 
-export type BillingDatabase = Database & BillingTables
+type BillingDatabase = Database & BillingTables
 export type BillingDb = Kysely<BillingDatabase>
 export type BillingTrx = Transaction<BillingDatabase>
 

@@ -17,7 +17,7 @@ import { cleanSiret, isValidSiren } from './siret.ts'
 import { parseRetryAfter } from '#app/utils/headers.ts'
 import { foldToAscii } from '#app/domain/text.ts'
 
-export interface RegistryLead {
+interface RegistryLead {
   name: string
   postalCode: string | null
   city: string | null
@@ -29,14 +29,14 @@ export interface RegistryLead {
   longitude?: number | null
 }
 
-export interface AdminFrDirigeant {
+interface AdminFrDirigeant {
   nom?: string
   prenoms?: string
   qualite?: string
   denomination?: string
 }
 
-export interface AdminFrResult {
+interface AdminFrResult {
   siren: string
   siret: string | null
   nom_complet: string | null
@@ -57,7 +57,7 @@ export interface AdminFrResult {
   confidence: number
 }
 
-export interface AdminFrInfo {
+interface AdminFrInfo {
   /** Results at or above the threshold, best first. */
   results: AdminFrResult[]
   /** Confidence of the best result (0..1). */
@@ -65,7 +65,7 @@ export interface AdminFrInfo {
   matched_by: 'siret' | 'siren' | 'name_postcode'
 }
 
-export type RegistryResult =
+type RegistryResult =
   | { status: 'success'; info: AdminFrInfo }
   | { status: 'not_found' }
   | { status: 'failed'; error: string; retryAfterSeconds?: number }

@@ -3,7 +3,7 @@ import { useFetcher, useLocation } from 'react-router'
 import { cn, useHydrated } from '#app/utils/misc.ts'
 import { Icon } from './icons.tsx'
 
-export const LAYOUT_STORAGE_KEY = 'layout-storage'
+const LAYOUT_STORAGE_KEY = 'layout-storage'
 
 /** Mirrors the preference where the spec expects it (localStorage "layout-storage" → menuCollapsed). */
 export function mirrorCollapsedToStorage(collapsed: boolean) {
