@@ -281,7 +281,7 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
       else pages.push(page)
     })
 
-    let robotsRules: RobotsRules | null = null
+    let robotsRules: RobotsRules | null
     try {
       robotsRules = await robots.rulesFor(homeUrl, signal)
     } catch {
@@ -345,7 +345,7 @@ function extractFindings(pages: FetchedPage[], { country, robotsText }: { countr
     if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren }
   }
 
-  let technologyDetails: DetectedTechnology[] = []
+  let technologyDetails: DetectedTechnology[]
   try {
     technologyDetails = detectTechnologies({
       url: home.url,

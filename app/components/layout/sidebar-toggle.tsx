@@ -9,7 +9,9 @@ const LAYOUT_STORAGE_KEY = 'layout-storage'
 export function mirrorCollapsedToStorage(collapsed: boolean) {
   try {
     localStorage.setItem(LAYOUT_STORAGE_KEY, JSON.stringify({ state: { menuCollapsed: collapsed }, version: 0 }))
-  } catch {}
+  } catch {
+    // Storage unavailable (private mode, quota): the preference cookie still holds the choice.
+  }
 }
 
 /** Posts the new preference (a cookie the server reads for the first paint); optimistic with JS. */
