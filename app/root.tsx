@@ -74,7 +74,9 @@ function useSyncLanguage(locale: string) {
     // The spec's detection also reads local storage: mirror the server's choice there.
     try {
       localStorage.setItem('i18nextLng', locale)
-    } catch {}
+    } catch {
+      // Storage unavailable (private mode, quota): the cookie still carries the language.
+    }
     if (i18n.language === locale) return
     void loadMessages(locale).then((messages) => {
       if (!i18n.hasResourceBundle(locale, 'translation')) i18n.addResourceBundle(locale, 'translation', messages)

@@ -20,8 +20,8 @@ import {
 } from '#app/.server/internal-headers.ts'
 
 /** Forms are a few fields; JSON bodies (the API, Stripe webhooks) are small objects. */
-export const FORM_BODY_LIMIT = 100 * 1024
-export const JSON_BODY_LIMIT = 1024 * 1024
+const FORM_BODY_LIMIT = 100 * 1024
+const JSON_BODY_LIMIT = 1024 * 1024
 
 /** Methods Node parses but the Fetch API refuses to carry: answered 405 by the app. */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])

@@ -3,8 +3,8 @@ import path from 'node:path'
 import pg from 'pg'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
-export const MIGRATIONS_DIR = path.join(ROOT, 'supabase', 'migrations')
-export const BOOTSTRAP_SQL = path.join(ROOT, 'supabase', 'bootstrap.sql')
+const MIGRATIONS_DIR = path.join(ROOT, 'supabase', 'migrations')
+const BOOTSTRAP_SQL = path.join(ROOT, 'supabase', 'bootstrap.sql')
 
 /**
  * Applies supabase/migrations in name order, recording each in

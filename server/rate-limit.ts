@@ -11,7 +11,7 @@ import type pg from 'pg'
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
 import { envRecord } from '#app/.server/env.server.ts'
 
-export const RATE_LIMITS = {
+const RATE_LIMITS = {
   /** Failed sign-ins per account (the lockout window). */
   signinAccount: { env: 'RATE_LIMIT_SIGNIN_ACCOUNT', fallback: '5/900/900' },
   /** Failed sign-ins per client IP, whatever the account. */

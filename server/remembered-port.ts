@@ -25,7 +25,7 @@ function validPort(port: unknown): port is number {
 }
 
 /** Records `port` for `name` (atomically: a crash mid-write must not lose the other services' ports). */
-export function savePort(dataDir: string, name: string, port: number): void {
+function savePort(dataDir: string, name: string, port: number): void {
   const saved = readPorts(dataDir)
   if (saved[name] === port) return
   fs.mkdirSync(dataDir, { recursive: true })

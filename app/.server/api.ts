@@ -25,10 +25,6 @@ export async function readJsonObject(request: Request, context: Readonly<RouterC
   return body as Record<string, unknown>
 }
 
-export function jsonError(status: number, error: string, message: string) {
-  return data({ error, message }, { status })
-}
-
 /**
  * The spec's export calls carry the user id in the payload; it must be the session's user.
  * A missing id is the client's mistake (400), someone else's id is refused (403).

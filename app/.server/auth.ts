@@ -51,6 +51,3 @@ export async function requireUser(context: Readonly<RouterContextProvider>, requ
   throw redirect(params.size ? `/login?${params}` : '/login')
 }
 
-export async function requireAnonymous(context: Readonly<RouterContextProvider>) {
-  if (await getOptionalUser(context)) throw redirect('/')
-}

@@ -2,7 +2,7 @@ import { resolvePlan, type CreditsSummary } from '#app/domain/plans.ts'
 import type { SessionUser } from './auth.ts'
 import { withUser } from './db.ts'
 
-export const UNAVAILABLE_CREDITS: CreditsSummary = { remaining: 0, total: 0, plan: 'free_trial', nextReloadDate: null, ok: false }
+const UNAVAILABLE_CREDITS: CreditsSummary = { remaining: 0, total: 0, plan: 'free_trial', nextReloadDate: null, ok: false }
 
 // One read per request: the layout (header) and the page (plan rules) share it. SessionUser
 // objects live for one request, so the cache goes with them.

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 // Schemas shared by client (conform validation) and server (actions). Messages are i18n keys.
-export const MIN_PASSWORD_LENGTH = 6
+const MIN_PASSWORD_LENGTH = 6
 export const PROFILE_FIELD_MAX = 120
 
 const email = z

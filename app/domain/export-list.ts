@@ -5,9 +5,9 @@
  * the same thing.
  */
 
-export const EXPORT_SORT_KEYS = ['date', 'name', 'status'] as const
+const EXPORT_SORT_KEYS = ['date', 'name', 'status'] as const
 export type ExportSortKey = (typeof EXPORT_SORT_KEYS)[number]
-export type SortDirection = 'asc' | 'desc'
+type SortDirection = 'asc' | 'desc'
 export interface ExportSort {
   key: ExportSortKey
   direction: SortDirection

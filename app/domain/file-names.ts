@@ -19,8 +19,8 @@ import { foldToAscii } from './text.ts'
 
 export type ExportFileExtension = 'csv' | 'xlsx'
 
-export const FALLBACK_FILE_NAME = 'export'
-export const FILE_NAME_MAX = 150
+const FALLBACK_FILE_NAME = 'export'
+const FILE_NAME_MAX = 150
 
 /** The name part of a download file name: [a-z0-9_] only, never empty. */
 export function fileNameStem(name: string): string {

@@ -2,7 +2,7 @@
 // figures are its own. The child prints its result as one JSON line after RESULT_MARKER.
 import { spawn } from 'node:child_process'
 
-export const RESULT_MARKER = '@@bench-result '
+const RESULT_MARKER = '@@bench-result '
 
 export async function runInChild<T>(file: string, args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<T> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, ...args], {

@@ -1,7 +1,7 @@
 // Resident set size sampling for benchmarks. Run each measured scenario in its own process
 // (see child.ts): RSS rarely shrinks, so a previous scenario would inflate the next one's peak.
 
-export interface RssReport {
+interface RssReport {
   /** RSS when sampling started, in bytes. */
   startBytes: number
   /** Highest sampled RSS, in bytes. */

@@ -2,7 +2,7 @@
 
 export type TableValue = string | number | null | undefined
 
-export function formatTable(headers: string[], rows: TableValue[][]): string {
+function formatTable(headers: string[], rows: TableValue[][]): string {
   const text = rows.map((row) => headers.map((_, i) => format(row[i])))
   const numeric = headers.map((_, i) => rows.every((row) => row[i] === null || row[i] === undefined || typeof row[i] === 'number' || /^-?[\d.]+$/.test(String(row[i]))))
   const widths = headers.map((header, i) => Math.max(header.length, ...text.map((row) => row[i]!.length)))

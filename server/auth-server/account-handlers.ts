@@ -75,7 +75,7 @@ async function passwordGrant(ctx: AuthContext, body: Record<string, unknown>): P
  * GoTrue's default reuse interval: a token rotated a moment ago may be presented again (two
  * browser requests refreshing the same cookie at once) and yields its active replacement.
  */
-export const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000
+const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000
 
 /**
  * Rotation: each refresh token works once and is replaced by a child. Presenting a used

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { AuthError } from './errors.ts'
 
-export const API_VERSION = '2024-01-01'
+const API_VERSION = '2024-01-01'
 
 /** Request bodies here are a few hundred bytes; anything near this is not a client of ours. */
 const MAX_BODY_BYTES = 64 * 1024

@@ -8,7 +8,7 @@ import { createMailer } from './mailer.ts'
 import { createRequestListener } from './router.ts'
 import { signApiKey } from './tokens.ts'
 
-export { readOutbox, type OutboxEmail } from './outbox.ts'
+export { readOutbox } from './outbox.ts'
 
 export interface AuthServerOptions {
   /** Same Postgres as the app; users live in auth.users. */

@@ -5,7 +5,7 @@ import { withQuery } from './redirects.ts'
 import type { UserRow } from './users.ts'
 
 /** How long a reset link stays valid (GoTrue's default OTP expiry). */
-export const RECOVERY_TOKEN_TTL_SECONDS = 3600
+const RECOVERY_TOKEN_TTL_SECONDS = 3600
 
 /**
  * The link's token_hash is 256 random bits (GoTrue derives it from the email and a 6-digit code,
@@ -18,7 +18,7 @@ function newRecoveryToken(pkce: boolean) {
   return pkce ? `pkce_${secret}` : secret
 }
 
-export function storedTokenHash(tokenHash: string) {
+function storedTokenHash(tokenHash: string) {
   return crypto.createHash('sha256').update(tokenHash).digest('hex')
 }
 

@@ -2,7 +2,7 @@ import { AuthError, validationFailed } from './errors.ts'
 import type { JsonObject } from './http.ts'
 
 /** GoTrue's minimum; hosted projects may raise it, the local server uses the default. */
-export const MIN_PASSWORD_LENGTH = 6
+const MIN_PASSWORD_LENGTH = 6
 /** bcrypt ignores everything after 72 bytes, so GoTrue refuses longer passwords outright. */
 const MAX_PASSWORD_BYTES = 72
 
@@ -13,7 +13,7 @@ export function normaliseEmail(value: unknown): string | undefined {
   return email || undefined
 }
 
-export function isValidEmail(email: string) {
+function isValidEmail(email: string) {
   return email.length <= 255 && /^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(email)
 }
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { sql } from './support/db.ts'
 import { signUpViaRequest } from './support/http.ts'
 import { uniqueEmail } from './support/users.ts'

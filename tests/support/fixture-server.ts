@@ -5,7 +5,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string
   /** Path and query, as received. */
   path: string

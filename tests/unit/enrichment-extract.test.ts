@@ -5,8 +5,9 @@ import { normalizePhone, phonesFromText, countryFromHostname } from '#app/.serve
 import { classifySocialUrl, addSocialLinks } from '#app/.server/enrichment/social.ts'
 import { cleanSiret, companyIdsFromText, isValidSiren, isValidSiret, luhnValid } from '#app/.server/enrichment/siret.ts'
 import { decodeHtml } from '#app/.server/enrichment/crawler.ts'
-import { detectTechnologies, groupByCategory, requiredLiterals } from '#app/.server/enrichment/technologies.ts'
-import { nameSimilarity, normalizeCompanyName } from '#app/.server/enrichment/registry.ts'
+import { requiredLiterals } from '#app/.server/enrichment/regex-literals.ts'
+import { detectTechnologies, groupByCategory } from '#app/.server/enrichment/technologies.ts'
+import { nameSimilarity, normalizeCompanyName } from '#app/.server/enrichment/registry-names.ts'
 import { parseRetryAfter } from '#app/utils/headers.ts'
 import { cloudflareEncode } from '#server/demo-websites.ts'
 

@@ -55,7 +55,7 @@ export function billingStartupNotice(env: BillingEnv = envRecord()): string {
 }
 
 /** STRIPE_PRICE_<PLAN>_<FREQUENCY>, e.g. STRIPE_PRICE_PROFESSIONAL_ANNUAL. */
-export function priceEnvName(plan: PaidPlanId, frequency: BillingFrequency) {
+function priceEnvName(plan: PaidPlanId, frequency: BillingFrequency) {
   return `STRIPE_PRICE_${plan.toUpperCase()}_${frequency.toUpperCase()}`
 }
 

@@ -103,7 +103,7 @@ export const HANDLED_EVENT_TYPES = [
   'invoice.payment_succeeded',
 ] as const
 
-export type BillingOutcome =
+type BillingOutcome =
   | 'applied'
   | 'customer_linked'
   | 'unhandled_type'

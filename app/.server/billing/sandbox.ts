@@ -14,7 +14,7 @@ import { processBillingEvent, type BillingEvent, type BillingEventResult } from 
 import { sandboxPriceId } from './stripe.ts'
 import { signSandboxToken, TOKEN_TTL_SECONDS, verifySandboxToken, type SandboxCheckoutToken, type SandboxPortalToken } from './tokens.ts'
 
-export const SANDBOX_CHECKOUT_PATH = '/billing/sandbox/checkout'
+const SANDBOX_CHECKOUT_PATH = '/billing/sandbox/checkout'
 export const SANDBOX_PORTAL_PATH = '/billing/sandbox/portal'
 
 export interface SandboxSubscription {
@@ -56,7 +56,7 @@ function wholeSeconds(date: Date) {
 const unix = (date: Date) => Math.floor(date.getTime() / 1000)
 const shortHash = (value: string) => crypto.createHash('sha256').update(value).digest('hex').slice(0, 24)
 
-export function sandboxCustomerId(userId: string) {
+function sandboxCustomerId(userId: string) {
   return `cus_sandbox_${userId.replace(/-/g, '').slice(0, 24)}`
 }
 
@@ -94,7 +94,7 @@ export function readSandboxToken<K extends 'checkout' | 'portal'>(value: unknown
 // ---------------------------------------------------------------------------
 // Stripe-shaped objects
 
-export function sandboxSubscriptionObject(subscription: SandboxSubscription) {
+function sandboxSubscriptionObject(subscription: SandboxSubscription) {
   const pricing = planPricing(subscription.plan, subscription.frequency)
   const cancelAt = subscription.cancelAtPeriodEnd ? unix(subscription.currentPeriodEnd) : null
   return {
@@ -249,7 +249,7 @@ export async function changeSandboxSubscription(
 }
 
 /** The new state after a change, or null when the change changes nothing. */
-export function applyChange(current: SandboxSubscription, change: SandboxChange, at: Date): { state: SandboxSubscription; type: string } | null {
+function applyChange(current: SandboxSubscription, change: SandboxChange, at: Date): { state: SandboxSubscription; type: string } | null {
   const months = periodMonths(current.frequency)
   // A new period always starts after the current one began (two changes within one second
   // must still be two periods, each with its reload).

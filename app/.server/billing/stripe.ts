@@ -41,17 +41,9 @@ export function constructStripeEvent(payload: string, signature: string, secret:
   return Stripe.webhooks.constructEvent(payload, signature, secret)
 }
 
-export function isSignatureError(error: unknown): boolean {
-  return error instanceof Stripe.errors.StripeSignatureVerificationError
-}
-
 /** Sandbox price ids follow the same shape as the env-configured ones, so one mapping serves both. */
 export function sandboxPriceId(plan: PaidPlanId, frequency: BillingFrequency) {
   return `price_sandbox_${plan}_${frequency}`
-}
-
-export function priceIdFor(plan: PaidPlanId, frequency: BillingFrequency, mode: 'stripe' | 'sandbox'): string | null {
-  return mode === 'stripe' ? stripePriceId(plan, frequency) : sandboxPriceId(plan, frequency)
 }
 
 export interface PriceLike {

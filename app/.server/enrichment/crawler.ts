@@ -65,7 +65,7 @@ export interface WebsiteCrawlerOptions {
   preloadTechnologies?: boolean
 }
 
-export interface CrawlOptions {
+interface CrawlOptions {
   signal?: AbortSignal
   /** ISO country of the lead ("FR"): default region for national phone numbers. */
   countryCode?: string | null
@@ -78,7 +78,7 @@ export interface WebsiteCrawler {
   stats(): { peakPerHost: Record<string, number>; robotsFetches: number }
 }
 
-export const DEFAULT_USER_AGENT = 'LeadAtlasBot/0.1 (+https://leadatlas.app/bot)'
+const DEFAULT_USER_AGENT = 'LeadAtlasBot/0.1 (+https://leadatlas.app/bot)'
 const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml|text\/plain)?$/
 
 class RobotsDisallowed extends Error {
@@ -120,7 +120,7 @@ function emptyFindings(status: WebsiteFindings['status'], finalUrl: string | nul
 }
 
 /** "www.example.fr" → "http://www.example.fr/" (sources often store bare domains). */
-export function normalizeWebsiteUrl(raw: string): string | null {
+function normalizeWebsiteUrl(raw: string): string | null {
   const trimmed = raw.trim()
   if (!trimmed) return null
   return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `http://${trimmed.replace(/^\/\//, '')}`
@@ -281,7 +281,7 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
       else pages.push(page)
     })
 
-    let robotsRules: RobotsRules | null = null
+    let robotsRules: RobotsRules | null
     try {
       robotsRules = await robots.rulesFor(homeUrl, signal)
     } catch {
@@ -345,7 +345,7 @@ function extractFindings(pages: FetchedPage[], { country, robotsText }: { countr
     if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren }
   }
 
-  let technologyDetails: DetectedTechnology[] = []
+  let technologyDetails: DetectedTechnology[]
   try {
     technologyDetails = detectTechnologies({
       url: home.url,

@@ -94,7 +94,7 @@ export function cleanEmail(raw: string): string | null {
   if (at > 0) {
     const domain = email.slice(at + 1)
     // Internationalised domains are kept in their ASCII (punycode) form.
-    if (/[^\x00-\x7f]/.test(domain)) {
+    if (/[^\p{ASCII}]/u.test(domain)) {
       const ascii = domainToASCII(domain)
       if (!ascii) return null
       email = `${email.slice(0, at)}@${ascii}`

@@ -4,7 +4,7 @@
  */
 import { Parser } from 'htmlparser2'
 
-export interface PageLink {
+interface PageLink {
   /** Absolute URL (fragment removed), or null when the href is not a usable http(s)/mailto/tel URL. */
   url: string | null
   /** The attribute as written (entities decoded). */
@@ -180,7 +180,7 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
 }
 
 /** Every object of a JSON-LD value (arrays, @graph, nested values), depth-limited. */
-export function jsonLdNodes(value: unknown, depth = 0, out: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
+function jsonLdNodes(value: unknown, depth = 0, out: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
   if (depth > 8 || out.length > 500) return out
   if (Array.isArray(value)) {
     for (const item of value) jsonLdNodes(item, depth + 1, out)

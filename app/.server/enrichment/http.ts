@@ -75,7 +75,7 @@ export interface GetOptions {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
 /** "hostname:port", the politeness key (two sites on the same host share it). */
-export function hostKey(url: URL): string {
+function hostKey(url: URL): string {
   return `${normalizeHostname(url.hostname)}:${url.port ? Number(url.port) : defaultPort(url.protocol)}`
 }
 

@@ -64,12 +64,6 @@ export function normalizePhone(raw: string, countryCode?: string | null): string
   return parsed ? parsed.formatInternational() : null
 }
 
-/** E.164 form of a valid number (deduplication key). */
-export function phoneKey(raw: string, countryCode?: string | null): string | null {
-  const normalised = normalizePhone(raw, countryCode)
-  return normalised ? normalised.replace(/[^\d+]/g, '') : null
-}
-
 /**
  * Candidates in text: "+33 1 23 45 67 89", "0033 1…", "01 23 45 67 89", "01.23.45.67.89", "(555) 123-4567".
  * A number must start with +, 00, a trunk 0 or a bracketed area code: bare digit runs (SIREN, postcodes, prices) are

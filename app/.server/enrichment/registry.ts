@@ -12,12 +12,11 @@
  * equality: similarity × (0.75 + 0.25 × postcode match), +1 (capped) when the SIRET matches; below 0.5 the lookup
  * is not_found.
  */
-import { RateLimiter, sleep } from './limits.ts'
+import { createRegistrySearch, type RegistryHttpOptions } from './registry-http.ts'
 import { cleanSiret, isValidSiren } from './siret.ts'
-import { parseRetryAfter } from '#app/utils/headers.ts'
-import { foldToAscii } from '#app/domain/text.ts'
+import { nameSimilarity, normalizeCompanyName } from './registry-names.ts'
 
-export interface RegistryLead {
+interface RegistryLead {
   name: string
   postalCode: string | null
   city: string | null
@@ -29,14 +28,14 @@ export interface RegistryLead {
   longitude?: number | null
 }
 
-export interface AdminFrDirigeant {
+interface AdminFrDirigeant {
   nom?: string
   prenoms?: string
   qualite?: string
   denomination?: string
 }
 
-export interface AdminFrResult {
+interface AdminFrResult {
   siren: string
   siret: string | null
   nom_complet: string | null
@@ -57,7 +56,7 @@ export interface AdminFrResult {
   confidence: number
 }
 
-export interface AdminFrInfo {
+interface AdminFrInfo {
   /** Results at or above the threshold, best first. */
   results: AdminFrResult[]
   /** Confidence of the best result (0..1). */
@@ -65,133 +64,18 @@ export interface AdminFrInfo {
   matched_by: 'siret' | 'siren' | 'name_postcode'
 }
 
-export type RegistryResult =
+type RegistryResult =
   | { status: 'success'; info: AdminFrInfo }
   | { status: 'not_found' }
   | { status: 'failed'; error: string; retryAfterSeconds?: number }
 
-export interface RegistryClientOptions {
-  /** Default https://recherche-entreprises.api.gouv.fr */
-  baseUrl?: string
-  /** Default 7 (the API's documented limit per IP). */
-  requestsPerSecond?: number
-  fetch?: typeof fetch
-  /** Retries after the first attempt, default 3. */
-  maxRetries?: number
-  /** Per request, default 10 s. */
-  timeoutMs?: number
-  /** First backoff delay for 5xx/network errors, doubled each retry (default 500 ms). */
-  retryBaseDelayMs?: number
-  /** A Retry-After longer than this is not waited for: the lookup fails with retryAfterSeconds (default 60). */
-  maxRetryAfterSeconds?: number
+export interface RegistryClientOptions extends RegistryHttpOptions {
   /** Below this the lookup is not_found (default 0.5). */
   minConfidence?: number
-  userAgent?: string
 }
 
 export interface RegistryClient {
   lookup(lead: RegistryLead, options?: { signal?: AbortSignal }): Promise<RegistryResult>
-}
-
-// ————— name matching —————
-
-/** Words that say what kind of company it is, not which one. */
-const LEGAL_FORMS = new Set([
-  'sarl', 'sas', 'sasu', 'eurl', 'sa', 'sci', 'snc', 'scs', 'sca', 'scp', 'scm', 'sel', 'selarl', 'selas', 'selafa', 'selca', 'ei', 'eirl',
-  'earl', 'gaec', 'gie', 'scea', 'scop', 'scic', 'sc', 'association', 'asso', 'ste', 'societe', 'cie', 'compagnie', 'ets', 'etablissements',
-  'etablissement', 'entreprise', 'groupe', 'holding', 'france', 'ltd', 'limited', 'inc', 'gmbh', 'llc', 'sprl', 'srl', 'micro', 'auto-entrepreneur',
-])
-const STOP_WORDS = new Set(['le', 'la', 'les', 'l', 'de', 'du', 'des', 'd', 'et', 'au', 'aux', 'a', 'en', 'chez', 'the', 'and', 'of', 'un', 'une', 'sur', 'par'])
-/** Activity words shared by many businesses: they count, but much less than the distinctive part of a name. */
-const GENERIC_WORDS = new Set([
-  'boulangerie', 'patisserie', 'boulanger', 'patissier', 'restaurant', 'resto', 'cafe', 'bar', 'brasserie', 'bistrot', 'pizzeria', 'creperie',
-  'hotel', 'garage', 'auto', 'automobiles', 'pharmacie', 'coiffure', 'coiffeur', 'salon', 'institut', 'beaute', 'boucherie', 'charcuterie',
-  'traiteur', 'fleuriste', 'fleurs', 'cabinet', 'agence', 'immobilier', 'immobiliere', 'boutique', 'atelier', 'librairie', 'epicerie',
-  'tabac', 'presse', 'optique', 'opticien', 'plomberie', 'plombier', 'electricite', 'electricien', 'menuiserie', 'peinture', 'taxi',
-  'ambulance', 'ambulances', 'camping', 'ecole', 'dentiste', 'dentaire', 'docteur', 'medecin', 'veterinaire', 'clinique', 'notaire',
-  'avocat', 'avocats', 'architecte', 'architecture', 'studio', 'services', 'service', 'conseil', 'consulting', 'transports', 'transport',
-  'batiment', 'construction', 'renovation', 'maconnerie', 'couverture', 'chauffage', 'jardin', 'paysage', 'nettoyage', 'informatique',
-  'maison', 'bio', 'market', 'supermarche', 'magasin', 'shop', 'store', 'centre', 'club', 'fitness', 'sport', 'sports', 'pressing',
-  'laverie', 'cave', 'vins', 'fromagerie', 'poissonnerie', 'primeur', 'kebab', 'sushi', 'burger', 'snack', 'pub', 'auberge', 'gite',
-  'chambres', 'hotes', 'spa', 'esthetique', 'ongles', 'barbier', 'tatouage', 'photo', 'photographe', 'bijouterie', 'horlogerie', 'cordonnerie',
-  'serrurerie', 'serrurier', 'vitrerie', 'carrosserie', 'moto', 'cycles', 'velo', 'location', 'assurance', 'assurances', 'banque',
-  'comptable', 'expertise', 'formation', 'creche', 'pension', 'residence', 'le', 'petit', 'grand', 'vieux', 'nouveau', 'bon', 'bonne',
-])
-
-export function normalizeCompanyName(name: string): string {
-  return foldToAscii(name)
-    .replace(/&/g, ' et ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-}
-
-function tokens(name: string): string[] {
-  const out: string[] = []
-  for (const token of normalizeCompanyName(name).split(' ')) {
-    if (!token || STOP_WORDS.has(token) || LEGAL_FORMS.has(token)) continue
-    const singular = token.length > 4 && token.endsWith('s') ? token.slice(0, -1) : token
-    if (!out.includes(singular)) out.push(singular)
-  }
-  return out
-}
-
-/** The name without spaces and legal-form words, stop words kept. */
-function compact(name: string): string {
-  return normalizeCompanyName(name).split(' ').filter((t) => t && !LEGAL_FORMS.has(t)).join('')
-}
-
-function weight(token: string): number {
-  return GENERIC_WORDS.has(token) || GENERIC_WORDS.has(`${token}s`) ? 0.35 : 1
-}
-
-function editDistanceAtMost1(a: string, b: string): boolean {
-  if (a === b) return true
-  if (Math.abs(a.length - b.length) > 1) return false
-  let i = 0
-  let j = 0
-  let edits = 0
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++
-      j++
-      continue
-    }
-    if (++edits > 1) return false
-    if (a.length > b.length) i++
-    else if (b.length > a.length) j++
-    else {
-      i++
-      j++
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1
-}
-
-function tokensMatch(a: string, b: string): boolean {
-  return a === b || (a.length >= 5 && b.length >= 5 && editDistanceAtMost1(a, b))
-}
-
-/** Weighted Dice over name tokens (generic activity words weigh less); 1 for the same name. */
-export function nameSimilarity(a: string, b: string): number {
-  const left = tokens(a)
-  const right = tokens(b)
-  if (left.length === 0 || right.length === 0) return 0
-  const total = left.reduce((s, t) => s + weight(t), 0) + right.reduce((s, t) => s + weight(t), 0)
-  let matched = 0
-  const used = new Set<number>()
-  for (const token of left) {
-    const index = right.findIndex((other, i) => !used.has(i) && tokensMatch(token, other))
-    if (index >= 0) {
-      used.add(index)
-      matched += weight(token) + weight(right[index] as string)
-    }
-  }
-  let score = matched / total
-  // Names written together or apart ("Le Fournil" / "LEFOURNIL").
-  const compactA = compact(a)
-  const compactB = compact(b)
-  if (compactA.length >= 5 && compactA === compactB) score = 1
-  return Math.min(1, score)
 }
 
 // ————— API shapes —————
@@ -302,66 +186,9 @@ function toAdminResult(result: ApiResult, etablissement: ApiEtablissement | unde
   }
 }
 
-// ————— HTTP —————
-
-type Attempt =
-  | { kind: 'ok'; results: ApiResult[] }
-  | { kind: 'failed'; error: string; retryAfterSeconds?: number }
-
 export function createRegistryClient(options: RegistryClientOptions = {}): RegistryClient {
-  const baseUrl = (options.baseUrl ?? 'https://recherche-entreprises.api.gouv.fr').replace(/\/+$/, '')
-  const rate = options.requestsPerSecond ?? 7
-  const bucket = new RateLimiter(rate)
-  const fetchImpl = options.fetch ?? globalThis.fetch
-  const maxRetries = options.maxRetries ?? 3
-  const timeoutMs = options.timeoutMs ?? 10_000
-  const baseDelay = options.retryBaseDelayMs ?? 500
-  const maxRetryAfter = options.maxRetryAfterSeconds ?? 60
+  const search = createRegistrySearch(options)
   const minConfidence = options.minConfidence ?? 0.5
-  const userAgent = options.userAgent ?? 'LeadAtlasBot/0.1 (+https://leadatlas.app/bot)'
-
-  async function search(params: Record<string, string>, signal?: AbortSignal): Promise<Attempt> {
-    const url = `${baseUrl}/search?${new URLSearchParams(params).toString()}`
-    for (let attempt = 0; ; attempt++) {
-      await bucket.take(signal)
-      const backoff = baseDelay * 2 ** attempt * (0.8 + Math.random() * 0.4)
-      const deadline = AbortSignal.timeout(timeoutMs)
-      let response: Response
-      let text: string
-      try {
-        response = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, deadline]) : deadline, headers: { accept: 'application/json', 'user-agent': userAgent } })
-        text = await response.text()
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason
-        const code = deadline.aborted ? 'timeout' : 'network_error'
-        if (attempt >= maxRetries) return { kind: 'failed', error: code }
-        await sleep(backoff, signal)
-        continue
-      }
-      if (response.status === 429) {
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'))
-        if (retryAfter !== undefined && retryAfter > maxRetryAfter) return { kind: 'failed', error: 'rate_limited', retryAfterSeconds: retryAfter }
-        if (attempt >= maxRetries) return { kind: 'failed', error: 'rate_limited', ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) }
-        // The limit is per IP: every lookup of this client waits, not only this one.
-        bucket.pauseFor(retryAfter !== undefined ? retryAfter * 1000 : backoff)
-        continue
-      }
-      if (response.status >= 500) {
-        if (attempt >= maxRetries) return { kind: 'failed', error: `http_${response.status}` }
-        await sleep(backoff, signal)
-        continue
-      }
-      if (response.status === 404) return { kind: 'ok', results: [] }
-      if (response.status !== 200) return { kind: 'failed', error: `http_${response.status}` }
-      try {
-        const body = JSON.parse(text) as { results?: unknown }
-        if (!Array.isArray(body.results)) return { kind: 'failed', error: 'invalid_response' }
-        return { kind: 'ok', results: body.results as ApiResult[] }
-      } catch {
-        return { kind: 'failed', error: 'invalid_response' }
-      }
-    }
-  }
 
   function best(lead: RegistryLead, results: ApiResult[], ids: { siret: string | null; siren: string | null }, matchedBy: AdminFrInfo['matched_by']): RegistryResult {
     const scored = results
@@ -389,7 +216,7 @@ export function createRegistryClient(options: RegistryClientOptions = {}): Regis
         const attempt = await search({ q: (siret ?? siren) as string, per_page: '5' }, signal)
         if (attempt.kind === 'failed') return { status: 'failed', error: attempt.error, ...(attempt.retryAfterSeconds !== undefined ? { retryAfterSeconds: attempt.retryAfterSeconds } : {}) }
         // An identifier is strong evidence: the trade name may differ completely from the registered one.
-        const identified = attempt.results.filter((r) => r.siren === siren)
+        const identified = (attempt.results as ApiResult[]).filter((r) => r.siren === siren)
         if (identified.length > 0) {
           const result = best(lead, identified, { siret, siren }, siret ? 'siret' : 'siren')
           if (result.status === 'success') {
@@ -406,7 +233,7 @@ export function createRegistryClient(options: RegistryClientOptions = {}): Regis
       if (postcode && /^\d{5}$/.test(postcode)) params.code_postal = postcode
       const attempt = await search(params, signal)
       if (attempt.kind === 'failed') return { status: 'failed', error: attempt.error, ...(attempt.retryAfterSeconds !== undefined ? { retryAfterSeconds: attempt.retryAfterSeconds } : {}) }
-      return best(lead, attempt.results, { siret, siren }, 'name_postcode')
+      return best(lead, attempt.results as ApiResult[], { siret, siren }, 'name_postcode')
     },
   }
 }

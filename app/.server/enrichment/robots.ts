@@ -7,7 +7,7 @@
 import robotsParser from 'robots-parser'
 import { FetchError, type GuardedHttp } from './http.ts'
 
-export const ROBOTS_TOKEN = 'LeadAtlasBot'
+const ROBOTS_TOKEN = 'LeadAtlasBot'
 const MAX_ROBOTS_BYTES = 512 * 1024
 
 export type RobotsRules =

@@ -3,8 +3,7 @@
  * a post, a video or the network's home page).
  */
 
-export const SOCIAL_NETWORKS = ['facebook', 'linkedin', 'twitter', 'instagram', 'tiktok', 'youtube'] as const
-export type SocialNetworkName = (typeof SOCIAL_NETWORKS)[number]
+export type SocialNetworkName = 'facebook' | 'linkedin' | 'twitter' | 'instagram' | 'tiktok' | 'youtube'
 
 const FACEBOOK_RESERVED = new Set([
   'sharer', 'sharer.php', 'share', 'share.php', 'dialog', 'plugins', 'tr', 'login', 'login.php', 'home.php', 'policies', 'privacy',

@@ -3,13 +3,15 @@ import { useFetcher, useLocation } from 'react-router'
 import { cn, useHydrated } from '#app/utils/misc.ts'
 import { Icon } from './icons.tsx'
 
-export const LAYOUT_STORAGE_KEY = 'layout-storage'
+const LAYOUT_STORAGE_KEY = 'layout-storage'
 
 /** Mirrors the preference where the spec expects it (localStorage "layout-storage" → menuCollapsed). */
 export function mirrorCollapsedToStorage(collapsed: boolean) {
   try {
     localStorage.setItem(LAYOUT_STORAGE_KEY, JSON.stringify({ state: { menuCollapsed: collapsed }, version: 0 }))
-  } catch {}
+  } catch {
+    // Storage unavailable (private mode, quota): the preference cookie still holds the choice.
+  }
 }
 
 /** Posts the new preference (a cookie the server reads for the first paint); optimistic with JS. */

@@ -4,7 +4,7 @@ import { cn, useHydrated } from '#app/utils/misc.ts'
 
 export type FieldErrors = Array<string | null | undefined> | null | undefined
 
-export function ErrorList({ id, errors }: { id?: string; errors?: FieldErrors }) {
+function ErrorList({ id, errors }: { id?: string; errors?: FieldErrors }) {
   const list = errors?.filter(Boolean)
   if (!list?.length) return null
   return (

@@ -1,7 +1,7 @@
 import pg from 'pg'
 
 /** The e2e server's embedded Postgres (playwright.config.ts pins its port), for test set-up only. */
-export const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${process.env.E2E_POSTGRES_PORT ?? 54400}/leadatlas`
+const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${process.env.E2E_POSTGRES_PORT ?? 54400}/leadatlas`
 
 export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []) {
   const client = new pg.Client({ connectionString: E2E_DATABASE_URL })

@@ -1,7 +1,7 @@
 import { expect, request } from '@playwright/test'
 
 /** The local mailbox of the e2e server (its own loopback port; never the app's). */
-export const MAILBOX_URL = `http://127.0.0.1:${Number(process.env.E2E_MAILBOX_PORT ?? 54410)}`
+const MAILBOX_URL = `http://127.0.0.1:${Number(process.env.E2E_MAILBOX_PORT ?? 54410)}`
 
 /**
  * The password-reset link the local auth server "sent" to `email`, read from the local mailbox's

@@ -1,12 +1,12 @@
 import type { Page } from '@playwright/test'
 
 /** How late the slowed responses arrive: long enough to type a whole form meanwhile. */
-export const SLOW_MS = 2_500
+const SLOW_MS = 2_500
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** JavaScript modules arrive late: the server-rendered form is on screen, typeable, not yet hydrated. */
-export async function slowScripts(page: Page, ms = SLOW_MS) {
+async function slowScripts(page: Page, ms = SLOW_MS) {
   await page.route(/\.m?js(\?.*)?$/, async (route) => {
     await sleep(ms)
     await route.fallback()
