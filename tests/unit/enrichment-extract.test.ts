@@ -8,7 +8,7 @@ import { decodeHtml } from '#app/.server/enrichment/crawler.ts'
 import { detectTechnologies, groupByCategory, requiredLiterals } from '#app/.server/enrichment/technologies.ts'
 import { nameSimilarity, normalizeCompanyName } from '#app/.server/enrichment/registry.ts'
 import { parseRetryAfter } from '#app/utils/headers.ts'
-import { cloudflareEncode } from '#server/demo-websites.ts'
+import { cloudflareEncode } from '#server/demo/websites.ts'
 
 function emailsOf(candidates: string[]): string[] {
   const set = new Set<string>()

