@@ -11,7 +11,8 @@ import { countriesIn, countryCodeFromName, type Lang } from './locations/countri
 import { france, listedCommune, listedDepartment, listedRegion } from './locations/france.ts'
 import { filterPlaces, findPlace, toOption, type LocationOption, type Place } from './locations/places.ts'
 import { explicitCountryCode, type LevelsWithData } from '#app/domain/search.ts'
-import { adminUnitOf, citiesOf, countryHasCities, subdivisionsOf, type AdminUnit } from './locations/world.ts'
+import { adminUnitOf } from './locations/geonames-links.ts'
+import { citiesOf, countryHasCities, subdivisionsOf, type AdminUnit } from './locations/world.ts'
 
 export type { LocationOption }
 export { countryCodeFromName }
