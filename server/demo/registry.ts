@@ -46,7 +46,6 @@ const SIZE_BANDS = ['NN', '00', '01', '02', '03', '11', '12'] as const
 const FIRST_NAMES = ['MARIE', 'JEAN', 'PIERRE', 'SOPHIE', 'NICOLAS', 'JULIE', 'THOMAS', 'CAMILLE', 'LUC', 'EMMA']
 const SURNAMES = ['MARTIN', 'BERNARD', 'DUBOIS', 'THOMAS', 'ROBERT', 'RICHARD', 'PETIT', 'DURAND', 'LEROY', 'MOREAU']
 
-
 function normalize(text: string): string {
   return foldToAscii(text)
     .toUpperCase()

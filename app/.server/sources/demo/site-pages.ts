@@ -1,5 +1,5 @@
 /**
- * HTML of the demo business websites. Each page carries the markers of its site model (demo-site.ts): emails in the
+ * HTML of the demo business websites. Each page carries the markers of its site model (site.ts): emails in the
  * site's markup style, social links, technology fingerprints, and the decoys a careful extractor must ignore.
  */
 import type { DemoSite } from './site.ts'

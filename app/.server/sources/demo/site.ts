@@ -1,5 +1,5 @@
 /**
- * The content of a demo business website, derived from its slug alone (see demo-identity.ts). This is the "truth"
+ * The content of a demo business website, derived from its slug alone (see identity.ts). This is the "truth"
  * that enrichment tests assert against: which emails, social links and technologies a correct crawler finds there,
  * and which decoys it must ignore.
  */
