@@ -41,8 +41,8 @@ async function startServer(file: string, env: Record<string, string>): Promise<{
 
 async function main() {
   const db = await startBenchDatabase('leadatlas-bench-enrich-')
-  const sites = await startServer('server/demo-websites.ts', { LATENCY_MS: String(LATENCY_MS) })
-  const registry = await startServer('server/demo-registry.ts', {})
+  const sites = await startServer('server/demo/websites.ts', { LATENCY_MS: String(LATENCY_MS) })
+  const registry = await startServer('server/demo/registry.ts', {})
   const admin = new pg.Pool({ connectionString: db.url, max: 2 })
   admin.on('error', () => {}) // the database stops at the end while idle clients may still be open
   try {

@@ -4,9 +4,9 @@
 import { performance } from 'node:perf_hooks'
 import { filterCategories } from '#app/domain/categories.ts'
 import { normalizeForSearch, rankMatch } from '#app/domain/text.ts'
-import { findCategory, listCategories } from '#app/.server/search/categories.ts'
+import { findCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
 import { resolveCategory, runPreview } from '#app/.server/search/preview.ts'
-import { createDemoSource } from '#app/.server/sources/demo.ts'
+import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { printTable } from './lib/table.ts'
 

@@ -1,5 +1,5 @@
 /**
- * Generates app/.server/search/categories.data.json, the bilingual business-category taxonomy.
+ * Generates app/.server/taxonomy/categories.data.json, the bilingual business-category taxonomy.
  *
  *   npx tsx scripts/build-categories.ts
  *
@@ -16,7 +16,7 @@ import type { Category } from '#app/domain/categories.ts'
 
 const require = createRequire(import.meta.url)
 const SCHEMA = '@openstreetmap/id-tagging-schema'
-const OUTPUT = path.resolve(import.meta.dirname, '../app/.server/search/categories.data.json')
+const OUTPUT = path.resolve(import.meta.dirname, '../app/.server/taxonomy/categories.data.json')
 
 interface Preset {
   tags: Record<string, string>

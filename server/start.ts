@@ -6,8 +6,8 @@
  */
 import path from 'node:path'
 import getPort from 'get-port'
-import { startDemoRegistry } from './demo-registry.ts'
-import { startDemoWebsites } from './demo-websites.ts'
+import { startDemoRegistry } from './demo/registry.ts'
+import { startDemoWebsites } from './demo/websites.ts'
 import { startLocalStack } from './stack.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'

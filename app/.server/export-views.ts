@@ -3,10 +3,11 @@
 import { sql } from 'kysely'
 import { ENRICHMENT_TYPES, normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
 import { DEFAULT_EXPORT_SORT, STATUS_ORDER, type ExportSort } from '#app/domain/export-list.ts'
-import { formatPhone, formatWebsite, type PhoneDisplay, type WebsiteDisplay } from '#app/domain/lead-format.ts'
+import { formatPhone, formatWebsite } from '#app/domain/lead-format.ts'
 import type { SessionUser } from './auth.ts'
 import { withUser } from './db.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import type { ExportLeadView } from '#app/domain/lead-view.ts'
 
 export const LEADS_PAGE_SIZE = 10
 export interface ExportSummary {
@@ -87,22 +88,6 @@ export async function listExports(user: SessionUser, status?: ExportStatus, sort
     pageCount,
     running,
   }
-}
-
-export interface ExportLeadView {
-  id: string
-  name: string
-  city: string | null
-  businessTypes: string[]
-  phone: PhoneDisplay | null
-  website: WebsiteDisplay | null
-  email: string[]
-  technologies: Record<string, string | string[]>
-  socialMedia: Record<string, string>
-  adminFrInfo: { results?: unknown[] } | null
-  rating: number | null
-  reviewCount: number | null
-  statuses: Record<string, LeadEnrichmentStatus>
 }
 
 export interface ExportDetail {

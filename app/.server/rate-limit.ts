@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type pg from 'pg'
 import { data, type RouterContextProvider } from 'react-router'
-import { createRateLimiter, RateLimitUnavailable, type LimitName, type LimitOutcome, type RateLimiter } from '#server/rate-limit.ts'
+import { createRateLimiter, RateLimitUnavailable, type LimitName, type LimitOutcome, type RateLimiter } from './rate-limiter.ts'
 import { getPool } from './db.ts'
 import { getInstance } from './i18n.ts'
 

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/api.categories'
 import { requireApiUser } from '#app/.server/api.ts'
-import { categoryOptionsForApi } from '#app/.server/search/categories.ts'
+import { categoryOptionsForApi } from '#app/.server/taxonomy/categories.ts'
 
 /**
  * GET /api/categories?lang=fr|en (default fr, SPEC §1) → [{id, value, label}], cacheable for an hour.

@@ -1,6 +1,6 @@
 import type pg from 'pg'
 import type { SigningKeys } from './keys.ts'
-import type { RateLimiter } from '../rate-limit.ts'
+import type { RateLimiter } from '#app/.server/rate-limiter.ts'
 import type { Mailer } from './mailer.ts'
 
 /** Everything a request handler needs; built once in startAuthServer. */

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDemoSource } from '#app/.server/sources/demo.ts'
-import { demoSlug } from '#app/.server/sources/demo-identity.ts'
-import { prettifySlugName, SECTORS, slugify } from '#app/.server/sources/demo-vocabulary.ts'
-import { businessName } from '#app/.server/sources/demo-names.ts'
-import { Rng } from '#app/.server/sources/prng.ts'
+import { createDemoSource } from '#app/.server/sources/demo/source.ts'
+import { demoSlug } from '#app/.server/sources/demo/identity.ts'
+import { prettifySlugName, SECTORS, slugify } from '#app/.server/sources/demo/vocabulary.ts'
+import { businessName } from '#app/.server/sources/demo/names.ts'
+import { Rng } from '#app/.server/sources/demo/prng.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { type DemoSiteTruth, type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo-websites.ts'
+import { type DemoSiteTruth, type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo/websites.ts'
 
 // Reference extractors, written independently of the site generator: what the enrichment crawler must manage too.
 function cloudflareDecode(hex: string): string {

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWebsiteCrawler, normalizePhone, type WebsiteFindings } from '#app/.server/enrichment/index.ts'
-import { createDemoSource } from '#app/.server/sources/demo.ts'
+import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { type DemoSiteTruth, type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo-websites.ts'
+import { type DemoSiteTruth, type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo/websites.ts'
 import { type FixtureResponse, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
 
 async function mapPool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {

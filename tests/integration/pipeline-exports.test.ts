@@ -12,8 +12,8 @@ import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.t
 import { exportQueueNames } from '#app/.server/exports/queue.ts'
 import { addEnrichment, createExport, deleteExport, queueExport, resumeExport } from '#app/.server/exports/service.ts'
 import { NO_ENRICHMENT, type EnrichmentOptions } from '#app/domain/enrichment.ts'
-import { type DemoRegistry, startDemoRegistry } from '#server/demo-registry.ts'
-import { type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo-websites.ts'
+import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
+import { type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo/websites.ts'
 import { type RunningWorker, startWorker } from '#server/worker-slot.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')

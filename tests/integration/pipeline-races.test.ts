@@ -8,10 +8,10 @@ import { closeDb } from '#app/.server/db.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport, type ProcessResult } from '#app/.server/exports/processor.ts'
-import { createDemoSource } from '#app/.server/sources/demo.ts'
+import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { LeadSourceError, type Business, type LeadSource } from '#app/.server/sources/types.ts'
-import { type DemoRegistry, startDemoRegistry } from '#server/demo-registry.ts'
-import { type DemoWebsites, startDemoWebsites } from '#server/demo-websites.ts'
+import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
+import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 
 const LEADS = 30
 const TASK_COLUMNS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'].map((t) => `${t}_status`)

@@ -10,7 +10,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, inject, test } from 'vitest'
 import { hashPassword, verifyPassword } from '#server/auth-server/passwords.ts'
 import { startAuthServer } from '#server/auth-server/index.ts'
-import { createRateLimiter, limitSpec, parseLimit, RateLimitUnavailable } from '#server/rate-limit.ts'
+import { createRateLimiter, limitSpec, parseLimit, RateLimitUnavailable } from '#app/.server/rate-limiter.ts'
 
 const databaseUrl = inject('databaseUrl')
 const pools: pg.Pool[] = []

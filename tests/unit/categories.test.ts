@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { filterCategories, type CategoryOption } from '#app/domain/categories.ts'
 import { normalizeForSearch, rankMatch } from '#app/domain/text.ts'
-import { allCategories, findCategory, getCategory, listCategories } from '#app/.server/search/categories.ts'
+import { allCategories, findCategory, getCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
 
 describe('normalizeForSearch', () => {
   it('lowercases and strips accents', () => {

@@ -9,7 +9,7 @@ import { requiredLiterals } from '#app/.server/enrichment/regex-literals.ts'
 import { detectTechnologies, groupByCategory } from '#app/.server/enrichment/technologies.ts'
 import { nameSimilarity, normalizeCompanyName } from '#app/.server/enrichment/registry-names.ts'
 import { parseRetryAfter } from '#app/utils/headers.ts'
-import { cloudflareEncode } from '#server/demo-websites.ts'
+import { cloudflareEncode } from '#server/demo/websites.ts'
 
 function emailsOf(candidates: string[]): string[] {
   const set = new Set<string>()

@@ -1,7 +1,7 @@
 // The outcome rules of one lead's tasks (app/.server/exports/enrichers.ts), with scripted enrichers.
 import { describe, expect, it, vi } from 'vitest'
 import { enrichLead, storable, type Enrichers, type LeadForEnrichment, type TaskType, type WebsiteFindings } from '#app/.server/exports/enrichers.ts'
-import { routeRegistryRequest } from '#server/demo-registry.ts'
+import { routeRegistryRequest } from '#server/demo/registry.ts'
 
 const OK: WebsiteFindings = {
   status: 'ok',

@@ -8,10 +8,11 @@
  * a code is accepted too). Requests the API must refuse throw LocationQueryError (→ HTTP 400).
  */
 import { countriesIn, countryCodeFromName, type Lang } from './locations/countries.ts'
-import { findCommune, findDepartment, findRegion, france } from './locations/france.ts'
+import { france, listedCommune, listedDepartment, listedRegion } from './locations/france.ts'
 import { filterPlaces, findPlace, toOption, type LocationOption, type Place } from './locations/places.ts'
 import { explicitCountryCode, type LevelsWithData } from '#app/domain/search.ts'
-import { adminUnitOf, citiesOf, countryHasCities, subdivisionsOf, type AdminUnit } from './locations/world.ts'
+import { adminUnitOf } from './locations/geonames-links.ts'
+import { citiesOf, countryHasCities, subdivisionsOf, type AdminUnit } from './locations/world.ts'
 
 export type { LocationOption }
 export { countryCodeFromName }
@@ -78,7 +79,7 @@ function requireCountry(countryName: string | undefined): string {
   return code
 }
 
-function requireParent(name: string | undefined, field: LocationField, find: (name: string) => Place | undefined): Place {
+function requireParent<T>(name: string | undefined, field: LocationField, find: (name: string) => T | undefined): T {
   if (!name?.trim()) throw new LocationQueryError('missing_parent', field)
   const place = find(name)
   if (!place) throw new LocationQueryError('unknown_parent', field)
@@ -88,10 +89,10 @@ function requireParent(name: string | undefined, field: LocationField, find: (na
 function franceLevels(request: LocationQuery, type: Exclude<LocationType, 'country'>): { places: readonly Place[] } {
   const index = france()
   if (type === 'region') return { places: index.regions }
-  const region = requireParent(request.regionName, 'regionName', (name) => findRegion(name))
-  if (type === 'department') return { places: index.departmentsByRegion.get(region.code!) ?? [] }
-  const department = requireParent(request.departmentName, 'departmentName', (name) => findDepartment(name, region.code))
-  return { places: index.communesByDepartment.get(department.code!) ?? [] }
+  const region = requireParent(request.regionName, 'regionName', listedRegion)
+  if (type === 'department') return { places: index.departmentsByRegion.get(region.code) ?? [] }
+  const department = requireParent(request.departmentName, 'departmentName', (name) => listedDepartment(name, region.code))
+  return { places: index.communesByDepartment.get(department.code) ?? [] }
 }
 
 function worldLevels(
@@ -189,37 +190,31 @@ export function resolveFrenchLocation(location: {
     inseeCode: null, cityName: null, postcodes: [], population: null,
   }
   if (location.region?.trim()) {
-    const region = findRegion(location.region)
+    const region = listedRegion(location.region)
     if (!region) return null
-    result.regionCode = region.code!
+    result.regionCode = region.code
   }
   if (location.department?.trim()) {
-    const department = findDepartment(location.department, result.regionCode ?? undefined)
+    const department = listedDepartment(location.department, result.regionCode ?? undefined)
     if (!department) return null
-    result.departmentCode = department.code!
-    result.regionCode = index.departmentRegion.get(department.code!) ?? null
+    result.departmentCode = department.code
+    result.regionCode = department.region
   }
   if (location.city?.trim()) {
-    const commune = findFrenchCity(location.city, result.regionCode, result.departmentCode)
+    // Within the department, else the region (most populous homonym).
+    const scope = result.departmentCode !== null ? { departmentCode: result.departmentCode } : { regionCode: result.regionCode ?? undefined }
+    const commune = listedCommune(location.city, scope)
     if (!commune) return null
-    result.inseeCode = commune.inseeCode
-    result.cityName = commune.name
-    result.postcodes = [...commune.postcodes]
+    result.inseeCode = commune.code
+    result.cityName = commune.nom
+    result.postcodes = [...commune.codesPostaux]
     result.population = commune.population
-    result.departmentCode = commune.departmentCode
-    result.regionCode = commune.regionCode
+    result.departmentCode = commune.departement
+    result.regionCode = commune.region
   }
   result.regionName = index.regions.find((r) => r.code === result.regionCode)?.name ?? null
   result.departmentName = index.departments.find((d) => d.code === result.departmentCode)?.name ?? null
   return result
-}
-
-/** A commune inside the given department, else inside the region (most populous homonym). */
-function findFrenchCity(city: string, regionCode: string | null, departmentCode: string | null) {
-  if (departmentCode !== null || regionCode === null) return findCommune(city, departmentCode ?? undefined)
-  const departments = france().departmentsByRegion.get(regionCode) ?? []
-  const communes = departments.map((d) => findCommune(city, d.code)).filter((c) => c !== undefined)
-  return communes.sort((a, b) => (b.population ?? 0) - (a.population ?? 0))[0]
 }
 
 export interface SubdivisionCodes {

@@ -3,7 +3,7 @@ import type { PlanId } from '#app/domain/plans.ts'
 import { PREVIEW_LIMIT, validateSearch, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { LeadSourceError, type ResolvedCategory } from '#app/.server/sources/types.ts'
-import { findCategory, getCategory, labelOf } from './categories.ts'
+import { findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { countryCodeOf, locationLevelsAvailable } from './locations.ts'
 
 export type { PreviewLead }

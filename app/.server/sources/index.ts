@@ -6,7 +6,7 @@
  *           LEADATLAS_CONTACT_URL  contact URL put in the User-Agent, as Overpass operators ask
  *   google  GOOGLE_PLACES_API_KEY (required), GOOGLE_PLACES_URL default https://places.googleapis.com
  */
-import { createDemoSource } from './demo.ts'
+import { createDemoSource } from './demo/source.ts'
 import { createGoogleSource } from './google.ts'
 import { createOsmSource } from './osm.ts'
 import type { LeadSource } from './types.ts'

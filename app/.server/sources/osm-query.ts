@@ -2,7 +2,8 @@
  * Builds Overpass QL for a search: the area (France by INSEE code and admin level, elsewhere ISO 3166 or name and
  * admin level) and the tag filter of the category.
  */
-import { type Commune, type Department, type Region, cityName, findCommune, findDepartment, findRegion, searchCountryIsFrance } from './france-geo.ts'
+import { explicitCountryCode } from '#app/domain/search.ts'
+import { cityName, findCommune, findDepartment, findRegion, searchCountryIsFrance } from '#app/.server/geo/france.ts'
 import { LeadSourceError, type ResolvedCategory, type SearchParams } from './types.ts'
 
 /** Overpass QL string literal. */
@@ -27,10 +28,10 @@ export interface OverpassArea {
 }
 
 function franceArea(params: SearchParams): OverpassArea | null {
-  const region: Region | undefined = findRegion(params.region)
-  const department: Department | undefined = findDepartment(params.department)
+  const region = findRegion(params.region)
+  const department = findDepartment(params.department)
   if ((params.region && !region) || (params.department && !department)) return null
-  const commune: Commune | undefined = findCommune(params.city, { department, region })
+  const commune = findCommune(params.city, { departmentCode: department?.code, regionCode: region?.code })
   if (params.city && !commune) return null
   const byInsee = (level: number, code: string) => `area${ADMIN}["admin_level"="${level}"]["ref:INSEE"=${ql(code)}]->.a;`
   // Paris/Lyon/Marseille arrondissements are admin level 9 in OSM.
@@ -46,7 +47,7 @@ export function overpassArea(params: SearchParams): OverpassArea {
     const area = franceArea(params)
     if (area) return area
   }
-  const countryCode = (params.countryCode?.trim() || (params.country?.trim().length === 2 ? params.country.trim() : '')).toUpperCase() || (france ? 'FR' : '')
+  const countryCode = explicitCountryCode(params.country ?? '', params.countryCode) ?? (france ? 'FR' : '')
   const city = params.city?.trim()
   const department = params.department?.trim()
   const region = params.region?.trim()

@@ -1,17 +1,17 @@
 /**
  * The offline default lead source: deterministic businesses over real French geography, with websites served by the
- * demo websites server (server/demo-websites.ts) so the enrichment pipeline runs for real without internet.
+ * demo websites server (server/demo/websites.ts) so the enrichment pipeline runs for real without internet.
  *
  * Same search → same businesses in the same order. A business is identified by (commune, sector, rank in that
  * commune), so the bakeries a department search shows in Lyon are also the first bakeries of a Lyon search.
  */
-import { allocate, type DemoArea, demoResultCount, resolveDemoArea } from './demo-area.ts'
-import { demoDetails, demoSlug, seedToken } from './demo-identity.ts'
-import { businessName, frenchLabel, sectorForCategory, sectorLabel } from './demo-names.ts'
-import { SECTORS, type SectorStyle, slugify } from './demo-vocabulary.ts'
-import { type Commune, normalizeName } from './france-geo.ts'
+import { allocate, type DemoArea, demoResultCount, resolveDemoArea } from './area.ts'
+import { demoDetails, demoSlug, seedToken } from './identity.ts'
+import { businessName, frenchLabel, sectorForCategory, sectorLabel } from './names.ts'
+import { SECTORS, type SectorStyle, slugify } from './vocabulary.ts'
+import { type Commune, normalizeName } from '#app/.server/geo/france.ts'
 import { Rng, hashString, rngFor } from './prng.ts'
-import type { Business, LeadSearchOptions, LeadSource, ResolvedCategory, SearchParams } from './types.ts'
+import type { Business, LeadSearchOptions, LeadSource, ResolvedCategory, SearchParams } from '../types.ts'
 
 export interface DemoSourceConfig {
   /**

@@ -9,9 +9,10 @@
  *
  * so the site served for a slug always matches the business that links to it, without any shared state.
  */
-import { type Commune, cityName, communeCentre, franceData, phoneZone } from './france-geo.ts'
+import { type Commune, cityName, franceData } from '#app/.server/geo/france.ts'
+import { communeCentre, phoneZone } from '#app/.server/geo/france-centres.ts'
 import { rngFor } from './prng.ts'
-import { STREETS, slugify } from './demo-vocabulary.ts'
+import { STREETS, slugify } from './vocabulary.ts'
 
 const MAX_NAME_SLUG = 60
 

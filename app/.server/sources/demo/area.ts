@@ -2,19 +2,10 @@
  * Where a demo search takes place and how many businesses it finds there. France searches use real communes (the
  * most populous of the chosen area); anything else becomes a single named place with fewer details.
  */
-import {
-  type Commune,
-  type Department,
-  type Region,
-  areaPopulation,
-  findCommune,
-  findDepartment,
-  findRegion,
-  searchCountryIsFrance,
-  topCommunes,
-} from './france-geo.ts'
+import { explicitCountryCode } from '#app/domain/search.ts'
+import { type Commune, areaPopulation, findCommune, findDepartment, findRegion, searchCountryIsFrance, topCommunes } from '#app/.server/geo/france.ts'
 import { hashString } from './prng.ts'
-import type { SearchParams } from './types.ts'
+import type { SearchParams } from '../types.ts'
 
 export type DemoArea =
   | { kind: 'france'; communes: Commune[]; population: number }
@@ -33,19 +24,10 @@ const PLACE_POPULATION = { city: 150_000, department: 800_000, region: 4_000_000
 export function resolveDemoArea(params: SearchParams): DemoArea {
   const france = searchCountryIsFrance(params)
   if (france !== false) {
-    const region: Region | undefined = findRegion(params.region)
-    const department: Department | undefined = findDepartment(params.department)
-    const unresolved = (params.city && !findCommune(params.city, { department, region })) ||
-      (params.department && !department) || (params.region && !region)
-    if (!unresolved) {
-      const commune = findCommune(params.city, { department, region })
-      if (commune) return { kind: 'france', communes: [commune], population: commune.population }
-      if (department) return { kind: 'france', communes: topCommunes({ department }, 25), population: areaPopulation({ department }) }
-      if (region) return { kind: 'france', communes: topCommunes({ region }, 50), population: areaPopulation({ region }) }
-      return { kind: 'france', communes: topCommunes({}, 60), population: areaPopulation({}) }
-    }
+    const area = franceArea(params)
+    if (area) return area
   }
-  const countryCode = params.countryCode?.trim().toUpperCase() || (params.country?.trim().length === 2 ? params.country.trim().toUpperCase() : null)
+  const countryCode = explicitCountryCode(params.country ?? '', params.countryCode) ?? null
   const town = params.city?.trim() || params.department?.trim() || params.region?.trim() || null
   const level = params.city?.trim() ? 'city' : params.department?.trim() ? 'department' : params.region?.trim() ? 'region' : 'country'
   return {
@@ -55,6 +37,19 @@ export function resolveDemoArea(params: SearchParams): DemoArea {
     countryCode: france === true ? 'FR' : countryCode,
     population: PLACE_POPULATION[level],
   }
+}
+
+/** Real communes for a search in France, or null when a level it names is not found there. */
+function franceArea(params: SearchParams): DemoArea | null {
+  const region = findRegion(params.region)
+  const department = findDepartment(params.department)
+  if ((params.department && !department) || (params.region && !region)) return null
+  const commune = findCommune(params.city, { departmentCode: department?.code, regionCode: region?.code })
+  if (params.city && !commune) return null
+  if (commune) return { kind: 'france', communes: [commune], population: commune.population }
+  if (department) return { kind: 'france', communes: topCommunes({ departmentCode: department.code }, 25), population: areaPopulation({ departmentCode: department.code }) }
+  if (region) return { kind: 'france', communes: topCommunes({ regionCode: region.code }, 50), population: areaPopulation({ regionCode: region.code }) }
+  return { kind: 'france', communes: topCommunes({}, 60), population: areaPopulation({}) }
 }
 
 /**

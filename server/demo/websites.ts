@@ -1,7 +1,7 @@
 /**
  * Demo business websites, served on loopback so the enrichment pipeline (crawler, email/social/technology
  * extraction, robots.txt, legal notices) runs for real without internet. Every slug renders a small, deterministic
- * site matching the demo business that links to it (app/.server/sources/demo-site.ts holds the model).
+ * site matching the demo business that links to it (app/.server/sources/demo/site.ts holds the model).
  *
  *   GET /robots.txt                      shared rules; a third of the sites disallow their /private pages
  *   GET /sites/<slug>/                   home page
@@ -9,18 +9,18 @@
  *   GET /sites/<slug>/mentions-legales   legal notice (SIRET for some)
  *   GET /sites/<slug>/private/contact    only on robots-disallowed sites
  *
- * Run alone with `npx tsx server/demo-websites.ts` (PORT, HOST, LATENCY_MS).
+ * Run alone with `npx tsx server/demo/websites.ts` (PORT, HOST, LATENCY_MS).
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
-import { demoRobotsTxt, demoSite } from '#app/.server/sources/demo-site.ts'
-import { type DemoPage, renderDemoPage, renderNotFound } from '#app/.server/sources/demo-site-pages.ts'
-import { listenOnRememberedPort } from './remembered-port.ts'
+import { demoRobotsTxt, demoSite } from '#app/.server/sources/demo/site.ts'
+import { type DemoPage, renderDemoPage, renderNotFound } from '#app/.server/sources/demo/site-pages.ts'
+import { listenOnRememberedPort } from '../remembered-port.ts'
 import { env } from '#app/.server/env.server.ts'
 
-export { demoSiteTruth, demoRobotsTxt, type DemoSiteTruth, type DemoSiteTechnology, type EmailMarkup, type SocialNetwork } from '#app/.server/sources/demo-site.ts'
-export { cloudflareEncode } from '#app/.server/sources/demo-site-pages.ts'
+export { demoSiteTruth, demoRobotsTxt, type DemoSiteTruth, type DemoSiteTechnology, type EmailMarkup, type SocialNetwork } from '#app/.server/sources/demo/site.ts'
+export { cloudflareEncode } from '#app/.server/sources/demo/site-pages.ts'
 
 export interface DemoWebsitesOptions {
   /** 0 or undefined: the port remembered in `dataDir` when given and free, else any free port. */
@@ -111,7 +111,7 @@ export async function startDemoWebsites(options: DemoWebsitesOptions = {}): Prom
   }
 }
 
-// `npx tsx server/demo-websites.ts` serves the sites on their own (handy to look at them in a browser).
+// `npx tsx server/demo/websites.ts` serves the sites on their own (handy to look at them in a browser).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sites = await startDemoWebsites({
     port: env.PORT ?? 0,

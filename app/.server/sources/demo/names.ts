@@ -2,9 +2,9 @@
  * Plausible business names for demo data: a sector's templates filled with French surnames, first names and place
  * complements ("Boulangerie Martin", "Le Fournil de Léa", "Pharmacie de la Gare").
  */
-import { allCategories, getCategory } from '#app/.server/search/categories.ts'
+import { allCategories, getCategory } from '#app/.server/taxonomy/categories.ts'
 import type { Rng } from './prng.ts'
-import type { ResolvedCategory } from './types.ts'
+import type { ResolvedCategory } from '../types.ts'
 import {
   FIRST_NAMES,
   GENERIC_TEMPLATES,
@@ -15,7 +15,7 @@ import {
   SURNAMES,
   type SectorStyle,
   slugify,
-} from './demo-vocabulary.ts'
+} from './vocabulary.ts'
 
 /**
  * The built-in sector a category stands for: a taxonomy category by its exact OSM tag only (a car wash is not a

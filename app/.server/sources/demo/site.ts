@@ -1,11 +1,11 @@
 /**
- * The content of a demo business website, derived from its slug alone (see demo-identity.ts). This is the "truth"
+ * The content of a demo business website, derived from its slug alone (see identity.ts). This is the "truth"
  * that enrichment tests assert against: which emails, social links and technologies a correct crawler finds there,
  * and which decoys it must ignore.
  */
-import { demoDetails, parseDemoSlug } from './demo-identity.ts'
-import { cityName } from './france-geo.ts'
-import { FIRST_NAMES, SURNAMES, prettifySlugName, slugify } from './demo-vocabulary.ts'
+import { demoDetails, parseDemoSlug } from './identity.ts'
+import { cityName } from '#app/.server/geo/france.ts'
+import { FIRST_NAMES, SURNAMES, prettifySlugName, slugify } from './vocabulary.ts'
 import { rngFor } from './prng.ts'
 
 export type SocialNetwork = 'facebook' | 'instagram' | 'linkedin' | 'twitter' | 'tiktok'

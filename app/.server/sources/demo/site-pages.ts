@@ -1,8 +1,8 @@
 /**
- * HTML of the demo business websites. Each page carries the markers of its site model (demo-site.ts): emails in the
+ * HTML of the demo business websites. Each page carries the markers of its site model (site.ts): emails in the
  * site's markup style, social links, technology fingerprints, and the decoys a careful extractor must ignore.
  */
-import type { DemoSite } from './demo-site.ts'
+import type { DemoSite } from './site.ts'
 
 export type DemoPage = 'home' | 'contact' | 'legal' | 'private'
 

@@ -9,14 +9,14 @@
  *   GET /search?q=<9 or 14 digits>   → the company with that SIREN / SIRET (filters ignored, as the real API does)
  *   anything else → 404; a search without q → 400 (the real API's answer)
  *
- * Run alone with `npx tsx server/demo-registry.ts` (PORT, HOST).
+ * Run alone with `npx tsx server/demo/registry.ts` (PORT, HOST).
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
-import { hashString, Rng } from '#app/.server/sources/prng.ts'
-import { completeLuhn, luhnValid } from '#app/.server/sources/demo-identity.ts'
-import { listenOnRememberedPort } from './remembered-port.ts'
+import { hashString, Rng } from '#app/.server/sources/demo/prng.ts'
+import { completeLuhn, luhnValid } from '#app/.server/sources/demo/identity.ts'
+import { listenOnRememberedPort } from '../remembered-port.ts'
 import { foldToAscii } from '#app/domain/text.ts'
 import { env } from '#app/.server/env.server.ts'
 
@@ -46,7 +46,6 @@ const LEGAL_FORMS = [
 const SIZE_BANDS = ['NN', '00', '01', '02', '03', '11', '12'] as const
 const FIRST_NAMES = ['MARIE', 'JEAN', 'PIERRE', 'SOPHIE', 'NICOLAS', 'JULIE', 'THOMAS', 'CAMILLE', 'LUC', 'EMMA']
 const SURNAMES = ['MARTIN', 'BERNARD', 'DUBOIS', 'THOMAS', 'ROBERT', 'RICHARD', 'PETIT', 'DURAND', 'LEROY', 'MOREAU']
-
 
 function normalize(text: string): string {
   return foldToAscii(text)

@@ -4,7 +4,7 @@
  * the exact business name from its URL slug alone.
  */
 
-import { allCategories } from '#app/.server/search/categories.ts'
+import { allCategories } from '#app/.server/taxonomy/categories.ts'
 import { foldToAscii } from '#app/domain/text.ts'
 
 export const SURNAMES = [

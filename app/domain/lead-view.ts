@@ -1,0 +1,22 @@
+/**
+ * One lead as the export pages show it: built by the server's read model (app/.server/export-views.ts) and drawn by
+ * the leads table, so both sides share the type without the browser code reaching into server modules.
+ */
+import type { LeadEnrichmentStatus } from './enrichment.ts'
+import type { PhoneDisplay, WebsiteDisplay } from './lead-format.ts'
+
+export interface ExportLeadView {
+  id: string
+  name: string
+  city: string | null
+  businessTypes: string[]
+  phone: PhoneDisplay | null
+  website: WebsiteDisplay | null
+  email: string[]
+  technologies: Record<string, string | string[]>
+  socialMedia: Record<string, string>
+  adminFrInfo: { results?: unknown[] } | null
+  rating: number | null
+  reviewCount: number | null
+  statuses: Record<string, LeadEnrichmentStatus>
+}
