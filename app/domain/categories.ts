@@ -54,14 +54,9 @@ export interface FilteredCategories<T> {
   exact: T | null
 }
 
-/** Where a query matched. Interface-language labels first: the picker lists them as labels. */
-const LABEL = 0
-const OTHER_LABEL = 1
-const TERM = 2
-const OTHER_TERM = 3
-
 /**
- * Rank of a match by source (rows) and quality (columns: exact, prefix, word prefix, substring,
+ * Rank of a match by source (rows, in `keysOf` order: interface-language label, other-language label, interface-
+ * language terms, other-language terms) and quality (columns: exact, prefix, word prefix, substring,
  * all words); lower ranks list first. Exact and prefix label matches of the interface language
  * come first, then those of the other language, then exact terms ("bakeshop" names Bakery as
  * surely as its label does), then looser label matches, then looser term matches.
@@ -101,7 +96,7 @@ function rankOption(option: CategoryOption, query: string, words: readonly strin
   // Every kind of match needs each query word somewhere in the keys.
   for (const word of words) if (!keys.all.includes(word)) return null
   let best: number | null = null
-  for (let source = LABEL; source <= OTHER_TERM; source++) {
+  for (let source = 0; source < RANKS.length; source++) {
     for (const key of keys.bySource[source]!) {
       const quality: MatchRank | null = rankMatch(key, query)
       if (quality === null) continue

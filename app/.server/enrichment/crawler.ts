@@ -172,139 +172,173 @@ export function decodeHtml(body: Buffer, contentType: string | undefined): strin
   return utf8
 }
 
+/** What one crawl needs from its crawler: the guarded HTTP client, robots.txt rules and the page budget. */
+interface CrawlContext {
+  http: GuardedHttp
+  robots: RobotsCache
+  maxPages: number
+}
+
+type Candidate = { url: string; kind: Exclude<PageKind, 'home'> }
+
+/** The code a failed fetch is recorded under. */
+function fetchErrorCode(error: unknown): string {
+  if (error instanceof RobotsDisallowed) return 'robots_disallowed'
+  if (error instanceof RobotsUnavailable) return 'robots_unavailable'
+  if (error instanceof FetchError) return error.code
+  return 'network_error'
+}
+
+/** The reason to rethrow when a crawl stops: the caller's own abort wins over the crawler closing. */
+function abortReason(signal: AbortSignal, outer: AbortSignal | undefined): unknown {
+  return outer?.aborted ? outer.reason : signal.reason
+}
+
+async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal): Promise<FetchedPage> {
+  const response = await ctx.http.get(url, {
+    signal,
+    beforeHop: async (hop) => {
+      const rules = await ctx.robots.rulesFor(hop, signal)
+      if (rules.kind === 'unavailable') throw new RobotsUnavailable(`robots.txt of ${hop.origin} answered ${rules.status}`)
+      if (rules.kind === 'rules' && !rules.isAllowed(hop.href)) throw new RobotsDisallowed(hop.href)
+    },
+  })
+  const contentType = headerValue(response.headers, 'content-type')
+  // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
+  const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
+  return { kind, url: response.url, response, html, parsed: parsePage(html, response.url) }
+}
+
+/** The homepage, or the findings that say why there is nothing to read. */
+async function fetchHome(ctx: CrawlContext, start: string, signal: AbortSignal, outer: AbortSignal | undefined): Promise<FetchedPage | WebsiteFindings> {
+  let home: FetchedPage
+  try {
+    home = await fetchPage(ctx, start, 'home', signal)
+  } catch (error) {
+    if (signal.aborted) throw abortReason(signal, outer)
+    return emptyFindings(error instanceof RobotsDisallowed ? 'not_found' : 'failed', null, fetchErrorCode(error))
+  }
+  const { status } = home.response
+  if (status === 404 || status === 410) return emptyFindings('not_found', home.url, `http_${status}`)
+  if (status < 200 || status >= 300) return emptyFindings('failed', home.url, `http_${status}`)
+  if (!isHtml(home.response)) return emptyFindings('not_found', home.url, 'not_html')
+  return home
+}
+
+/** Same-site links named like contact / legal / about pages: one of each kind first, then the rest in that order. */
+function candidatePages(home: FetchedPage, start: string): Candidate[] {
+  const homeUrl = new URL(home.url)
+  const seen = new Set([comparable(home.url), comparable(start)])
+  const byKind: Record<Candidate['kind'], string[]> = { contact: [], legal: [], about: [] }
+  for (const link of home.parsed.links) {
+    if (!link.url || !/^https?:/.test(link.url)) continue
+    const target = new URL(link.url)
+    if (siteKey(target) !== siteKey(homeUrl) || SKIP_EXTENSIONS.test(target.pathname)) continue
+    const key = comparable(target.href)
+    if (seen.has(key)) continue
+    const kind = pageKindOf(target, link.text)
+    if (!kind) continue
+    seen.add(key)
+    byKind[kind].push(target.href)
+  }
+  const queues = (['contact', 'legal', 'about'] as const).map((kind) => byKind[kind].map((url) => ({ url, kind })))
+  const ordered: Candidate[] = []
+  for (let round = 0; queues.some((q) => q.length > round); round++) for (const queue of queues) if (queue[round]) ordered.push(queue[round] as Candidate)
+  return ordered
+}
+
+/** The first candidates robots.txt allows, up to the page budget. */
+async function allowedCandidates(ctx: CrawlContext, candidates: Candidate[], signal: AbortSignal, outer: AbortSignal | undefined): Promise<Candidate[]> {
+  const chosen: Candidate[] = []
+  for (const candidate of candidates) {
+    if (chosen.length >= ctx.maxPages) break
+    try {
+      if (await ctx.robots.isAllowed(new URL(candidate.url), signal)) chosen.push(candidate)
+    } catch {
+      if (signal.aborted) throw abortReason(signal, outer)
+    }
+  }
+  return chosen
+}
+
+/** Keeps the fetched pages that are same-site HTML; records why the others were left out. */
+function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedPage>[], homeUrl: URL) {
+  const pages: FetchedPage[] = []
+  const pageErrors: Array<{ url: string; error: string }> = []
+  settled.forEach((result, i) => {
+    const url = (chosen[i] as Candidate).url
+    if (result.status !== 'fulfilled') {
+      pageErrors.push({ url, error: fetchErrorCode(result.reason) })
+      return
+    }
+    const page = result.value
+    const { status } = page.response
+    if (status < 200 || status >= 300) pageErrors.push({ url, error: `http_${status}` })
+    else if (!isHtml(page.response)) pageErrors.push({ url, error: 'not_html' })
+    else if (siteKey(new URL(page.url)) !== siteKey(homeUrl)) pageErrors.push({ url, error: 'other_site' })
+    else pages.push(page)
+  })
+  return { pages, pageErrors }
+}
+
+async function crawlSite(ctx: CrawlContext, start: string, crawlOptions: CrawlOptions, signal: AbortSignal): Promise<WebsiteFindings> {
+  const outer = crawlOptions.signal
+  const home = await fetchHome(ctx, start, signal, outer)
+  if (!('parsed' in home)) return home
+  const homeUrl = new URL(home.url)
+  const chosen = await allowedCandidates(ctx, candidatePages(home, start), signal, outer)
+  const settled = await Promise.allSettled(chosen.map((candidate) => fetchPage(ctx, candidate.url, candidate.kind, signal)))
+  if (signal.aborted) throw abortReason(signal, outer)
+  const { pages, pageErrors } = sortFetched(chosen, settled, homeUrl)
+
+  let robotsRules: RobotsRules | null
+  try {
+    robotsRules = await ctx.robots.rulesFor(homeUrl, signal)
+  } catch {
+    robotsRules = null
+  }
+  const country = toCountryCode(crawlOptions.countryCode) ?? countryFromHostname(homeUrl.hostname) ?? null
+  try {
+    return { ...extractFindings([home, ...pages], { country, robotsText: robotsRules?.text ?? '' }), pageErrors }
+  } catch {
+    // Extraction is pure and bounded; should it ever throw on a pathological page, the lead still gets an answer.
+    return emptyFindings('failed', home.url, 'extraction_error')
+  }
+}
+
 export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): WebsiteCrawler {
-  const allowList = new HostAllowList(options.allowHosts ?? allowListFromEnv())
-  const timeoutMs = options.timeoutMs ?? 8_000
-  const maxBytes = options.maxBytes ?? 1_500_000
-  const maxPages = Math.max(0, options.maxPages ?? 3)
   const perDomain = Math.max(1, options.perDomainConcurrency ?? 2)
   const overrides = new Map(Object.entries(options.hostConcurrency ?? {}).map(([host, n]) => [host.toLowerCase(), n]))
-  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT
-  const lookup = cachedLookup(options.lookup ?? systemLookup)
   if (options.preloadTechnologies !== false) loadTechnologies()
 
   const http = new GuardedHttp({
-    allowList,
-    lookup,
-    timeoutMs,
-    maxBytes,
-    userAgent,
+    allowList: new HostAllowList(options.allowHosts ?? allowListFromEnv()),
+    lookup: cachedLookup(options.lookup ?? systemLookup),
+    timeoutMs: options.timeoutMs ?? 8_000,
+    maxBytes: options.maxBytes ?? 1_500_000,
+    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     perHostLimit: (host) => overrides.get(host) ?? overrides.get(host.replace(/:\d+$/, '')) ?? perDomain,
   })
-  const robots = new RobotsCache(http)
+  const ctx: CrawlContext = { http, robots: new RobotsCache(http), maxPages: Math.max(0, options.maxPages ?? 3) }
   const lifetime = new AbortController()
   let closed = false
 
-  async function fetchPage(url: string, kind: PageKind, signal: AbortSignal): Promise<FetchedPage> {
-    const response = await http.get(url, {
-      signal,
-      beforeHop: async (hop) => {
-        const rules = await robots.rulesFor(hop, signal)
-        if (rules.kind === 'unavailable') throw new RobotsUnavailable(`robots.txt of ${hop.origin} answered ${rules.status}`)
-        if (rules.kind === 'rules' && !rules.isAllowed(hop.href)) throw new RobotsDisallowed(hop.href)
-      },
-    })
-    const contentType = headerValue(response.headers, 'content-type')
-    // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
-    const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
-    return { kind, url: response.url, response, html, parsed: parsePage(html, response.url) }
-  }
-
-  async function crawl(rawUrl: string, crawlOptions: CrawlOptions = {}): Promise<WebsiteFindings> {
-    if (closed) throw new Error('website crawler is closed')
-    const outer = crawlOptions.signal
-    outer?.throwIfAborted()
-    const start = normalizeWebsiteUrl(rawUrl ?? '')
-    if (!start) return emptyFindings('not_found', null, 'no_website')
-    const signal = outer ? AbortSignal.any([outer, lifetime.signal]) : lifetime.signal
-
-    let home: FetchedPage
-    try {
-      home = await fetchPage(start, 'home', signal)
-    } catch (error) {
-      if (signal.aborted) throw outer?.aborted ? outer.reason : signal.reason
-      if (error instanceof RobotsDisallowed) return emptyFindings('not_found', null, 'robots_disallowed')
-      if (error instanceof RobotsUnavailable) return emptyFindings('failed', null, 'robots_unavailable')
-      if (error instanceof FetchError) return emptyFindings('failed', null, error.code)
-      return emptyFindings('failed', null, 'network_error')
-    }
-    const { status } = home.response
-    if (status === 404 || status === 410) return emptyFindings('not_found', home.url, `http_${status}`)
-    if (status < 200 || status >= 300) return emptyFindings('failed', home.url, `http_${status}`)
-    if (!isHtml(home.response)) return emptyFindings('not_found', home.url, 'not_html')
-
-    // Candidate pages: same site, named like contact / legal / about, allowed by robots.txt.
-    const homeUrl = new URL(home.url)
-    const seen = new Set([comparable(home.url), comparable(start)])
-    const byKind: Record<Exclude<PageKind, 'home'>, string[]> = { contact: [], legal: [], about: [] }
-    for (const link of home.parsed.links) {
-      if (!link.url || !/^https?:/.test(link.url)) continue
-      const target = new URL(link.url)
-      if (siteKey(target) !== siteKey(homeUrl) || SKIP_EXTENSIONS.test(target.pathname)) continue
-      const key = comparable(target.href)
-      if (seen.has(key)) continue
-      const kind = pageKindOf(target, link.text)
-      if (!kind) continue
-      seen.add(key)
-      byKind[kind].push(target.href)
-    }
-    const chosen: Array<{ url: string; kind: PageKind }> = []
-    // One of each kind first (contact, legal, about), then the rest in the same order.
-    const queues = (['contact', 'legal', 'about'] as const).map((kind) => byKind[kind].map((url) => ({ url, kind })))
-    const ordered: Array<{ url: string; kind: PageKind }> = []
-    for (let round = 0; queues.some((q) => q.length > round); round++) for (const queue of queues) if (queue[round]) ordered.push(queue[round] as { url: string; kind: PageKind })
-    for (const candidate of ordered) {
-      if (chosen.length >= maxPages) break
-      try {
-        if (await robots.isAllowed(new URL(candidate.url), signal)) chosen.push(candidate)
-      } catch {
-        if (signal.aborted) throw outer?.aborted ? outer.reason : signal.reason
-      }
-    }
-    const settled = await Promise.allSettled(chosen.map((candidate) => fetchPage(candidate.url, candidate.kind, signal)))
-    if (signal.aborted) throw outer?.aborted ? outer.reason : signal.reason
-    const pages: FetchedPage[] = [home]
-    const pageErrors: Array<{ url: string; error: string }> = []
-    settled.forEach((result, i) => {
-      const url = (chosen[i] as { url: string }).url
-      if (result.status !== 'fulfilled') {
-        const error = result.reason
-        const code = error instanceof RobotsDisallowed ? 'robots_disallowed' : error instanceof RobotsUnavailable ? 'robots_unavailable' : error instanceof FetchError ? error.code : 'network_error'
-        pageErrors.push({ url, error: code })
-        return
-      }
-      const page = result.value
-      const { status: pageStatus } = page.response
-      if (pageStatus < 200 || pageStatus >= 300) pageErrors.push({ url, error: `http_${pageStatus}` })
-      else if (!isHtml(page.response)) pageErrors.push({ url, error: 'not_html' })
-      else if (siteKey(new URL(page.url)) !== siteKey(homeUrl)) pageErrors.push({ url, error: 'other_site' })
-      else pages.push(page)
-    })
-
-    let robotsRules: RobotsRules | null
-    try {
-      robotsRules = await robots.rulesFor(homeUrl, signal)
-    } catch {
-      robotsRules = null
-    }
-    const country = toCountryCode(crawlOptions.countryCode) ?? countryFromHostname(homeUrl.hostname) ?? null
-    try {
-      return { ...extractFindings(pages, { country, robotsText: robotsRules?.text ?? '' }), pageErrors }
-    } catch {
-      // Extraction is pure and bounded; should it ever throw on a pathological page, the lead still gets an answer.
-      return emptyFindings('failed', home.url, 'extraction_error')
-    }
-  }
-
   return {
-    crawl,
+    async crawl(rawUrl, crawlOptions = {}) {
+      if (closed) throw new Error('website crawler is closed')
+      crawlOptions.signal?.throwIfAborted()
+      const start = normalizeWebsiteUrl(rawUrl ?? '')
+      if (!start) return emptyFindings('not_found', null, 'no_website')
+      const signal = crawlOptions.signal ? AbortSignal.any([crawlOptions.signal, lifetime.signal]) : lifetime.signal
+      return crawlSite(ctx, start, crawlOptions, signal)
+    },
     async close() {
       if (closed) return
       closed = true
       lifetime.abort(new DOMException('website crawler closed', 'AbortError'))
       await http.close()
     },
-    stats: () => ({ peakPerHost: Object.fromEntries(http.hosts.peak), robotsFetches: robots.fetches }),
+    stats: () => ({ peakPerHost: Object.fromEntries(http.hosts.peak), robotsFetches: ctx.robots.fetches }),
   }
 }
 

@@ -3,7 +3,6 @@
  * propagates untouched, our own deadline becomes `timeout`, a network failure becomes `upstream_error`.
  */
 import { LeadSourceError } from './types.ts'
-import { parseRetryAfter } from '#app/utils/headers.ts'
 
 export interface UpstreamResponse {
   status: number

@@ -94,7 +94,7 @@ function pairs(digits: string): string {
 
 export function frenchPhone(seed: number, commune: Commune): string {
   const rng = rngFor(seed, 'phone')
-  let tail = ''
+  let tail: string
   do {
     tail = String(rng.int(0, 999_999)).padStart(6, '0')
   } while (looksFake(tail))
