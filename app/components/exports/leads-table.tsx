@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { ExportLeadView } from '#app/.server/export-views.ts'
+import type { ExportLeadView } from '#app/.server/exports/views.ts'
 import type { EnrichmentType } from '#app/domain/enrichment.ts'
 import { cn } from '#app/utils/misc.ts'
 import { CategoryChips } from '../search/results.tsx'
