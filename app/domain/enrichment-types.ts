@@ -9,9 +9,9 @@ export type FileLang = 'fr' | 'en'
 export type FileLabel = Readonly<Record<FileLang, string>>
 
 /** A row of the download query: lead columns and export_leads status columns, by name. */
-export type LeadRowValues = Readonly<Record<string, unknown>>
+type LeadRowValues = Readonly<Record<string, unknown>>
 
-export interface FileColumn {
+interface FileColumn {
   key: string
   header: FileLabel
   /** Excel column width, in characters. */
@@ -159,7 +159,6 @@ export type EnrichedLeadColumn = EnrichmentTypeEntry['leadColumns'][number]
 true satisfies Exclude<EnrichmentTypeEntry['needs'], null> extends EnrichmentType ? true : false
 
 export const ENRICHMENT_TYPES: readonly EnrichmentType[] = ENRICHMENT_TABLE.map((entry) => entry.key)
-export const ENRICHMENT_TASKS: readonly EnrichmentTask[] = ENRICHMENT_TABLE.map((entry) => entry.task)
 export const STATUS_COLUMNS: readonly EnrichmentStatusColumn[] = ENRICHMENT_TABLE.map((entry) => entry.statusColumn)
 /** Every leads column some enrichment fills, once each. */
 export const ENRICHED_LEAD_COLUMNS: readonly EnrichedLeadColumn[] = [...new Set(ENRICHMENT_TABLE.flatMap((entry) => entry.leadColumns))]
@@ -175,7 +174,3 @@ export const STATUS_COLUMN = Object.fromEntries(ENRICHMENT_TABLE.map((entry) => 
   EnrichmentStatusColumn
 >
 
-/** The entry of one pipeline task. */
-export function entryOfTask(task: EnrichmentTask): EnrichmentTypeEntry {
-  return ENRICHMENT_TABLE.find((entry) => entry.task === task) as EnrichmentTypeEntry
-}

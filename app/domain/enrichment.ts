@@ -2,15 +2,7 @@
 // The types themselves, and what each one needs, are the table of enrichment-types.ts.
 import { ENRICHMENT_TABLE, ENRICHMENT_TYPES, type EnrichmentType } from './enrichment-types.ts'
 
-export {
-  ENRICHMENT_TABLE,
-  ENRICHMENT_TYPES,
-  STATUS_COLUMN,
-  type EnrichmentStatusColumn,
-  type EnrichmentTask,
-  type EnrichmentType,
-  type EnrichmentTypeEntry,
-} from './enrichment-types.ts'
+export { ENRICHMENT_TYPES, STATUS_COLUMN, type EnrichmentType } from './enrichment-types.ts'
 
 export type EnrichmentOptions = Record<EnrichmentType, boolean>
 

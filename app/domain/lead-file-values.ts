@@ -54,7 +54,7 @@ export function formatTechnologies(value: unknown): string | null {
 }
 
 export const SOCIAL_NETWORKS = ['facebook', 'linkedin', 'twitter', 'instagram', 'tiktok'] as const
-export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number]
+type SocialNetwork = (typeof SOCIAL_NETWORKS)[number]
 const SOCIAL_ALIASES: Record<SocialNetwork, string[]> = {
   facebook: ['facebook'],
   linkedin: ['linkedin'],

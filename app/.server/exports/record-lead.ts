@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import { storable, type LeadEnrichmentResult, type TaskOutcome } from './enrichers.ts'
 
-export interface RecordResult {
+interface RecordResult {
   missing: boolean
   charged: number
   recorded: number
