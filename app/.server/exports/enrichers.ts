@@ -202,7 +202,7 @@ async function lookupRegistry(lead: LeadForEnrichment, findings: WebsiteFindings
  * Aborting (signal) rejects: nothing of this lead is recorded.
  */
 export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<TaskType>, context: LeadEnrichmentContext): Promise<LeadEnrichmentResult> {
-  const { enrichers, signal } = context
+  const { enrichers } = context
   const countryCode = (lead.countryCode ?? context.exportCountryCode ?? '').toUpperCase() || null
   const outcomes: LeadEnrichmentResult['outcomes'] = {}
   const values: LeadEnrichmentResult['values'] = {}

@@ -66,6 +66,7 @@ export async function runSearchPhase(
   }
 }
 
+/** Pages through the source into batches of leads; the export then holds every lead it found and enters enrichment. */
 async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: ExportSearch, types: TaskType[], options: ProcessOptions & { maxLeads: number }): Promise<void> {
   const exportId = row.id
   const userId = row.user_id
