@@ -1,20 +1,12 @@
 // Enrichment options (SPEC §3, §4 Enrichment toggles, §5 Export / Add enrichment). Pure: shared by client and server.
+// The types themselves, and what each one needs, are the table of enrichment-types.ts.
+import { ENRICHMENT_TABLE, ENRICHMENT_TYPES, type EnrichmentType } from './enrichment-types.ts'
 
-export const ENRICHMENT_TYPES = ['phone', 'website', 'email', 'technologies', 'social', 'admin_fr_info'] as const
-export type EnrichmentType = (typeof ENRICHMENT_TYPES)[number]
+export { ENRICHMENT_TYPES, STATUS_COLUMN, type EnrichmentType } from './enrichment-types.ts'
+
 export type EnrichmentOptions = Record<EnrichmentType, boolean>
 
-/** The export_leads status column of each option (the spec names the social one social_media). */
-export const STATUS_COLUMN: Record<EnrichmentType, string> = {
-  phone: 'phone_status',
-  website: 'website_status',
-  email: 'email_status',
-  technologies: 'technologies_status',
-  social: 'social_media_status',
-  admin_fr_info: 'admin_fr_info_status',
-}
-
-export const NO_ENRICHMENT: EnrichmentOptions = { phone: false, website: false, email: false, technologies: false, social: false, admin_fr_info: false }
+export const NO_ENRICHMENT: EnrichmentOptions = Object.fromEntries(ENRICHMENT_TYPES.map((type) => [type, false])) as EnrichmentOptions
 
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'interrupted'] as const
 export type ExportStatus = (typeof EXPORT_STATUSES)[number]
@@ -48,10 +40,14 @@ export function isFrance(country: string | null | undefined, countryCode?: strin
   return name === 'france' || name === 'fr'
 }
 
+/** Whether a type may be chosen at all: France-only types elsewhere may not. */
+function offered(entry: { franceOnly: boolean }, france: boolean): boolean {
+  return france || !entry.franceOnly
+}
+
 /**
- * Applies the toggle rules: technologies only while website is on (switching website off
- * switches technologies off); admin_fr_info only for France; options already enriched stay on
- * and cannot change.
+ * Applies the toggle rules of the table: a type that needs another (technologies needs website) is off while that
+ * one is off; a France-only type (admin_fr_info) is off elsewhere; options already enriched stay on and cannot change.
  */
 export function applyToggleRules(
   options: EnrichmentOptions,
@@ -59,18 +55,22 @@ export function applyToggleRules(
 ): EnrichmentOptions {
   const next = { ...options }
   for (const type of ENRICHMENT_TYPES) if (alreadyEnriched[type]) next[type] = true
-  if (!next.website) next.technologies = false
-  if (!france) next.admin_fr_info = false
+  // In table order, so a type needing another is decided after it.
+  for (const entry of ENRICHMENT_TABLE) {
+    if ((entry.needs && !next[entry.needs]) || !offered(entry, france)) next[entry.key] = false
+  }
   return next
 }
 
 /** Which toggles are shown and which are locked, for the enrichment modals. */
 export function toggleStates(options: EnrichmentOptions, { france, alreadyEnriched = NO_ENRICHMENT }: { france: boolean; alreadyEnriched?: EnrichmentOptions }) {
-  return ENRICHMENT_TYPES.filter((type) => type !== 'admin_fr_info' || france).map((type) => ({
-    type,
-    checked: options[type],
-    disabled: alreadyEnriched[type] || (type === 'technologies' && !options.website),
-    alreadyEnriched: alreadyEnriched[type],
+  return ENRICHMENT_TABLE.filter((entry) => offered(entry, france)).map((entry) => ({
+    type: entry.key,
+    labelKey: entry.labelKey,
+    hintKey: entry.hintKey,
+    checked: options[entry.key],
+    disabled: alreadyEnriched[entry.key] || Boolean(entry.needs && !options[entry.needs]),
+    alreadyEnriched: alreadyEnriched[entry.key],
   }))
 }
 

@@ -1,5 +1,5 @@
 /**
- * One lead as the export pages show it: built by the server's read model (app/.server/export-views.ts) and drawn by
+ * One lead as the export pages show it: built by the server's read model (app/.server/exports/views.ts) and drawn by
  * the leads table, so both sides share the type without the browser code reaching into server modules.
  */
 import type { LeadEnrichmentStatus } from './enrichment.ts'

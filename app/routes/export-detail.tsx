@@ -3,7 +3,7 @@ import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useLoc
 import type { Route } from './+types/export-detail'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
-import { getExportDetail } from '#app/.server/export-views.ts'
+import { getExportDetail } from '#app/.server/exports/views.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { addEnrichment, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'

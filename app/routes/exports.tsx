@@ -4,7 +4,7 @@ import { data, Form, isRouteErrorResponse, Link, useNavigation, useRevalidator, 
 import type { Route } from './+types/exports'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
-import { listExports } from '#app/.server/export-views.ts'
+import { listExports } from '#app/.server/exports/views.ts'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { ProgressBar, StatusBadge } from '#app/components/exports/status-badge.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'

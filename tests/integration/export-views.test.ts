@@ -6,7 +6,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { closeDb } from '#app/.server/db.ts'
-import { EXPORTS_PAGE_SIZE, getExportDetail, LEADS_PAGE_SIZE, listExports } from '#app/.server/export-views.ts'
+import { EXPORTS_PAGE_SIZE, getExportDetail, LEADS_PAGE_SIZE, listExports } from '#app/.server/exports/views.ts'
 import { DEFAULT_EXPORT_SORT } from '#app/domain/export-list.ts'
 
 let admin: pg.Pool

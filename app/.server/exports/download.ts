@@ -14,19 +14,16 @@
 // optional `signal`, e.g. request.signal). A consumer that stalls without cancelling holds the
 // connection until Postgres' idle_in_transaction_session_timeout (set per transaction below)
 // closes it; the stream then errors and the client is discarded.
-import { setTimeout as sleep } from 'node:timers/promises'
-import { once } from 'node:events'
-import { PassThrough, type Readable } from 'node:stream'
-import { stringify } from 'csv-stringify'
-import ExcelJS from 'exceljs'
+import type { Readable } from 'node:stream'
 import type { InferResult, Kysely, Transaction } from 'kysely'
 import type pg from 'pg'
 import QueryStream from 'pg-query-stream'
-import { csvDialect, formatCsvNumber, type CsvDialect, type CsvSeparator } from '#app/domain/csv-format.ts'
+import { csvDialect, type CsvDialect, type CsvSeparator } from '#app/domain/csv-format.ts'
 import { exportFileName } from '#app/domain/file-names.ts'
 import { applyUserClaims, getDb, getPool, type Database, type UserClaims } from '#app/.server/db.ts'
-import { exportColumns, rowCells, SHEET_NAME, type Cell, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
-import { neutralizeFormula } from './download/formulas.ts'
+import { exportColumns, rowCells, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
+import { CHUNK_BYTES, csvWriter, xlsxWriter, type FormatWriter } from './download/writers.ts'
+import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 import { isUuid } from '#app/domain/ids.ts'
 
 export type DownloadFormat = 'csv' | 'xlsx'
@@ -53,12 +50,6 @@ export interface ExportDownload {
  * next fetch as soon as its buffer drops below one batch, so round trips overlap with writing.
  */
 export const BATCH_SIZE = 50
-/** Chunks handed to the consumer are coalesced to about this size. */
-const CHUNK_BYTES = 64 * 1024
-/** XLSX: bytes allowed to wait between exceljs and the consumer before row production pauses. */
-const XLSX_BACKLOG_BYTES = 4 * 1024 * 1024
-const XLSX_CHECK_EVERY_ROWS = 100
-const XLSX_POLL_MS = 5
 /** A stalled consumer holds a connection at most this long between two cursor reads. */
 const IDLE_IN_TRANSACTION_MS = 5 * 60 * 1000
 
@@ -168,8 +159,6 @@ export function exportLeadsQuery(exportId: string, db: Kysely<Database> | Transa
       'l.city',
       'l.postal_code',
       'l.country_code',
-      'l.phone',
-      'l.website',
       'l.latitude',
       'l.longitude',
       'l.rating',
@@ -181,16 +170,8 @@ export function exportLeadsQuery(exportId: string, db: Kysely<Database> | Transa
       'l.description',
       'l.place_id',
       'l.source',
-      'l.email',
-      'l.technologies',
-      'l.social_media',
-      'l.admin_fr_info',
-      'el.phone_status',
-      'el.website_status',
-      'el.email_status',
-      'el.technologies_status',
-      'el.social_media_status',
-      'el.admin_fr_info_status',
+      ...ENRICHED_LEAD_SELECT,
+      ...STATUS_SELECT,
     ])
     .where('el.export_id', '=', exportId)
     .orderBy('el.position')
@@ -200,27 +181,7 @@ export function exportLeadsQuery(exportId: string, db: Kysely<Database> | Transa
 type LeadsQueryRow = InferResult<ReturnType<typeof exportLeadsQuery>>[number]
 true satisfies LeadsQueryRow extends LeadExportRow ? true : false
 
-interface FormatWriter {
-  /** The file's bytes. */
-  output: Readable
-  /** Adds one record; a promise when the caller must wait (backpressure). */
-  write(cells: Cell[]): Promise<void> | undefined
-  /** Writes the end of the file. */
-  end(): Promise<void>
-  destroy(error?: Error): void
-}
-
-function leadStream({
-  client,
-  end,
-  exportId,
-  columns,
-  format,
-  lang,
-  dialect,
-  signal,
-  batchSize,
-}: {
+interface LeadFile {
   client: pg.PoolClient
   end: (commit: boolean) => Promise<void>
   exportId: string
@@ -228,42 +189,47 @@ function leadStream({
   format: DownloadFormat
   lang: DownloadLang
   dialect: CsvDialect
-  signal: AbortSignal | undefined
   batchSize: number
-}): ReadableStream<Uint8Array> {
-  // Aborted when the download stops early for any reason: stops the cursor and the writer.
-  const stop = new AbortController()
+}
 
-  async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
-    const query = exportLeadsQuery(exportId).compile()
-    const rows = client.query(new QueryStream(query.sql, [...query.parameters], { batchSize }))
-    const writer = format === 'csv' ? csvWriter(columns, dialect, stop.signal) : xlsxWriter(columns, lang, stop.signal)
-    const onStop = () => {
-      rows.destroy()
-      writer.destroy()
-    }
-    stop.signal.addEventListener('abort', onStop, { once: true })
-    const feeding = feed(rows, writer, columns)
-    feeding.catch(() => {}) // awaited below; this only keeps an early failure from going unhandled
-    let completed = false
-    try {
-      for await (const chunk of coalesce(writer.output, CHUNK_BYTES)) yield chunk
-      await feeding
-      completed = true
-    } finally {
-      stop.signal.removeEventListener('abort', onStop)
-      // Not awaiting `feeding` here: a destroyed writer may never settle it. Destroying the
-      // cursor is enough for the client: pg runs the rollback after the cursor's close.
-      if (!completed) onStop()
-      await end(completed)
-    }
+/**
+ * The file's bytes, produced as they are pulled; the transaction ends with the last one. `stop` (the download
+ * stopped early for any reason) stops the cursor and the writer.
+ */
+async function* fileChunks(file: LeadFile, stop: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+  const { client, end, exportId, columns, format, lang, dialect, batchSize } = file
+  const query = exportLeadsQuery(exportId).compile()
+  const rows = client.query(new QueryStream(query.sql, [...query.parameters], { batchSize }))
+  const writer = format === 'csv' ? csvWriter(columns, dialect, stop) : xlsxWriter(columns, lang, stop)
+  const onStop = () => {
+    rows.destroy()
+    writer.destroy()
   }
+  stop.addEventListener('abort', onStop, { once: true })
+  const feeding = feed(rows, writer, columns)
+  feeding.catch(() => {}) // awaited below; this only keeps an early failure from going unhandled
+  let completed = false
+  try {
+    for await (const chunk of coalesce(writer.output, CHUNK_BYTES)) yield chunk
+    await feeding
+    completed = true
+  } finally {
+    stop.removeEventListener('abort', onStop)
+    // Not awaiting `feeding` here: a destroyed writer may never settle it. Destroying the
+    // cursor is enough for the client: pg runs the rollback after the cursor's close.
+    if (!completed) onStop()
+    await end(completed)
+  }
+}
 
-  const iterator = chunks()
+/** The file as a pull stream the consumer (or `signal`) may cancel at any time. */
+function leadStream({ signal, ...file }: LeadFile & { signal: AbortSignal | undefined }): ReadableStream<Uint8Array> {
+  const stop = new AbortController()
+  const iterator = fileChunks(file, stop.signal)
   const cancel = async (reason?: unknown) => {
     stop.abort(reason)
     await iterator.return().catch(() => {})
-    await end(false).catch(() => {}) // when the generator never started, its finally never runs
+    await file.end(false).catch(() => {}) // when the generator never started, its finally never runs
   }
 
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
@@ -336,92 +302,4 @@ async function* coalesce(source: Readable, size: number): AsyncGenerator<Uint8Ar
     }
   }
   if (length > 0) yield parts.length === 1 ? parts[0]! : Buffer.concat(parts, length)
-}
-
-// ---------------------------------------------------------------------------
-// Formats
-
-function csvWriter(columns: Column[], dialect: CsvDialect, stop: AbortSignal): FormatWriter {
-  const stringifier = stringify({
-    bom: true, // Excel reads UTF-8 only with it
-    delimiter: dialect.delimiter, // csv-stringify quotes any field holding it
-    header: true,
-    columns: columns.map((column) => column.header),
-    record_delimiter: 'windows', // RFC 4180
-    // csv-stringify quotes the delimiter, quotes and "\r\n"; a lone "\n" or "\r" must be quoted too,
-    // or "Shop\n=1+1" would start a new row with a formula.
-    quoted_match: /[\r\n]/,
-  })
-  return {
-    output: stringifier,
-    write(cells) {
-      if (stringifier.write(cells.map((cell) => csvCell(cell, dialect)))) return undefined
-      return once(stringifier, 'drain', { signal: stop }).then(() => undefined)
-    },
-    async end() {
-      stringifier.end()
-    },
-    destroy(error) {
-      stringifier.destroy(error)
-    },
-  }
-}
-
-/** exceljs internals read to measure how much XML waits for the zip (see pendingBytes). */
-interface SheetStreamInternals {
-  buffers?: Array<{ length: number }>
-  pipes?: Array<{ _writableState?: { length?: number }; _readableState?: { length?: number } }>
-}
-
-function xlsxWriter(columns: Column[], lang: DownloadLang, stop: AbortSignal): FormatWriter {
-  const output = new PassThrough({ highWaterMark: CHUNK_BYTES })
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false })
-  const sheet = workbook.addWorksheet(SHEET_NAME[lang], { views: [{ state: 'frozen', ySplit: 1 }] })
-  sheet.columns = columns.map((column) => ({ header: column.header, key: column.key, width: column.width }))
-
-  // exceljs writes committed rows into a buffer that feeds the zip with no backpressure: rows
-  // committed faster than the consumer reads would pile up there. So every few rows, production
-  // waits while too many bytes sit between exceljs and the consumer: the sheet's own buffer, the
-  // stream the zip reads it from, and our output. Everything past that is bounded by stream
-  // high-water marks. Read defensively: if exceljs changes, only the output is counted.
-  const sheetStream = (sheet as unknown as { stream?: SheetStreamInternals }).stream
-  const pendingBytes = () => {
-    let bytes = output.readableLength + output.writableLength
-    for (const buffer of sheetStream?.buffers ?? []) bytes += buffer.length
-    for (const pipe of sheetStream?.pipes ?? []) bytes += (pipe._writableState?.length ?? 0) + (pipe._readableState?.length ?? 0)
-    return bytes
-  }
-  const waitForConsumer = async () => {
-    while (pendingBytes() > XLSX_BACKLOG_BYTES) await sleep(XLSX_POLL_MS, undefined, { signal: stop })
-  }
-
-  let sinceCheck = 0
-  return {
-    output,
-    write(cells) {
-      sheet.addRow(cells.map(safeCell)).commit()
-      if (++sinceCheck < XLSX_CHECK_EVERY_ROWS) return undefined
-      sinceCheck = 0
-      return pendingBytes() > XLSX_BACKLOG_BYTES ? waitForConsumer() : undefined
-    },
-    async end() {
-      sheet.commit()
-      await workbook.commit() // resolves once the zip's last byte is in `output`
-    },
-    destroy(error) {
-      ;(workbook as unknown as { zip?: { abort?: () => void } }).zip?.abort?.()
-      output.destroy(error)
-    },
-  }
-}
-
-/** CSV: text neutralised as in XLSX; numbers written with the dialect's decimal mark ("4,5" for ";"). */
-export function csvCell(cell: Cell, dialect: Pick<CsvDialect, 'decimalMark'>): string | null {
-  if (typeof cell === 'number') return formatCsvNumber(cell, dialect)
-  return cell === null ? null : neutralizeFormula(cell)
-}
-
-/** Text is neutralised (CSV and XLSX alike) and written as text; numbers stay numbers. */
-export function safeCell(cell: Cell): string | number | null {
-  return typeof cell === 'string' ? neutralizeFormula(cell) : cell
 }

@@ -3,10 +3,10 @@
  * benchmark pass their own, the worker uses the real engine (app/.server/enrichment) by default.
  */
 import type { JsonObject } from '#app/.server/db.ts'
+import type { EnrichmentTask } from '#app/domain/enrichment-types.ts'
 
-/** The export_leads status column stems: one task per (lead, type). */
-export const TASK_TYPES = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'] as const
-export type TaskType = (typeof TASK_TYPES)[number]
+/** One task per (lead, type), named by the table of enrichment types. */
+export type TaskType = EnrichmentTask
 export type TaskOutcome = 'success' | 'not_found' | 'failed'
 
 export interface WebsiteFindings {
@@ -149,10 +149,44 @@ function cleanSocial(...maps: Array<Record<string, string | undefined> | null | 
   return out
 }
 
+/** The list or map when it holds something, else null. */
+function nonEmpty<T extends object>(found: T): T | null {
+  return Object.keys(found).length ? found : null
+}
+
 /** leads.name's default (SPEC §3) when the source gave no name. */
 export const UNNAMED_BUSINESS = 'Unnamed Business'
 
 const CRAWL_TYPES: readonly TaskType[] = ['website', 'email', 'technologies', 'social_media']
+
+/** One crawl; a crawl that throws (other than an abort) counts as failed. */
+async function crawlWebsite(website: string, countryCode: string | null, { enrichers, signal }: LeadEnrichmentContext): Promise<WebsiteFindings> {
+  let findings: WebsiteFindings
+  try {
+    findings = await enrichers.crawl(website, { signal, countryCode: countryCode ?? undefined })
+  } catch (error) {
+    if (isAbort(error, signal)) throw error
+    findings = { status: 'failed', finalUrl: null, emails: [], socialMedia: {}, technologies: {}, phones: [], siret: null, error: String(error) }
+  }
+  signal?.throwIfAborted()
+  return findings
+}
+
+/** The registry match of a French lead, helped by the SIRET / SIREN its website printed. */
+async function lookupRegistry(lead: LeadForEnrichment, findings: WebsiteFindings | null, { enrichers, signal, nafCodes }: LeadEnrichmentContext): Promise<RegistryOutcome> {
+  // Matching is by name (+ postcode, SIRET): a lead without a real name cannot be matched.
+  if (lead.name.trim() === '' || lead.name === UNNAMED_BUSINESS) return { status: 'not_found' }
+  let result: RegistryOutcome
+  try {
+    const query = { name: lead.name, postalCode: lead.postalCode, city: lead.city, siret: findings ? findings.siret : null, siren: findings ? findings.siren : null, nafCodes }
+    result = await enrichers.lookupRegistry(query, { signal })
+  } catch (error) {
+    if (isAbort(error, signal)) throw error
+    result = { status: 'failed', error: String(error) }
+  }
+  signal?.throwIfAborted()
+  return result
+}
 
 /**
  * Runs the pending tasks of one lead: at most one website crawl (feeding website, email, social, technologies,
@@ -168,7 +202,7 @@ const CRAWL_TYPES: readonly TaskType[] = ['website', 'email', 'technologies', 's
  * Aborting (signal) rejects: nothing of this lead is recorded.
  */
 export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<TaskType>, context: LeadEnrichmentContext): Promise<LeadEnrichmentResult> {
-  const { enrichers, signal } = context
+  const { enrichers } = context
   const countryCode = (lead.countryCode ?? context.exportCountryCode ?? '').toUpperCase() || null
   const outcomes: LeadEnrichmentResult['outcomes'] = {}
   const values: LeadEnrichmentResult['values'] = {}
@@ -179,44 +213,23 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
     CRAWL_TYPES.some((type) => pending.has(type)) || (pending.has('phone') && !sourcePhone) || (pending.has('admin_fr_info') && french)
   let findings: WebsiteFindings | null = null
   if (wantsCrawl && lead.website) {
-    try {
-      findings = await enrichers.crawl(lead.website, { signal, countryCode: countryCode ?? undefined })
-    } catch (error) {
-      if (isAbort(error, signal)) throw error
-      findings = { status: 'failed', finalUrl: null, emails: [], socialMedia: {}, technologies: {}, phones: [], siret: null, error: String(error) }
-    }
-    signal?.throwIfAborted()
+    findings = await crawlWebsite(lead.website, countryCode, context)
   }
   const crawlFailed = findings?.status === 'failed'
   const ok = findings?.status === 'ok'
 
-  if (pending.has('website')) {
-    if (ok) {
-      outcomes.website = 'success'
-      values.website = findings?.finalUrl || (lead.website as string)
-    } else outcomes.website = crawlFailed ? 'failed' : 'not_found'
+  // What the crawl alone decides: found → success with its value; else failed when the crawl failed.
+  const fromCrawl = <T extends 'website' | 'email' | 'social_media' | 'technologies'>(type: T, found: LeadEnrichmentResult['values'][T] | null) => {
+    if (!pending.has(type)) return
+    if (found) {
+      outcomes[type] = 'success'
+      values[type] = found
+    } else outcomes[type] = crawlFailed ? 'failed' : 'not_found'
   }
-  if (pending.has('email')) {
-    const emails = dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []])
-    if (emails.length) {
-      outcomes.email = 'success'
-      values.email = emails
-    } else outcomes.email = crawlFailed ? 'failed' : 'not_found'
-  }
-  if (pending.has('social_media')) {
-    const social = cleanSocial(lead.sourceSocialMedia, ok ? findings?.socialMedia : null)
-    if (Object.keys(social).length) {
-      outcomes.social_media = 'success'
-      values.social_media = social
-    } else outcomes.social_media = crawlFailed ? 'failed' : 'not_found'
-  }
-  if (pending.has('technologies')) {
-    const technologies = ok ? cleanTechnologies(findings?.technologies) : {}
-    if (Object.keys(technologies).length) {
-      outcomes.technologies = 'success'
-      values.technologies = technologies
-    } else outcomes.technologies = crawlFailed ? 'failed' : 'not_found'
-  }
+  fromCrawl('website', ok ? findings?.finalUrl || (lead.website as string) : null)
+  fromCrawl('email', nonEmpty(dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []])))
+  fromCrawl('social_media', nonEmpty(cleanSocial(lead.sourceSocialMedia, ok ? findings?.socialMedia : null)))
+  fromCrawl('technologies', nonEmpty(ok ? cleanTechnologies(findings?.technologies) : {}))
   if (pending.has('phone')) {
     let phone = sourcePhone
     if (!phone && ok) {
@@ -231,33 +244,11 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
     } else outcomes.phone = crawlFailed && !lead.phone ? 'failed' : 'not_found'
   }
   if (pending.has('admin_fr_info')) {
-    // Matching is by name (+ postcode, SIRET): a lead without a real name cannot be matched.
-    const named = lead.name.trim() !== '' && lead.name !== UNNAMED_BUSINESS
-    if (!french || !named) outcomes.admin_fr_info = 'not_found'
-    else {
-      let result: RegistryOutcome
-      try {
-        result = await enrichers.lookupRegistry(
-          {
-            name: lead.name,
-            postalCode: lead.postalCode,
-            city: lead.city,
-            siret: ok ? findings?.siret : null,
-            siren: ok ? findings?.siren : null,
-            nafCodes: context.nafCodes,
-          },
-          { signal },
-        )
-      } catch (error) {
-        if (isAbort(error, signal)) throw error
-        result = { status: 'failed', error: String(error) }
-      }
-      signal?.throwIfAborted()
-      if (result.status === 'success') {
-        outcomes.admin_fr_info = 'success'
-        values.admin_fr_info = Array.isArray(result.info.results) ? result.info : { ...result.info, results: [result.info] }
-      } else outcomes.admin_fr_info = result.status
-    }
+    const result = french ? await lookupRegistry(lead, ok ? findings : null, context) : { status: 'not_found' as const }
+    if (result.status === 'success') {
+      outcomes.admin_fr_info = 'success'
+      values.admin_fr_info = Array.isArray(result.info.results) ? result.info : { ...result.info, results: [result.info] }
+    } else outcomes.admin_fr_info = result.status
   }
   return { outcomes, values, crawled: findings !== null }
 }

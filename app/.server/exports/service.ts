@@ -18,7 +18,7 @@ import { countryCodeOf, locationLevelsAvailable } from '#app/.server/search/loca
 import { isFrance, normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
 import { canResume, EXPORT_ERROR_STATUS, validateAddEnrichment, validateCreateExport, type ExportErrorCode } from '#app/domain/exports.ts'
 import { validateSearch } from '#app/domain/search.ts'
-import { refreshProgress } from './processor.ts'
+import { refreshProgress } from './progress.ts'
 import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
 import { isUuid } from '#app/domain/ids.ts'
 

@@ -175,38 +175,8 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
     async ([job]) => run(job as JobWithMetadata<ExportJobData>),
   )
   const fairWait = options.fairWaitSeconds ?? numberEnv('EXPORT_FAIR_WAIT_SECONDS', 5)
-  let fairness: NodeJS.Timeout | undefined
-  if (fairWait > 0) {
-    let checking = false
-    fairness = setInterval(
-      () => {
-        if (checking || inflight.size === 0 || stopping.signal.aborted) return
-        checking = true
-        preemptionVictim(boss, queues.run, fairWait, userCap)
-          .then((victim) => {
-            const slot = victim ? inflight.get(victim) : undefined
-            if (!slot || slot.signal.aborted) return
-            log(`export job ${victim}: another user's export is waiting, this run yields its slot`)
-            slot.abort(new DOMException('export run yields its slot', 'AbortError'))
-          })
-          .catch((error) => log(`fairness check failed: ${(error as Error)?.message ?? error}`))
-          .finally(() => {
-            checking = false
-          })
-      },
-      Math.max(500, Math.min(2_000, fairWait * 500)),
-    )
-    fairness.unref()
-  }
-  // A run that failed on every retry (or whose worker died on the last one): the export must not stay
-  // "processing" forever. It becomes failed and resumable, unless a newer run of it is queued or running.
-  await boss.work<ExportJobData>(queues.dead, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
-    const exportId = job?.data?.exportId
-    if (typeof exportId !== 'string') return
-    const live = await boss.findJobs<ExportJobData>(queues.run, { key: exportId })
-    if (live.some((other) => other.state === 'created' || other.state === 'retry' || other.state === 'active')) return
-    await markRunFailed(exportId, new Error('the export run failed on every retry'))
-  })
+  const fairness = fairWait > 0 ? startFairnessChecks(boss, { queue: queues.run, fairWait, userCap, inflight, stopping: stopping.signal, log }) : undefined
+  await workDeadLetters(boss, queues)
 
   return {
     get active() {
@@ -219,6 +189,48 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
       await enrichers.close?.().catch(() => {})
     },
   }
+}
+
+/** The periodic preemption check (see "Fairness" in registerExportWorker): asks the chosen run, if it is ours, to yield. */
+function startFairnessChecks(
+  boss: PgBoss,
+  { queue, fairWait, userCap, inflight, stopping, log }: { queue: string; fairWait: number; userCap: number; inflight: Map<string, AbortController>; stopping: AbortSignal; log: (message: string) => void },
+): NodeJS.Timeout {
+  let checking = false
+  const fairness = setInterval(
+    () => {
+      if (checking || inflight.size === 0 || stopping.aborted) return
+      checking = true
+      preemptionVictim(boss, queue, fairWait, userCap)
+        .then((victim) => {
+          const slot = victim ? inflight.get(victim) : undefined
+          if (!slot || slot.signal.aborted) return
+          log(`export job ${victim}: another user's export is waiting, this run yields its slot`)
+          slot.abort(new DOMException('export run yields its slot', 'AbortError'))
+        })
+        .catch((error) => log(`fairness check failed: ${(error as Error)?.message ?? error}`))
+        .finally(() => {
+          checking = false
+        })
+    },
+    Math.max(500, Math.min(2_000, fairWait * 500)),
+  )
+  fairness.unref()
+  return fairness
+}
+
+/**
+ * A run that failed on every retry (or whose worker died on the last one): the export must not stay
+ * "processing" forever. It becomes failed and resumable, unless a newer run of it is queued or running.
+ */
+async function workDeadLetters(boss: PgBoss, queues: { run: string; dead: string }): Promise<void> {
+  await boss.work<ExportJobData>(queues.dead, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
+    const exportId = job?.data?.exportId
+    if (typeof exportId !== 'string') return
+    const live = await boss.findJobs<ExportJobData>(queues.run, { key: exportId })
+    if (live.some((other) => other.state === 'created' || other.state === 'retry' || other.state === 'active')) return
+    await markRunFailed(exportId, new Error('the export run failed on every retry'))
+  })
 }
 
 async function markRunFailed(exportId: string, error: unknown): Promise<void> {

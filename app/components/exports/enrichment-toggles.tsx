@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next'
-import { applyToggleRules, toggleStates, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
+import { applyToggleRules, toggleStates, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { cn, useHydrated } from '#app/utils/misc.ts'
 
 /**
- * The enrichment checkboxes (SPEC §4): technologies needs website, admin_fr_info only for
- * France, already-enriched options locked. With JavaScript the rules apply as you click;
+ * The enrichment checkboxes (SPEC §4), labels and rules from the table of enrichment types
+ * (technologies needs website, admin_fr_info only for France), already-enriched options locked. With JavaScript the rules apply as you click;
  * without it the server applies the same rules (applyToggleRules) on submit.
  */
 export function EnrichmentToggles({
@@ -21,10 +21,6 @@ export function EnrichmentToggles({
   const { t } = useTranslation()
   const hydrated = useHydrated()
   const toggles = toggleStates(value, { france, alreadyEnriched })
-  const hint: Partial<Record<EnrichmentType, string>> = {
-    technologies: t('exports.modal.technologiesHint'),
-    admin_fr_info: t('exports.modal.adminHint'),
-  }
   return (
     <fieldset>
       <legend className="text-sm font-medium text-slate-700">{t('exports.modal.options')}</legend>
@@ -53,11 +49,11 @@ export function EnrichmentToggles({
                 className="mt-0.5 size-4 rounded border-slate-300 text-brand-600 accent-brand-600"
               />
               <span className="text-sm">
-                <span className="font-medium text-slate-900">{t(`exports.options.${toggle.type}`)}</span>
+                <span className="font-medium text-slate-900">{t(toggle.labelKey)}</span>
                 {toggle.alreadyEnriched ? (
                   <span className="block text-xs text-slate-600">{t("exports.modal.alreadyEnriched")}</span>
-                ) : hint[toggle.type] ? (
-                  <span className="block text-xs text-slate-600">{hint[toggle.type]}</span>
+                ) : toggle.hintKey ? (
+                  <span className="block text-xs text-slate-600">{t(toggle.hintKey)}</span>
                 ) : null}
               </span>
               {/* A disabled checkbox is not submitted: keep already-enriched options in the form data. */}

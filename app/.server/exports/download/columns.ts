@@ -1,16 +1,17 @@
 // Columns of a downloaded export (SPEC §3 Lead, ARCHITECTURE §5 item 5): every lead field, then
-// one block per enrichment the export chose. Header labels are file contents, not UI strings,
-// so both languages live here rather than in app/locales.
-import { normalizeEnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
+// one block per enrichment the export chose (its columns come with its entry in the table of
+// enrichment types). Header labels are file contents, not UI strings, so both languages live
+// here rather than in app/locales.
+import { ENRICHMENT_TABLE, type EnrichmentStatusColumn, type EnrichedLeadColumn, type FileLabel, type FileLang } from '#app/domain/enrichment-types.ts'
+import { normalizeEnrichmentOptions } from '#app/domain/enrichment.ts'
+import { formatWorkingHours, joinList, num, text, type Cell } from '#app/domain/lead-file-values.ts'
 import type { EnrichmentStatus, JsonValue } from '#app/.server/db.ts'
 
-export type DownloadLang = 'fr' | 'en'
+export type DownloadLang = FileLang
+export type { Cell }
 
-/** A cell: text, a number (kept numeric in both formats), or empty. */
-export type Cell = string | number | null
-
-/** One row of the download query (leads joined to export_leads, see download.ts). */
-export interface LeadExportRow {
+/** The lead fields every file has (leads joined to export_leads, see download.ts). */
+type BaseLeadRow = {
   name: string
   full_address: string | null
   city: string | null
@@ -29,17 +30,10 @@ export interface LeadExportRow {
   description: string | null
   place_id: string | null
   source: string
-  email: string[] | null
-  technologies: JsonValue | null
-  social_media: JsonValue | null
-  admin_fr_info: JsonValue | null
-  phone_status: EnrichmentStatus
-  website_status: EnrichmentStatus
-  email_status: EnrichmentStatus
-  technologies_status: EnrichmentStatus
-  social_media_status: EnrichmentStatus
-  admin_fr_info_status: EnrichmentStatus
 }
+
+/** One row of the download query: the lead fields, what the enrichments filled, and their statuses. */
+export type LeadExportRow = BaseLeadRow & Readonly<Record<EnrichedLeadColumn, unknown>> & Readonly<Record<EnrichmentStatusColumn, EnrichmentStatus>>
 
 export interface Column {
   key: string
@@ -49,14 +43,12 @@ export interface Column {
   value: (row: LeadExportRow) => Cell
 }
 
-type Label = Record<DownloadLang, string>
-
 // ---------------------------------------------------------------------------
 // Labels
 
-export const SHEET_NAME: Label = { en: 'Leads', fr: 'Prospects' }
+export const SHEET_NAME: FileLabel = { en: 'Leads', fr: 'Prospects' }
 
-export const STATUS_LABELS: Record<EnrichmentStatus, Label> = {
+export const STATUS_LABELS: Record<EnrichmentStatus, FileLabel> = {
   not_required: { en: 'Not requested', fr: 'Non demandé' },
   pending: { en: 'Pending', fr: 'En attente' },
   success: { en: 'Found', fr: 'Trouvé' },
@@ -83,148 +75,9 @@ export const HEADER_LABELS = {
   description: { en: 'Description', fr: 'Description' },
   place_id: { en: 'Place ID', fr: 'Identifiant du lieu' },
   source: { en: 'Source', fr: 'Source' },
-
-  phone_status: { en: 'Phone enrichment status', fr: 'Statut enrichissement téléphone' },
-  website_status: { en: 'Website enrichment status', fr: 'Statut enrichissement site web' },
-  email: { en: 'Emails', fr: 'E-mails' },
-  email_status: { en: 'Email enrichment status', fr: 'Statut enrichissement e-mail' },
-  technologies: { en: 'Technologies', fr: 'Technologies' },
-  technologies_status: { en: 'Technologies enrichment status', fr: 'Statut enrichissement technologies' },
-  facebook: { en: 'Facebook', fr: 'Facebook' },
-  linkedin: { en: 'LinkedIn', fr: 'LinkedIn' },
-  twitter: { en: 'X (Twitter)', fr: 'X (Twitter)' },
-  instagram: { en: 'Instagram', fr: 'Instagram' },
-  tiktok: { en: 'TikTok', fr: 'TikTok' },
-  social_media_status: { en: 'Social media enrichment status', fr: 'Statut enrichissement réseaux sociaux' },
-  siren: { en: 'SIREN', fr: 'SIREN' },
-  siret: { en: 'SIRET', fr: 'SIRET' },
-  legal_name: { en: 'Legal name', fr: 'Raison sociale' },
-  naf_code: { en: 'NAF code', fr: 'Code NAF' },
-  legal_category: { en: 'Legal category', fr: 'Catégorie juridique' },
-  headcount_band: { en: 'Headcount band', fr: "Tranche d'effectif" },
-  creation_date: { en: 'Creation date', fr: 'Date de création' },
-  match_confidence: { en: 'Match confidence', fr: 'Indice de confiance' },
-  admin_fr_info_status: { en: 'Company registry enrichment status', fr: 'Statut enrichissement données légales' },
-} satisfies Record<string, Label>
+} satisfies Record<string, FileLabel>
 
 type HeaderKey = keyof typeof HEADER_LABELS
-
-// ---------------------------------------------------------------------------
-// Value helpers
-
-function text(value: unknown): string | null {
-  if (value === null || value === undefined) return null
-  const result = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value)
-  return result === '' ? null : result
-}
-
-function num(value: unknown): number | null {
-  const result = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
-  return Number.isFinite(result) ? result : null
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function joinList(values: unknown, separator = '; '): string | null {
-  if (!Array.isArray(values)) return text(values)
-  const parts = values.map(text).filter((part): part is string => part !== null)
-  return parts.length ? parts.join(separator) : null
-}
-
-/** Text from OSM (a string), Google (weekdayDescriptions), a list, or a day -> hours map. */
-export function formatWorkingHours(value: unknown): string | null {
-  if (value === null || value === undefined) return null
-  if (typeof value === 'string') return text(value)
-  if (Array.isArray(value)) return joinList(value)
-  if (isRecord(value)) {
-    if (Array.isArray(value.weekdayDescriptions)) return joinList(value.weekdayDescriptions)
-    const entries = Object.entries(value).filter(([, hours]) => hours !== null && hours !== undefined)
-    if (entries.length && entries.every(([, hours]) => typeof hours === 'string' || Array.isArray(hours))) {
-      return entries.map(([day, hours]) => `${day}: ${Array.isArray(hours) ? joinList(hours, ', ') : hours}`).join('; ')
-    }
-  }
-  return text(value)
-}
-
-/** `{CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React']}` -> "CMS: WordPress; JavaScript libraries: jQuery, React". */
-export function formatTechnologies(value: unknown): string | null {
-  if (Array.isArray(value)) return joinList(value)
-  if (!isRecord(value)) return text(value)
-  const parts: string[] = []
-  for (const [category, names] of Object.entries(value)) {
-    const list = Array.isArray(names) ? joinList(names, ', ') : text(names)
-    if (list) parts.push(`${category}: ${list}`)
-  }
-  return parts.length ? parts.join('; ') : null
-}
-
-export const SOCIAL_NETWORKS = ['facebook', 'linkedin', 'twitter', 'instagram', 'tiktok'] as const
-type SocialNetwork = (typeof SOCIAL_NETWORKS)[number]
-const SOCIAL_ALIASES: Record<SocialNetwork, string[]> = {
-  facebook: ['facebook'],
-  linkedin: ['linkedin'],
-  twitter: ['twitter', 'x'],
-  instagram: ['instagram'],
-  tiktok: ['tiktok'],
-}
-
-/** The URL of one network in a network -> URL map (keys matched case-insensitively; "x" is twitter). */
-export function socialUrl(value: unknown, network: SocialNetwork): string | null {
-  if (!isRecord(value)) return null
-  for (const [key, url] of Object.entries(value)) {
-    if (SOCIAL_ALIASES[network].includes(key.toLowerCase())) {
-      const found = Array.isArray(url) ? joinList(url) : text(url)
-      if (found) return found
-    }
-  }
-  return null
-}
-
-export interface AdminFrFields {
-  siren: string | null
-  siret: string | null
-  legal_name: string | null
-  naf_code: string | null
-  legal_category: string | null
-  headcount_band: string | null
-  creation_date: string | null
-  match_confidence: number | null
-}
-
-/**
- * Reads the registry match stored in leads.admin_fr_info. SPEC §3 only says it "has a results
- * list"; the best match is `results[0]` (falling back to the object itself), with the
- * recherche-entreprises field names (siren, siege.siret, nom_raison_sociale, activite_principale,
- * nature_juridique, tranche_effectif_salarie, date_creation) or plain English aliases, and the
- * confidence on the result or on the object (confidence | match_confidence | score).
- */
-export function adminFrFields(value: unknown): AdminFrFields {
-  const info = isRecord(value) ? value : {}
-  const first = Array.isArray(info.results) ? info.results.find(isRecord) : undefined
-  const best: Record<string, unknown> = first ?? info
-  const siege = isRecord(best.siege) ? best.siege : {}
-  const pick = (...keys: string[]): unknown => {
-    for (const source of [best, siege, info]) {
-      for (const key of keys) {
-        const found = source[key]
-        if (found !== null && found !== undefined && found !== '') return found
-      }
-    }
-    return null
-  }
-  return {
-    siren: text(pick('siren')),
-    siret: text(pick('siret')),
-    legal_name: text(pick('nom_raison_sociale', 'nom_complet', 'legal_name', 'raison_sociale')),
-    naf_code: text(pick('activite_principale', 'naf_code', 'naf')),
-    legal_category: text(pick('nature_juridique', 'legal_category', 'categorie_juridique')),
-    headcount_band: text(pick('tranche_effectif_salarie', 'headcount_band', 'tranche_effectif')),
-    creation_date: text(pick('date_creation', 'creation_date')),
-    match_confidence: num(pick('confidence', 'match_confidence', 'score')),
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Column sets
@@ -232,7 +85,7 @@ export function adminFrFields(value: unknown): AdminFrFields {
 interface ColumnSpec {
   key: HeaderKey
   width: number
-  value: (row: LeadExportRow, lang: DownloadLang) => Cell
+  value: (row: LeadExportRow) => Cell
 }
 
 const BASE: ColumnSpec[] = [
@@ -256,63 +109,26 @@ const BASE: ColumnSpec[] = [
   { key: 'source', width: 8, value: (row) => text(row.source) },
 ]
 
-function status(key: `${'phone' | 'website' | 'email' | 'technologies' | 'social_media' | 'admin_fr_info'}_status`): ColumnSpec {
-  return { key, width: 14, value: (row, lang) => STATUS_LABELS[row[key]]?.[lang] ?? text(row[key]) }
+function fileColumn(spec: ColumnSpec, lang: DownloadLang): Column {
+  return { ...spec, header: HEADER_LABELS[spec.key][lang] }
 }
 
-// The eight registry columns read the same jsonb: parse it once per row.
-const adminCache = new WeakMap<LeadExportRow, AdminFrFields>()
-function admin(key: keyof AdminFrFields, width: number): ColumnSpec {
-  return {
-    key,
-    width,
-    value: (row) => {
-      let fields = adminCache.get(row)
-      if (!fields) adminCache.set(row, (fields = adminFrFields(row.admin_fr_info)))
-      return fields[key]
-    },
+/** A type's block: its value columns, then its status. */
+function enrichmentBlock(entry: (typeof ENRICHMENT_TABLE)[number], lang: DownloadLang): Column[] {
+  const status: Column = {
+    key: entry.statusColumn,
+    header: entry.statusHeader[lang],
+    width: 14,
+    value: (row) => STATUS_LABELS[row[entry.statusColumn]]?.[lang] ?? text(row[entry.statusColumn]),
   }
+  return [...entry.fileColumns.map((column) => ({ ...column, header: column.header[lang] })), status]
 }
-
-/**
- * One block per enrichment type. The phone and website values already are lead fields (the
- * enrichment fills the same column), so their blocks only add the status: no column twice.
- */
-const BLOCKS: Record<EnrichmentType, ColumnSpec[]> = {
-  phone: [status('phone_status')],
-  website: [status('website_status')],
-  email: [{ key: 'email', width: 32, value: (row) => joinList(row.email) }, status('email_status')],
-  technologies: [{ key: 'technologies', width: 40, value: (row) => formatTechnologies(row.technologies) }, status('technologies_status')],
-  social: [
-    ...SOCIAL_NETWORKS.map((network): ColumnSpec => ({ key: network, width: 30, value: (row) => socialUrl(row.social_media, network) })),
-    status('social_media_status'),
-  ],
-  admin_fr_info: [
-    admin('siren', 11),
-    admin('siret', 16),
-    admin('legal_name', 30),
-    admin('naf_code', 9),
-    admin('legal_category', 10),
-    admin('headcount_band', 10),
-    admin('creation_date', 12),
-    admin('match_confidence', 10),
-    status('admin_fr_info_status'),
-  ],
-}
-
-/** Block order in the file (also the order of ENRICHMENT_TYPES). */
-const BLOCK_ORDER: EnrichmentType[] = ['phone', 'website', 'email', 'technologies', 'social', 'admin_fr_info']
 
 /** The columns of an export's file: the lead fields, then a block per chosen enrichment (stored options, SPEC §3). */
 export function exportColumns(enrichmentOptions: unknown, lang: DownloadLang): Column[] {
   const options = normalizeEnrichmentOptions(enrichmentOptions)
-  const specs = [...BASE, ...BLOCK_ORDER.flatMap((type) => (options[type] ? BLOCKS[type] : []))]
-  return specs.map((spec) => ({
-    key: spec.key,
-    header: HEADER_LABELS[spec.key][lang],
-    width: spec.width,
-    value: (row: LeadExportRow) => spec.value(row, lang),
-  }))
+  const chosen = ENRICHMENT_TABLE.filter((entry) => options[entry.key])
+  return [...BASE.map((spec) => fileColumn(spec, lang)), ...chosen.flatMap((entry) => enrichmentBlock(entry, lang))]
 }
 
 /** One record, in column order. */

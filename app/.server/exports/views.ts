@@ -1,13 +1,16 @@
 // Read models for the exports pages (SPEC §7 data access), always run as the user so RLS decides
-// what exists: another user's export is simply not found.
-import { sql } from 'kysely'
-import { ENRICHMENT_TYPES, normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
+// what exists: another user's export is simply not found. progress_percentage is read as the
+// pipeline wrote it (progress.ts, the rule of app/domain/exports.ts progressPercentage).
+import { sql, type Transaction } from 'kysely'
+import { ENRICHMENT_TABLE, STATUS_COLUMNS } from '#app/domain/enrichment-types.ts'
+import { normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
 import { DEFAULT_EXPORT_SORT, STATUS_ORDER, type ExportSort } from '#app/domain/export-list.ts'
 import { formatPhone, formatWebsite } from '#app/domain/lead-format.ts'
-import type { SessionUser } from './auth.ts'
-import { withUser } from './db.ts'
-import { isUuid } from '#app/domain/ids.ts'
 import type { ExportLeadView } from '#app/domain/lead-view.ts'
+import type { SessionUser } from '#app/.server/auth.ts'
+import { withUser, type Database } from '#app/.server/db.ts'
+import { isUuid } from '#app/domain/ids.ts'
+import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 
 export const LEADS_PAGE_SIZE = 10
 export interface ExportSummary {
@@ -110,7 +113,45 @@ export interface ExportDetail {
   pageCount: number
 }
 
-const STATUS_COLUMNS = ['phone_status', 'website_status', 'email_status', 'technologies_status', 'social_media_status', 'admin_fr_info_status'] as const
+/**
+ * One page of an export's leads with their statuses. The page is cut from export_leads alone (index on export_id,
+ * position), then joined: joining first made Postgres fetch every skipped lead too (last page of 10 000 leads:
+ * p50 38 ms, bench/pages.ts).
+ */
+function leadPage(trx: Transaction<Database>, exportId: string, page: number) {
+  const pageLeads = trx
+    .selectFrom('export_leads')
+    .select(['lead_id', 'position', ...STATUS_COLUMNS])
+    .where('export_id', '=', exportId)
+    .orderBy('position')
+    .limit(LEADS_PAGE_SIZE)
+    .offset((page - 1) * LEADS_PAGE_SIZE)
+    .as('el')
+  return trx
+    .selectFrom(pageLeads)
+    .innerJoin('leads as l', 'l.id', 'el.lead_id')
+    .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
+    .orderBy('el.position')
+    .execute()
+}
+
+function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLeadView {
+  return {
+    id: lead.id,
+    name: lead.name,
+    city: lead.city,
+    businessTypes: lead.business_types ?? [],
+    phone: formatPhone(lead.phone, lead.country_code),
+    website: formatWebsite(lead.website),
+    email: Array.isArray(lead.email) ? lead.email : lead.email ? [String(lead.email)] : [],
+    technologies: (lead.technologies ?? {}) as Record<string, string | string[]>,
+    socialMedia: (lead.social_media ?? {}) as Record<string, string>,
+    adminFrInfo: (lead.admin_fr_info ?? null) as ExportLeadView['adminFrInfo'],
+    rating: lead.rating == null ? null : Number(lead.rating),
+    reviewCount: lead.review_count,
+    statuses: Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, lead[entry.statusColumn]])) as Record<string, LeadEnrichmentStatus>,
+  }
+}
 
 /** One export and one page of its leads (exact count), or null when it is not the user's. */
 export async function getExportDetail(user: SessionUser, exportId: string, requestedPage: number): Promise<ExportDetail | null> {
@@ -123,38 +164,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
     )
     const pageCount = Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE))
     const page = Math.min(Math.max(1, Number.isFinite(requestedPage) ? Math.floor(requestedPage) : 1), pageCount)
-    // The page is cut from export_leads alone (index on export_id, position), then joined: joining
-    // first made Postgres fetch every skipped lead too (last page of 10 000 leads: p50 38 ms, bench/pages.ts).
-    const pageLeads = trx
-      .selectFrom('export_leads')
-      .select(['lead_id', 'position', ...STATUS_COLUMNS])
-      .where('export_id', '=', exportId)
-      .orderBy('position')
-      .limit(LEADS_PAGE_SIZE)
-      .offset((page - 1) * LEADS_PAGE_SIZE)
-      .as('el')
-    const leads = await trx
-      .selectFrom(pageLeads)
-      .innerJoin('leads', 'leads.id', 'el.lead_id')
-      .select([
-        'leads.id',
-        'leads.name',
-        'leads.city',
-        'leads.country_code',
-        'leads.business_types',
-        'leads.phone',
-        'leads.website',
-        'leads.email',
-        'leads.technologies',
-        'leads.social_media',
-        'leads.admin_fr_info',
-        'leads.rating',
-        'leads.review_count',
-        'leads.source',
-        ...STATUS_COLUMNS.map((column) => `el.${column}` as const),
-      ])
-      .orderBy('el.position')
-      .execute()
+    const leads = await leadPage(trx, exportId, page)
     const params = (row.search_params ?? {}) as ExportDetail['searchParams']
     return {
       id: row.id,
@@ -174,28 +184,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         country: row.country ?? params.country ?? undefined,
       },
       enrichmentOptions: normalizeEnrichmentOptions(row.enrichment_options),
-      leads: leads.map((lead) => ({
-        id: lead.id,
-        name: lead.name,
-        city: lead.city,
-        businessTypes: lead.business_types ?? [],
-        phone: formatPhone(lead.phone, lead.country_code),
-        website: formatWebsite(lead.website),
-        email: Array.isArray(lead.email) ? lead.email : lead.email ? [String(lead.email)] : [],
-        technologies: (lead.technologies ?? {}) as Record<string, string | string[]>,
-        socialMedia: (lead.social_media ?? {}) as Record<string, string>,
-        adminFrInfo: (lead.admin_fr_info ?? null) as ExportLeadView['adminFrInfo'],
-        rating: lead.rating == null ? null : Number(lead.rating),
-        reviewCount: lead.review_count,
-        statuses: {
-          phone: lead.phone_status,
-          website: lead.website_status,
-          email: lead.email_status,
-          technologies: lead.technologies_status,
-          social: lead.social_media_status,
-          admin_fr_info: lead.admin_fr_info_status,
-        } as Record<string, LeadEnrichmentStatus>,
-      })),
+      leads: leads.map(leadView),
       totalLeads: total,
       isDemo: leads.some((lead) => lead.source === 'demo'),
       page,
@@ -203,5 +192,3 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
     }
   })
 }
-
-export { ENRICHMENT_TYPES }

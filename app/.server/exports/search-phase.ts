@@ -1,0 +1,210 @@
+/**
+ * The search phase of an export run: the lead source is paged through (capped at maxLeads); leads are upserted
+ * (dedupe by user + source + place id) and linked with their position and one `pending` task per chosen type.
+ * Re-running it after a crash is harmless (upserts, `on conflict do nothing` links).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { jsonb, type Database, type JsonObject, type JsonValue } from '#app/.server/db.ts'
+import { getLeadSource, LeadSourceError, type Business } from '#app/.server/sources/index.ts'
+import { ENRICHMENT_TABLE, type EnrichmentStatusColumn } from '#app/domain/enrichment-types.ts'
+import { storable, UNNAMED_BUSINESS, type TaskType } from './enrichers.ts'
+import { exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
+
+const SEARCH_BATCH = 100
+
+class ExportGone extends Error {
+  override name = 'ExportGone'
+}
+
+function errorDetails(phase: string, error: unknown): JsonObject {
+  const message = error instanceof Error ? error.message : String(error)
+  const details: JsonObject = { phase, error: message.slice(0, 500), at: new Date().toISOString() }
+  if (error instanceof LeadSourceError) details.code = error.code
+  return details
+}
+
+function isRetryableSourceError(error: unknown): boolean {
+  return error instanceof LeadSourceError && error.code !== 'bad_request'
+}
+
+/**
+ * Runs the search phase. Null when the enrichment phase may follow, else how the run ends (export deleted, search
+ * failed). A retryable source failure is thrown instead while the queue may still retry (finalAttempt false).
+ */
+export async function runSearchPhase(
+  db: Kysely<Database>,
+  row: ExportRow,
+  search: ExportSearch,
+  types: TaskType[],
+  options: ProcessOptions & { maxLeads: number },
+): Promise<ProcessResult | null> {
+  const exportId = row.id
+  const log = options.log ?? (() => {})
+  try {
+    await fetchAndStoreLeads(db, row, search, types, options)
+    return null
+  } catch (error) {
+    if (options.signal?.aborted) throw error
+    if (error instanceof ExportGone || !(await exportExists(db, exportId))) {
+      log(`export ${exportId}: deleted during the search`)
+      return { outcome: 'deleted', leads: 0, enrichedLeads: 0, charged: 0 }
+    }
+    if (isRetryableSourceError(error) && options.finalAttempt === false) throw error
+    log(`export ${exportId}: search failed: ${(error as Error).message}`)
+    await db
+      .updateTable('exports')
+      .set({
+        status: 'failed',
+        search_status: 'failed',
+        enrichment_status_details: errorDetails('search', error),
+        can_resume: !(error instanceof LeadSourceError && error.code === 'bad_request'),
+      })
+      .where('id', '=', exportId)
+      .where('status', '=', 'processing')
+      .execute()
+    return { outcome: 'failed', leads: 0, enrichedLeads: 0, charged: 0 }
+  }
+}
+
+/** Pages through the source into batches of leads; the export then holds every lead it found and enters enrichment. */
+async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: ExportSearch, types: TaskType[], options: ProcessOptions & { maxLeads: number }): Promise<void> {
+  const exportId = row.id
+  const userId = row.user_id
+  const maxLeads = options.maxLeads
+  await db
+    .updateTable('exports')
+    .set({ search_status: 'processing', progress_info: { phase: 'search', done: 0, total: maxLeads, successes: 0 } })
+    .where('id', '=', exportId)
+    .execute()
+
+  const source = options.source ?? getLeadSource()
+  const seen = new Set<string>()
+  let batch: Array<{ business: Business; position: number }> = []
+  let position = 0
+  let lastProgress = Date.now()
+  const interval = options.progressIntervalMs ?? 250
+
+  const flush = async () => {
+    if (batch.length === 0) return
+    const current = batch
+    batch = []
+    await linkBatch(db, exportId, userId, current, types)
+    if (Date.now() - lastProgress >= interval) {
+      lastProgress = Date.now()
+      await db
+        .updateTable('exports')
+        .set({ lead_count: position, progress_info: { phase: 'search', done: position, total: maxLeads, successes: 0 } })
+        .where('id', '=', exportId)
+        .execute()
+    }
+  }
+
+  for await (const business of source.search(search.params, search.category, { limit: maxLeads, signal: options.signal })) {
+    const key = `${business.source}\u0000${storable(business.placeId)}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    batch.push({ business, position: position++ })
+    if (batch.length >= SEARCH_BATCH) await flush()
+    if (position >= maxLeads) break
+  }
+  await flush()
+
+  const { count } = await db
+    .selectFrom('export_leads')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('export_id', '=', exportId)
+    .executeTakeFirstOrThrow()
+  const updated = await db
+    .updateTable('exports')
+    .set({
+      lead_count: Number(count),
+      search_status: 'completed',
+      enrichment_status: 'processing',
+      progress_info: { phase: 'enrichment', done: 0, total: Number(count) * types.length, successes: 0 },
+    })
+    .where('id', '=', exportId)
+    .executeTakeFirst()
+  if (Number(updated.numUpdatedRows) === 0) throw new ExportGone()
+  options.log?.(`export ${exportId}: search found ${count} leads`)
+}
+
+/** Upserts a batch of businesses as the user's leads and links them to the export, in one transaction. */
+async function linkBatch(db: Kysely<Database>, exportId: string, userId: string, batch: Array<{ business: Business; position: number }>, types: TaskType[]) {
+  await db.transaction().execute(async (trx) => {
+    // Lock order exports -> leads, as a delete takes them: a concurrent delete waits for (or beats) this batch.
+    const locked = await sql`select 1 from public.exports where id = ${exportId} and user_id = ${userId} for key share`.execute(trx)
+    if (locked.rows.length === 0) throw new ExportGone()
+    const leads = await upsertLeads(trx, userId, batch)
+    const idByKey = new Map(leads.map((lead) => [`${lead.source}\u0000${lead.place_id}`, lead.id]))
+    const statuses = Object.fromEntries(
+      ENRICHMENT_TABLE.map((entry) => [entry.statusColumn, types.includes(entry.task) ? 'pending' : 'not_required']),
+    ) as Record<EnrichmentStatusColumn, 'pending' | 'not_required'>
+    await trx
+      .insertInto('export_leads')
+      .values(
+        batch.map(({ business, position }) => ({
+          export_id: exportId,
+          lead_id: idByKey.get(`${business.source}\u0000${storable(business.placeId)}`) as string,
+          user_id: userId,
+          position,
+          ...statuses,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['export_id', 'lead_id']).doNothing())
+      .execute()
+  })
+}
+
+/** The businesses as the user's leads: source facts refreshed, enriched values kept. */
+function upsertLeads(trx: Transaction<Database>, userId: string, batch: Array<{ business: Business }>) {
+  return trx
+    .insertInto('leads')
+    .values(
+      batch.map(({ business }) => storable(business)).map((b) => ({
+        user_id: userId,
+        source: b.source,
+        place_id: b.placeId,
+        business_id: b.placeId,
+        name: b.name.trim() || UNNAMED_BUSINESS,
+        phone: b.phone,
+        website: b.website,
+        city: b.city,
+        postal_code: b.postalCode,
+        country_code: b.countryCode,
+        latitude: b.latitude,
+        longitude: b.longitude,
+        review_count: b.reviewCount,
+        rating: b.rating,
+        google_maps_url: b.googleMapsUrl,
+        business_types: b.businessTypes,
+        working_hours: b.openingHours == null ? null : jsonb(b.openingHours as JsonValue),
+        operational_state: b.operationalState,
+        full_address: b.address,
+        full_address_array: b.fullAddressArray,
+        email: b.email,
+        social_media: b.socialMedia,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'source', 'place_id']).doUpdateSet((eb) => ({
+        // Source facts are refreshed; enriched values (email, technologies, social_media, admin_fr_info) are kept.
+        name: eb.ref('excluded.name'),
+        website: eb.ref('excluded.website'),
+        city: eb.ref('excluded.city'),
+        postal_code: eb.ref('excluded.postal_code'),
+        country_code: eb.ref('excluded.country_code'),
+        latitude: eb.ref('excluded.latitude'),
+        longitude: eb.ref('excluded.longitude'),
+        review_count: eb.ref('excluded.review_count'),
+        rating: eb.ref('excluded.rating'),
+        google_maps_url: eb.ref('excluded.google_maps_url'),
+        business_types: eb.ref('excluded.business_types'),
+        working_hours: eb.ref('excluded.working_hours'),
+        operational_state: eb.ref('excluded.operational_state'),
+        full_address: eb.ref('excluded.full_address'),
+        full_address_array: eb.ref('excluded.full_address_array'),
+      })),
+    )
+    .returning(['id', 'source', 'place_id'])
+    .execute()
+}

@@ -1,0 +1,176 @@
+// The enrichment types (SPEC §3, §4 Enrichment toggles, §7 download): one entry per type, and every list of the
+// types in the app (toggles, pipeline tasks, status columns, read models, download columns) is derived from it.
+// A new type is a new entry here, its enricher (app/.server/exports/enrichers.ts), a migration adding its columns
+// (and teaching public.record_lead_enrichment its task), and its locale strings. Pure: shared by client and server.
+import { adminFrField, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
+
+export type FileLang = 'fr' | 'en'
+/** Header texts are file contents, not UI strings: both languages live beside the column. */
+export type FileLabel = Readonly<Record<FileLang, string>>
+
+/** A row of the download query: lead columns and export_leads status columns, by name. */
+type LeadRowValues = Readonly<Record<string, unknown>>
+
+interface FileColumn {
+  key: string
+  header: FileLabel
+  /** Excel column width, in characters. */
+  width: number
+  value: (row: LeadRowValues) => Cell
+}
+
+interface EnrichmentTypeSpec {
+  /** The option key users submit and exports.enrichment_options stores. */
+  key: string
+  /** The pipeline task name: the key of public.record_lead_enrichment's outcomes and values. */
+  task: string
+  /** Its column in export_leads. */
+  statusColumn: string
+  /** The leads columns it fills. */
+  leadColumns: readonly string[]
+  labelKey: string
+  /** A line under the toggle, or null. */
+  hintKey: string | null
+  /** Another type it cannot go without (switched off with it), or null. */
+  needs: string | null
+  /** Offered only for exports in France (registry data exists nowhere else). */
+  franceOnly: boolean
+  /** Its value columns in the downloaded file, written before its status column. */
+  fileColumns: readonly FileColumn[]
+  statusHeader: FileLabel
+}
+
+function registryColumn(key: keyof AdminFrFields, header: FileLabel, width: number): FileColumn {
+  return { key, header, width, value: (row) => adminFrField(row, key) }
+}
+
+const SOCIAL_HEADERS: Record<(typeof SOCIAL_NETWORKS)[number], string> = {
+  facebook: 'Facebook',
+  linkedin: 'LinkedIn',
+  twitter: 'X (Twitter)',
+  instagram: 'Instagram',
+  tiktok: 'TikTok',
+}
+
+/** In the order of the toggles and of the blocks of the downloaded file. */
+export const ENRICHMENT_TABLE = [
+  {
+    key: 'phone',
+    task: 'phone',
+    statusColumn: 'phone_status',
+    leadColumns: ['phone'],
+    labelKey: 'exports.options.phone',
+    hintKey: null,
+    needs: null,
+    franceOnly: false,
+    // The enrichment fills the lead's own phone, already a file column: its block only adds the status.
+    fileColumns: [],
+    statusHeader: { en: 'Phone enrichment status', fr: 'Statut enrichissement téléphone' },
+  },
+  {
+    key: 'website',
+    task: 'website',
+    statusColumn: 'website_status',
+    leadColumns: ['website'],
+    labelKey: 'exports.options.website',
+    hintKey: null,
+    needs: null,
+    franceOnly: false,
+    fileColumns: [],
+    statusHeader: { en: 'Website enrichment status', fr: 'Statut enrichissement site web' },
+  },
+  {
+    key: 'email',
+    task: 'email',
+    statusColumn: 'email_status',
+    leadColumns: ['email'],
+    labelKey: 'exports.options.email',
+    hintKey: null,
+    needs: null,
+    franceOnly: false,
+    fileColumns: [{ key: 'email', header: { en: 'Emails', fr: 'E-mails' }, width: 32, value: (row) => joinList(row.email) }],
+    statusHeader: { en: 'Email enrichment status', fr: 'Statut enrichissement e-mail' },
+  },
+  {
+    key: 'technologies',
+    task: 'technologies',
+    statusColumn: 'technologies_status',
+    leadColumns: ['technologies'],
+    labelKey: 'exports.options.technologies',
+    hintKey: 'exports.modal.technologiesHint',
+    // Technologies are detected on the website the website enrichment crawls.
+    needs: 'website',
+    franceOnly: false,
+    fileColumns: [
+      { key: 'technologies', header: { en: 'Technologies', fr: 'Technologies' }, width: 40, value: (row) => formatTechnologies(row.technologies) },
+    ],
+    statusHeader: { en: 'Technologies enrichment status', fr: 'Statut enrichissement technologies' },
+  },
+  {
+    key: 'social',
+    // The spec names the task and its columns social_media.
+    task: 'social_media',
+    statusColumn: 'social_media_status',
+    leadColumns: ['social_media'],
+    labelKey: 'exports.options.social',
+    hintKey: null,
+    needs: null,
+    franceOnly: false,
+    fileColumns: SOCIAL_NETWORKS.map(
+      (network): FileColumn => ({
+        key: network,
+        header: { en: SOCIAL_HEADERS[network], fr: SOCIAL_HEADERS[network] },
+        width: 30,
+        value: (row) => socialUrl(row.social_media, network),
+      }),
+    ),
+    statusHeader: { en: 'Social media enrichment status', fr: 'Statut enrichissement réseaux sociaux' },
+  },
+  {
+    key: 'admin_fr_info',
+    task: 'admin_fr_info',
+    statusColumn: 'admin_fr_info_status',
+    leadColumns: ['admin_fr_info'],
+    labelKey: 'exports.options.admin_fr_info',
+    hintKey: 'exports.modal.adminHint',
+    needs: null,
+    franceOnly: true,
+    fileColumns: [
+      registryColumn('siren', { en: 'SIREN', fr: 'SIREN' }, 11),
+      registryColumn('siret', { en: 'SIRET', fr: 'SIRET' }, 16),
+      registryColumn('legal_name', { en: 'Legal name', fr: 'Raison sociale' }, 30),
+      registryColumn('naf_code', { en: 'NAF code', fr: 'Code NAF' }, 9),
+      registryColumn('legal_category', { en: 'Legal category', fr: 'Catégorie juridique' }, 10),
+      registryColumn('headcount_band', { en: 'Headcount band', fr: "Tranche d'effectif" }, 10),
+      registryColumn('creation_date', { en: 'Creation date', fr: 'Date de création' }, 12),
+      registryColumn('match_confidence', { en: 'Match confidence', fr: 'Indice de confiance' }, 10),
+    ],
+    statusHeader: { en: 'Company registry enrichment status', fr: 'Statut enrichissement données légales' },
+  },
+] as const satisfies readonly EnrichmentTypeSpec[]
+
+export type EnrichmentTypeEntry = (typeof ENRICHMENT_TABLE)[number]
+export type EnrichmentType = EnrichmentTypeEntry['key']
+export type EnrichmentTask = EnrichmentTypeEntry['task']
+export type EnrichmentStatusColumn = EnrichmentTypeEntry['statusColumn']
+export type EnrichedLeadColumn = EnrichmentTypeEntry['leadColumns'][number]
+
+// Compile-time check: `needs` names a type of the table.
+true satisfies Exclude<EnrichmentTypeEntry['needs'], null> extends EnrichmentType ? true : false
+
+export const ENRICHMENT_TYPES: readonly EnrichmentType[] = ENRICHMENT_TABLE.map((entry) => entry.key)
+export const STATUS_COLUMNS: readonly EnrichmentStatusColumn[] = ENRICHMENT_TABLE.map((entry) => entry.statusColumn)
+/** Every leads column some enrichment fills, once each. */
+export const ENRICHED_LEAD_COLUMNS: readonly EnrichedLeadColumn[] = [...new Set(ENRICHMENT_TABLE.flatMap((entry) => entry.leadColumns))]
+
+/** The entry of one option key. */
+export const ENRICHMENT: { readonly [K in EnrichmentType]: Extract<EnrichmentTypeEntry, { key: K }> } = Object.fromEntries(
+  ENRICHMENT_TABLE.map((entry) => [entry.key, entry]),
+) as never
+
+/** The export_leads status column of each option. */
+export const STATUS_COLUMN = Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, entry.statusColumn])) as Record<
+  EnrichmentType,
+  EnrichmentStatusColumn
+>
+

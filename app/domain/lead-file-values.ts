@@ -1,0 +1,130 @@
+// How the lead values stored in the database read in a downloaded file (SPEC §3 Lead): text, a
+// number, or empty. Pure; the download's columns (app/.server/exports/download/columns.ts) and the
+// enrichment types' file columns (enrichment-types.ts) share them.
+
+/** A file cell: text, a number (kept numeric in both formats), or empty. */
+export type Cell = string | number | null
+
+export function text(value: unknown): string | null {
+  if (value === null || value === undefined) return null
+  const result = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value)
+  return result === '' ? null : result
+}
+
+export function num(value: unknown): number | null {
+  const result = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+  return Number.isFinite(result) ? result : null
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function joinList(values: unknown, separator = '; '): string | null {
+  if (!Array.isArray(values)) return text(values)
+  const parts = values.map(text).filter((part): part is string => part !== null)
+  return parts.length ? parts.join(separator) : null
+}
+
+/** Text from OSM (a string), Google (weekdayDescriptions), a list, or a day -> hours map. */
+export function formatWorkingHours(value: unknown): string | null {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'string') return text(value)
+  if (Array.isArray(value)) return joinList(value)
+  if (isRecord(value)) {
+    if (Array.isArray(value.weekdayDescriptions)) return joinList(value.weekdayDescriptions)
+    const entries = Object.entries(value).filter(([, hours]) => hours !== null && hours !== undefined)
+    if (entries.length && entries.every(([, hours]) => typeof hours === 'string' || Array.isArray(hours))) {
+      return entries.map(([day, hours]) => `${day}: ${Array.isArray(hours) ? joinList(hours, ', ') : hours}`).join('; ')
+    }
+  }
+  return text(value)
+}
+
+/** `{CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React']}` -> "CMS: WordPress; JavaScript libraries: jQuery, React". */
+export function formatTechnologies(value: unknown): string | null {
+  if (Array.isArray(value)) return joinList(value)
+  if (!isRecord(value)) return text(value)
+  const parts: string[] = []
+  for (const [category, names] of Object.entries(value)) {
+    const list = Array.isArray(names) ? joinList(names, ', ') : text(names)
+    if (list) parts.push(`${category}: ${list}`)
+  }
+  return parts.length ? parts.join('; ') : null
+}
+
+export const SOCIAL_NETWORKS = ['facebook', 'linkedin', 'twitter', 'instagram', 'tiktok'] as const
+type SocialNetwork = (typeof SOCIAL_NETWORKS)[number]
+const SOCIAL_ALIASES: Record<SocialNetwork, string[]> = {
+  facebook: ['facebook'],
+  linkedin: ['linkedin'],
+  twitter: ['twitter', 'x'],
+  instagram: ['instagram'],
+  tiktok: ['tiktok'],
+}
+
+/** The URL of one network in a network -> URL map (keys matched case-insensitively; "x" is twitter). */
+export function socialUrl(value: unknown, network: SocialNetwork): string | null {
+  if (!isRecord(value)) return null
+  for (const [key, url] of Object.entries(value)) {
+    if (SOCIAL_ALIASES[network].includes(key.toLowerCase())) {
+      const found = Array.isArray(url) ? joinList(url) : text(url)
+      if (found) return found
+    }
+  }
+  return null
+}
+
+export interface AdminFrFields {
+  siren: string | null
+  siret: string | null
+  legal_name: string | null
+  naf_code: string | null
+  legal_category: string | null
+  headcount_band: string | null
+  creation_date: string | null
+  match_confidence: number | null
+}
+
+/**
+ * Reads the registry match stored in leads.admin_fr_info. SPEC §3 only says it "has a results
+ * list"; the best match is `results[0]` (falling back to the object itself), with the
+ * recherche-entreprises field names (siren, siege.siret, nom_raison_sociale, activite_principale,
+ * nature_juridique, tranche_effectif_salarie, date_creation) or plain English aliases, and the
+ * confidence on the result or on the object (confidence | match_confidence | score).
+ */
+export function adminFrFields(value: unknown): AdminFrFields {
+  const info = isRecord(value) ? value : {}
+  const first = Array.isArray(info.results) ? info.results.find(isRecord) : undefined
+  const best: Record<string, unknown> = first ?? info
+  const siege = isRecord(best.siege) ? best.siege : {}
+  const pick = (...keys: string[]): unknown => {
+    for (const source of [best, siege, info]) {
+      for (const key of keys) {
+        const found = source[key]
+        if (found !== null && found !== undefined && found !== '') return found
+      }
+    }
+    return null
+  }
+  return {
+    siren: text(pick('siren')),
+    siret: text(pick('siret')),
+    legal_name: text(pick('nom_raison_sociale', 'nom_complet', 'legal_name', 'raison_sociale')),
+    naf_code: text(pick('activite_principale', 'naf_code', 'naf')),
+    legal_category: text(pick('nature_juridique', 'legal_category', 'categorie_juridique')),
+    headcount_band: text(pick('tranche_effectif_salarie', 'headcount_band', 'tranche_effectif')),
+    creation_date: text(pick('date_creation', 'creation_date')),
+    match_confidence: num(pick('confidence', 'match_confidence', 'score')),
+  }
+}
+
+// The registry columns all read the same jsonb: parse it once per row.
+const adminCache = new WeakMap<object, AdminFrFields>()
+
+/** One registry field of a row whose `admin_fr_info` holds the match. */
+export function adminFrField(row: Readonly<Record<string, unknown>>, key: keyof AdminFrFields): Cell {
+  let fields = adminCache.get(row)
+  if (!fields) adminCache.set(row, (fields = adminFrFields(row.admin_fr_info)))
+  return fields[key]
+}
