@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
-import { canStartExport, ExportNameSchema, PLANS_PATH } from '#app/domain/exports.ts'
+import { CreateExportSchema } from '#app/domain/export-commands.ts'
+import { canStartExport, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { ErrorAlert, PlansLink } from '../billing/plans-link.tsx'
@@ -23,7 +24,7 @@ export interface ExportFormState {
   /** The error's code, when the UI offers a way out beside it (insufficient credits → plans). */
   code?: string
   fieldError?: string
-  /** conform's answer for the name field (validated with ExportNameSchema on both sides). */
+  /** conform's answer for the form (validated with CreateExportSchema on both sides). */
   result?: SubmissionResult<string[]>
 }
 
@@ -68,7 +69,7 @@ export function ExportModal({
   const [form, fields] = useForm({
     id: 'export-form',
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExportNameSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateExportSchema }),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
