@@ -6,7 +6,7 @@ import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
 import { CreateExportSchema } from '#app/domain/export-commands.ts'
-import { canStartExport, PLANS_PATH } from '#app/domain/exports.ts'
+import { canStartExport, errorNeedsPlans, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { ErrorAlert, PlansLink } from '../billing/plans-link.tsx'
@@ -51,12 +51,7 @@ export function ExportModal({
   const { t, i18n } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
-  const location = useLocation()
-  // Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders
-  // the search and this modal again, with the message under the field.
-  const pageSearch = new URLSearchParams(location.search)
-  pageSearch.delete('index') // already there after a no-JS post
-  const formAction = `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
+  const formAction = useOwnFormAction()
   const pending = useIsPending({ intent: 'create-export', formAction })
   const formRef = useTypedBeforeHydration((typed) => {
     const chosen = typed.get('options')
@@ -96,7 +91,7 @@ export function ExportModal({
             <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
           </Alert>
         ) : null}
-        {last?.error ? <ErrorAlert message={last.error} withPlansLink={last.code === 'insufficient_credits' && !noCredits} /> : null}
+        {last?.error ? <ErrorAlert message={last.error} withPlansLink={errorNeedsPlans(last.code) && !noCredits} /> : null}
         <Field
           label={t('exports.modal.name')}
           errors={nameErrors}
@@ -114,21 +109,40 @@ export function ExportModal({
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
         {noCredits ? null : <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>}
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
-            {t('common.cancel')}
-          </Link>
-          {noCredits ? (
-            <Link to={PLANS_PATH} className={buttonClasses()}>
-              {t('upsell.seePlans')}
-            </Link>
-          ) : (
-            <Button type="submit" pending={pending} disabled={hydrated && nothingSelected}>
-              {pending ? t('exports.modal.submitting') : t('exports.modal.submit')}
-            </Button>
-          )}
-        </div>
+        <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>
+  )
+}
+
+/**
+ * Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders the
+ * search and this modal again, with the message under the field.
+ */
+function useOwnFormAction() {
+  const location = useLocation()
+  const pageSearch = new URLSearchParams(location.search)
+  pageSearch.delete('index') // already there after a no-JS post
+  return `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
+}
+
+/** Cancel, then Start export, or the way to the plans when there is no credit to start with. */
+function ExportModalActions({ closeHref, noCredits, pending, disabled }: { closeHref: string; noCredits: boolean; pending: boolean; disabled: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+        {t('common.cancel')}
+      </Link>
+      {noCredits ? (
+        <Link to={PLANS_PATH} className={buttonClasses()}>
+          {t('upsell.seePlans')}
+        </Link>
+      ) : (
+        <Button type="submit" pending={pending} disabled={disabled}>
+          {pending ? t('exports.modal.submitting') : t('exports.modal.submit')}
+        </Button>
+      )}
+    </div>
   )
 }
