@@ -31,8 +31,10 @@ export const SearchCriteriaSchema = z.object(CRITERIA_FIELDS).transform((criteri
 export const PreviewBodySchema = z
   .object({
     ...CRITERIA_FIELDS,
+    // Optional on the way in: zod refuses a missing key whose schema ends in a transform.
     lang: z
       .unknown()
+      .optional()
       .transform((lang): Language | undefined => (isLanguage(lang) ? lang : undefined)),
   })
   .transform(({ lang, ...criteria }) => ({ lang, criteria: withoutEmptyCode(criteria) as SearchCriteria }))

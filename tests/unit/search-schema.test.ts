@@ -16,6 +16,10 @@ describe('preview body (POST /api/search/preview)', () => {
   it('splits the criteria from the language', () => {
     expect(PreviewBodySchema.parse({ sector: 'shop-bakery', country: 'France', lang: 'fr' })).toEqual({ lang: 'fr', criteria: { ...EMPTY_CRITERIA, sector: 'shop-bakery', country: 'France' } })
   })
+  it('every field may be left out', () => {
+    expect(PreviewBodySchema.parse({})).toEqual({ lang: undefined, criteria: EMPTY_CRITERIA })
+    expect(PreviewBodySchema.parse({ country: 'France' }).criteria).toEqual({ ...EMPTY_CRITERIA, country: 'France' })
+  })
   it('an unknown language falls back (undefined), it is not an error', () => {
     expect(PreviewBodySchema.parse({ country: 'France', lang: 'de' }).lang).toBeUndefined()
     expect(PreviewBodySchema.parse({ country: 'France', lang: 3 }).lang).toBeUndefined()
