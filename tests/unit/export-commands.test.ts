@@ -40,10 +40,9 @@ describe('create export (search page modal)', () => {
   })
   it('answers the name rules with their locale keys', () => {
     const empty = parseWithZod(form([['intent', 'create-export'], ['name', '   ']]), { schema: CreateExportSchema })
-    expect(empty.status).toBe('error')
-    expect(empty.error?.name).toEqual([EXPORT_ERROR_KEYS.name_required])
+    expect(empty.status === 'error' && empty.error?.name).toEqual([EXPORT_ERROR_KEYS.name_required])
     const long = parseWithZod(form([['intent', 'create-export'], ['name', 'é'.repeat(121)]]), { schema: CreateExportSchema })
-    expect(long.error?.name).toEqual([EXPORT_ERROR_KEYS.name_too_long])
+    expect(long.status === 'error' && long.error?.name).toEqual([EXPORT_ERROR_KEYS.name_too_long])
     expect(parseWithZod(form([['intent', 'create-export'], ['name', '😀'.repeat(120)]]), { schema: CreateExportSchema }).status).toBe('success')
   })
   it('leaves "nothing chosen" to the toggle rules and the service (they need the country)', () => {
