@@ -79,12 +79,22 @@ export function exportErrorKey(code: ExportErrorCode): string {
   return EXPORT_ERROR_KEYS[code]
 }
 
+/** A failure's message key; `fallback` covers codes the table does not know (each action says what failed). */
+export function exportErrorMessageKey(code: string | undefined, fallback: string): string {
+  return isExportErrorCode(code) ? EXPORT_ERROR_KEYS[code] : fallback
+}
+
 /** Where a user gets more credits: the plans page. */
 export const PLANS_PATH = '/subscription'
 
 /** Errors a plan change solves: the UI offers the way to the plans beside the message. */
 export function errorNeedsPlans(code: unknown): boolean {
   return code === 'insufficient_credits'
+}
+
+/** API answers name the plans page when a plan change solves the error (insufficient credits). */
+export function plansHint(code: string | undefined): { plansUrl?: string } {
+  return errorNeedsPlans(code) ? { plansUrl: PLANS_PATH } : {}
 }
 
 /** An export needs at least one credit to start (each success costs 1); the server checks again. */
@@ -226,14 +236,31 @@ export function canResume(exp: { status: string | null | undefined; can_resume: 
   return exp.can_resume === true && !isExportActive(exp.status) && exp.status !== 'completed'
 }
 
+/**
+ * The detail page's Resume banner is the *interrupted* banner (SPEC §2): a failed export the server
+ * could resume keeps its failed badge and no banner.
+ */
+export function offersResume(exp: { status: string | null | undefined; can_resume: boolean | null | undefined }): boolean {
+  return exp.status === 'interrupted' && canResume(exp)
+}
+
 /** Deleting a running export warns that the process stops and the data is lost (SPEC §8). */
 export function deleteWarnsRunning(status: string | null | undefined): boolean {
   return status === 'pending' || status === 'processing'
 }
 
-/** The status filter of the export list (SPEC §2). */
-export const EXPORT_STATUS_FILTERS = ['all', ...EXPORT_STATUSES] as const
+/** The status filter of the export list, in the order SPEC §2 lists (and the select shows) them. */
+export const EXPORT_STATUS_FILTERS = ['all', 'completed', 'processing', 'pending', 'failed', 'interrupted'] as const satisfies readonly ('all' | ExportStatus)[]
 export type ExportStatusFilter = (typeof EXPORT_STATUS_FILTERS)[number]
+
+/**
+ * The list's `?status=`: absent means all; anything else unknown (even empty) is a bad request, so a
+ * mistyped link says so instead of silently listing everything.
+ */
+export const ExportStatusFilterSchema = z
+  .enum(EXPORT_STATUS_FILTERS)
+  .nullable()
+  .transform((filter) => filter ?? 'all')
 
 /** progress_info as the worker writes it (jsonb on exports). */
 export interface ExportProgressInfo {

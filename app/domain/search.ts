@@ -1,5 +1,6 @@
 // Search rules (SPEC §4 Search form, §5 Search, §7 preview payload). Pure: shared by client and server.
 import type { PlanId } from './plans.ts'
+import { SearchCriteriaSchema } from './search-schema.ts'
 
 export const LOCATION_LEVELS = ['country', 'region', 'department', 'city'] as const
 export type LocationLevel = (typeof LOCATION_LEVELS)[number]
@@ -127,10 +128,15 @@ export function sameSearch(a: SearchCriteria, b: SearchCriteria): boolean {
  * every level needs its direct parent.
  */
 export function criteriaFromSearchParams(params: URLSearchParams, levelsFor?: (criteria: SearchCriteria) => LevelsWithData): SearchCriteria {
-  const read = (name: string) => (params.get(name) ?? '').trim().slice(0, 200)
-  const criteria: SearchCriteria = { sector: read('sector'), country: read('country'), region: read('region'), department: read('department'), city: read('city') }
-  const code = read('countryCode')
-  if (code) criteria.countryCode = code
+  const read = (name: string) => params.get(name)
+  const criteria = SearchCriteriaSchema.parse({
+    sector: read('sector'),
+    country: read('country'),
+    countryCode: read('countryCode'),
+    region: read('region'),
+    department: read('department'),
+    city: read('city'),
+  })
   // A lower level without its parent is meaningless (and would be disabled in the form).
   const levels = levelsFor?.(criteria) ?? {}
   for (const level of LOCATION_LEVELS) if (!levelAvailable(level, criteria, levels)) criteria[level] = ''

@@ -1,11 +1,10 @@
 import { data } from 'react-router'
 import type { Route } from './+types/api.exports.add-enrichment'
 import { assertPayloadUser, readJsonObject, requireApiUser } from '#app/.server/api.ts'
-import { isUuid } from '#app/domain/ids.ts'
 import { addEnrichment } from '#app/.server/exports/service.ts'
 import { getInstance } from '#app/.server/i18n.ts'
-import { ENRICHMENT_TYPES, type EnrichmentType } from '#app/domain/enrichment.ts'
-import { exportErrorMessageKey, plansHint } from '#app/utils/export-errors.ts'
+import { AddEnrichmentBodySchema, ExportIdSchema } from '#app/domain/export-commands.ts'
+import { exportErrorMessageKey, plansHint } from '#app/domain/exports.ts'
 
 /** POST /api/exports/{id}/add-enrichment {userId, enrichmentOptions: {type: true}} (SPEC §7). */
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -13,15 +12,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readJsonObject(request, context)
   assertPayloadUser(context, user, body.userId)
   const t = getInstance(context).t
-  if (!isUuid(params.id)) return data({ error: 'not_found', message: t('exports.errors.notFound') }, { status: 404 })
-  const raw = body.enrichmentOptions
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    return data({ error: 'add_enrichment_none', message: t('exports.errors.selectOne') }, { status: 400 })
-  }
-  const options = Object.entries(raw)
-    .filter(([type, value]) => value === true && (ENRICHMENT_TYPES as readonly string[]).includes(type))
-    .map(([type]) => type as EnrichmentType)
-  const result = await addEnrichment({ user, exportId: params.id, options })
+  if (!ExportIdSchema.safeParse(params.id).success) return data({ error: 'not_found', message: t('exports.errors.notFound') }, { status: 404 })
+  // Not a map of options: nothing was chosen, the same answer as a map with nothing set to true.
+  const command = AddEnrichmentBodySchema.safeParse(body)
+  if (!command.success) return data({ error: 'add_enrichment_none', message: t('exports.errors.selectOne') }, { status: 400 })
+  const result = await addEnrichment({ user, exportId: params.id, options: command.data.enrichmentOptions })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.addFailed'))
     return data({ error: result.code === 'insufficient_credits' ? 'Insufficient credits' : result.code, message, ...plansHint(result.code) }, { status: result.status })

@@ -1,10 +1,10 @@
 import { data } from 'react-router'
 import type { Route } from './+types/api.exports.id'
 import { assertPayloadUser, readJsonObject, requireApiUser } from '#app/.server/api.ts'
-import { isUuid } from '#app/domain/ids.ts'
 import { deleteExport } from '#app/.server/exports/service.ts'
 import { getInstance } from '#app/.server/i18n.ts'
-import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
+import { ExportIdSchema } from '#app/domain/export-commands.ts'
+import { exportErrorMessageKey } from '#app/domain/exports.ts'
 
 /** DELETE /api/exports/{id} {userId} (SPEC §7): cancels a running export and deletes it; errors answer {error}. */
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -13,8 +13,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readJsonObject(request, context)
   assertPayloadUser(context, user, body.userId)
   const t = getInstance(context).t
-  if (!isUuid(params.id)) return data({ error: t('exports.errors.notFound') }, { status: 404 })
-  const result = await deleteExport({ user, exportId: params.id })
+  const exportId = ExportIdSchema.safeParse(params.id)
+  if (!exportId.success) return data({ error: t('exports.errors.notFound') }, { status: 404 })
+  const result = await deleteExport({ user, exportId: exportId.data })
   if (!result.ok) return data({ error: t(exportErrorMessageKey(result.code, 'exports.errors.deleteFailed')) }, { status: result.status })
   return data({ success: true })
 }

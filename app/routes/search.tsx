@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Link, redirect, useActionData, useLocation, useNavigation, useSubmit } from 'react-router'
+import { data, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import type { Route } from './+types/search'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
@@ -16,23 +16,17 @@ import { runPreview } from '#app/.server/search/preview.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { ExportModal, type ExportFormState } from '#app/components/exports/export-modal.tsx'
-import { applyToggleRules, ENRICHMENT_TYPES, EXPORT_NAME_MAX, isFrance, NO_ENRICHMENT, type EnrichmentOptions } from '#app/domain/enrichment.ts'
-import { ExportNameSchema } from '#app/domain/exports.ts'
-import { exportErrorMessageKey } from '#app/utils/export-errors.ts'
-import { EmptyResults, ResultsSkeleton, ResultsTable, SearchError } from '#app/components/search/results.tsx'
+import { EXPORT_NAME_MAX, isFrance, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
+import { CreateExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
+import { exportErrorMessageKey } from '#app/domain/exports.ts'
+import { PlanModal } from '#app/components/search/plan-modal.tsx'
 import { SearchForm, type ServerPickerOptions } from '#app/components/search/search-form.tsx'
-import { knownLocationLevels } from '#app/components/search/use-picker-options.ts'
+import { SearchOutcomePanel, type SearchOutcome } from '#app/components/search/search-outcome.tsx'
+import { useRunSearch, useSearchCriteria, type PlanRefusal } from '#app/components/search/use-search-criteria.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, buttonClasses } from '#app/components/ui/button.tsx'
-import { Modal } from '#app/components/ui/modal.tsx'
-import { criteriaFromSearchParams, levelAvailable, sameSearch, validateSearch, type LocationLevel, type PreviewLead, type SearchCriteria } from '#app/domain/search.ts'
+import { criteriaFromSearchParams, levelAvailable, sameSearch, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.search' }
-
-type SearchOutcome =
-  | { status: 'ok'; results: PreviewLead[]; source: string }
-  | { status: 'error'; message: string }
-  | { status: 'plan'; message: string; modalKey: string }
 
 function locationOptions(level: LocationLevel, criteria: SearchCriteria, lang: 'fr' | 'en') {
   try {
@@ -121,6 +115,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
+/** The modal's fields as they were sent, so a refused form renders again as the user left it. */
+function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick<ExportFormState, 'name' | 'options'> {
+  const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
+  return { name: typeof payload.name === 'string' ? payload.name.trim() : '', options: optionsFromValues(chosen.data ?? [], { france }) }
+}
+
+/** "Enrich and export" (the search page's modal): parsed with the schema the modal validates with. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(context, request)
   const t = getInstance(context).t
@@ -129,26 +130,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formData.get('intent') !== 'create-export') {
     return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies ExportFormState, { status: 400 })
   }
+  // The criteria are the search's own fields, read by the search's own schema.
   const criteria = criteriaFromSearchParams(
     new URLSearchParams([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
     searchLevelsWithData,
   )
-  const chosen = new Set(formData.getAll('options').map(String))
   const france = isFrance(criteria.country)
-  const options: EnrichmentOptions = applyToggleRules(
-    Object.fromEntries(ENRICHMENT_TYPES.map((type) => [type, chosen.has(type)])) as EnrichmentOptions,
-    { france },
-  )
-  const name = String(formData.get('name') ?? '').trim()
-  const idempotencyKey = String(formData.get('idempotencyKey') ?? '') || randomUUID()
+  const submission = parseWithZod(formData, { schema: CreateExportSchema })
   // The name's own rules first, as the form checks them (400 and the re-rendered form, message under the field).
-  const submission = parseWithZod(formData, { schema: ExportNameSchema })
-  if (submission.status !== 'success') return data({ name, options, result: submission.reply() } satisfies ExportFormState, { status: 400 })
+  if (submission.status !== 'success') return data({ ...sentExportForm(submission.payload, france), result: submission.reply() } satisfies ExportFormState, { status: 400 })
+  const { name } = submission.value
+  const options = optionsFromValues(submission.value.options, { france })
   const overLimit = refused(await consumeLimit('exportCreate', user.id))
   if (overLimit) {
     const { status, message, headers } = refusalAnswer(context, overLimit)
     return data({ name, options, error: message } satisfies ExportFormState, { status, headers })
   }
+  const idempotencyKey = submission.value.idempotencyKey || randomUUID()
   const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
@@ -158,61 +156,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect('/exports')
 }
 
+/** The search's URL without one parameter (closing a modal opened by URL). */
+function searchWithout(search: string, key: string): string {
+  return new URLSearchParams([...new URLSearchParams(search)].filter(([name]) => name !== key)).toString()
+}
+
 export default function SearchRoute({ loaderData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation()
-  const submit = useSubmit()
+  const { t } = useTranslation()
   const navigation = useNavigation()
   const location = useLocation()
-  const [criteria, setCriteria] = useState(loaderData.criteria)
-  const [categoryLabel, setCategoryLabel] = useState(loaderData.categoryLabel)
-  const [planModal, setPlanModal] = useState<{ messageKey: string; modalKey: string } | null>(null)
-
-  // A new server answer (navigation, reload) resets the form to what the URL says. Not the first
-  // one: the form starts from it, and what was chosen before hydration must stay over it.
-  const answered = useRef(loaderData.criteria)
-  useEffect(() => {
-    if (answered.current === loaderData.criteria) return
-    answered.current = loaderData.criteria
-    setCriteria(loaderData.criteria)
-    setCategoryLabel(loaderData.categoryLabel)
-  }, [loaderData.criteria, loaderData.categoryLabel])
-
-  // SPEC §4: changing the interface language clears the chosen category.
-  const [language, setLanguage] = useState(i18n.language)
-  useEffect(() => {
-    if (language === i18n.language) return
-    setLanguage(i18n.language)
-    setCriteria((current) => ({ ...current, sector: '' }))
-    setCategoryLabel('')
-  }, [i18n.language, language])
+  const { criteria, categoryLabel, onCriteriaChange } = useSearchCriteria(loaderData)
+  const [planModal, setPlanModal] = useState<PlanRefusal | null>(null)
+  const onSubmit = useRunSearch(criteria, loaderData.plan, setPlanModal)
+  const exportState = useActionData<typeof action>()
 
   const searching = navigation.state === 'loading' && navigation.location.pathname === '/' && new URLSearchParams(navigation.location.search).get('run') === '1'
   const lastSearch = loaderData.search
-  const showResults = lastSearch && sameSearch(criteria, loaderData.criteria) && !searching
-  const serverPlanModal = lastSearch?.status === 'plan' && sameSearch(criteria, loaderData.criteria) ? lastSearch : null
+  const current = sameSearch(criteria, loaderData.criteria)
+  const serverPlanModal = lastSearch?.status === 'plan' && current ? lastSearch : null
   const closeHref = `${location.pathname}?${new URLSearchParams(Object.entries(loaderData.criteria).filter(([, v]) => v) as Array<[string, string]>)}`
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    // With JavaScript the plan rule is checked before any request: the modal opens in place. Like
-    // the server, it does not require a level the chosen place has no data for (Germany has no
-    // departments); a level whose list is still loading is left to the server to judge.
-    const levels = knownLocationLevels(criteria, i18n.language)
-    const validation = validateSearch(criteria, loaderData.plan, levels)
-    if (!validation.ok && !(validation.reason === 'plan' && levels[validation.missing] === undefined)) {
-      event.preventDefault()
-      if (validation.reason === 'plan') setPlanModal({ messageKey: validation.messageKey, modalKey: validation.modalKey })
-      return
-    }
-    event.preventDefault()
-    const formData = new FormData(event.currentTarget)
-    formData.set('run', '1')
-    for (const [key, value] of [...formData.entries()]) if (value === '') formData.delete(key)
-    submit(formData, { method: 'get', action: '/' })
-  }
-
-  const exportState = useActionData<typeof action>()
   const exportForm = loaderData.exportForm
-  const modal = planModal ?? (serverPlanModal ? { messageKey: '', modalKey: serverPlanModal.modalKey, message: serverPlanModal.message } : null)
 
   return (
     <section className="mx-auto max-w-7xl space-y-6">
@@ -227,80 +190,30 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
       ) : null}
       <SearchForm
         criteria={criteria}
-        onCriteriaChange={(next, label) => {
-          setCriteria(next)
-          if (label !== undefined) setCategoryLabel(label)
-        }}
+        onCriteriaChange={onCriteriaChange}
         categoryLabel={categoryLabel}
         categories={loaderData.categories}
         serverOptions={loaderData.serverOptions}
         onSubmit={onSubmit}
         pending={searching}
       />
-      {searching ? (
-        <ResultsSkeleton />
-      ) : lastSearch && !showResults && lastSearch.status === 'ok' ? (
-        <Alert tone="warning">{t('search.staleResults')}</Alert>
-      ) : showResults && lastSearch.status === 'error' ? (
-        <SearchError message={lastSearch.message} />
-      ) : showResults && lastSearch.status === 'ok' ? (
-        lastSearch.results.length === 0 ? (
-          <EmptyResults titleKey="search.emptyTitle" bodyKey="search.emptyBody" />
-        ) : (
-          <div className="space-y-3">
-            <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-              <h2 className="text-base font-semibold text-slate-900">
-                {t('search.results')} <span className="font-normal text-slate-500">· {t('search.resultsCount', { count: lastSearch.results.length })}</span>
-              </h2>
-              <Link to={`/?${new URLSearchParams(location.search).toString()}&export=1`} className={buttonClasses()}>
-                {t('search.enrichAndExport')}
-              </Link>
-            </div>
-            <ResultsTable results={lastSearch.results} />
-            {lastSearch.source === 'osm' ? <p className="text-xs text-slate-500">{t('search.osmAttribution')}</p> : null}
-          </div>
-        )
-      ) : !lastSearch ? (
-        <EmptyResults titleKey="search.startTitle" bodyKey="search.startBody" />
-      ) : null}
-      {exportForm && showResults ? (
+      <SearchOutcomePanel search={lastSearch} current={current} searching={searching} pageSearch={location.search} />
+      {exportForm && lastSearch && current && !searching ? (
         <ExportModal
           criteria={loaderData.criteria}
           france={exportForm.france}
           idempotencyKey={exportForm.idempotencyKey}
           credits={exportForm.credits}
           defaultName={exportForm.defaultName}
-          closeHref={`${location.pathname}?${new URLSearchParams([...new URLSearchParams(location.search)].filter(([key]) => key !== 'export'))}`}
+          closeHref={`${location.pathname}?${searchWithout(location.search, 'export')}`}
           last={exportState ?? undefined}
         />
       ) : null}
-      {modal ? (
-        <Modal
-          title={t('search.plan.modalTitle')}
-          onClose={planModal ? () => setPlanModal(null) : undefined}
-          size="md"
-        >
-          <div className="space-y-4">
-            <Alert tone="warning">{'message' in modal ? modal.message : t(modal.messageKey)}</Alert>
-            <p className="text-sm text-slate-600">{t(modal.modalKey)}</p>
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              {planModal ? (
-                <Button type="button" variant="secondary" onClick={() => setPlanModal(null)}>
-                  {t('search.plan.close')}
-                </Button>
-              ) : (
-                <Link to={closeHref} replace className={buttonClasses({ variant: 'secondary' })}>
-                  {t('search.plan.close')}
-                </Link>
-              )}
-              <Link to="/subscription" className={buttonClasses()}>
-                {t('search.plan.upgrade')}
-              </Link>
-            </div>
-          </div>
-        </Modal>
+      {planModal ? (
+        <PlanModal message={t(planModal.messageKey)} modalKey={planModal.modalKey} onClose={() => setPlanModal(null)} closeHref={closeHref} />
+      ) : serverPlanModal ? (
+        <PlanModal message={serverPlanModal.message} modalKey={serverPlanModal.modalKey} closeHref={closeHref} />
       ) : null}
     </section>
   )
 }
-

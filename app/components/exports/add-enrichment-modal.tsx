@@ -2,12 +2,14 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { newlySelected, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { AddEnrichmentCommandSchema } from '#app/domain/export-commands.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { CloseIcon, Modal } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
+import { useCommandForm } from './use-command-form.ts'
 
 /** Add enrichment (completed exports): already-enriched options are locked; at least one new one is needed. */
 export function AddEnrichmentModal({
@@ -32,6 +34,7 @@ export function AddEnrichmentModal({
     if (chosen) setOptions(optionsFromValues(chosen, { france, alreadyEnriched: already }))
   })
   const pending = useIsPending({ intent: 'add-enrichment' })
+  const formProps = useCommandForm('add-enrichment-form', AddEnrichmentCommandSchema)
   const nothingNew = newlySelected(options, already).length === 0
   return (
     <Modal
@@ -43,7 +46,7 @@ export function AddEnrichmentModal({
         </Link>
       }
     >
-      <Form ref={formRef} method="post" className="space-y-5">
+      <Form ref={formRef} method="post" className="space-y-5" {...formProps}>
         {error ? <ErrorAlert message={error} withPlansLink={errorNeedsPlans} /> : null}
         <EnrichmentToggles value={options} onChange={setOptions} france={france} alreadyEnriched={already} />
         {hydrated && nothingNew ? <p className="text-sm text-slate-500">{t('exports.errors.selectOne')}</p> : null}

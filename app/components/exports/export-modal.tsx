@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
-import { canStartExport, ExportNameSchema, PLANS_PATH } from '#app/domain/exports.ts'
+import { CreateExportSchema } from '#app/domain/export-commands.ts'
+import { canStartExport, errorNeedsPlans, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { ErrorAlert, PlansLink } from '../billing/plans-link.tsx'
@@ -23,7 +24,7 @@ export interface ExportFormState {
   /** The error's code, when the UI offers a way out beside it (insufficient credits → plans). */
   code?: string
   fieldError?: string
-  /** conform's answer for the name field (validated with ExportNameSchema on both sides). */
+  /** conform's answer for the form (validated with CreateExportSchema on both sides). */
   result?: SubmissionResult<string[]>
 }
 
@@ -50,12 +51,7 @@ export function ExportModal({
   const { t, i18n } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
-  const location = useLocation()
-  // Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders
-  // the search and this modal again, with the message under the field.
-  const pageSearch = new URLSearchParams(location.search)
-  pageSearch.delete('index') // already there after a no-JS post
-  const formAction = `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
+  const formAction = useOwnFormAction()
   const pending = useIsPending({ intent: 'create-export', formAction })
   const formRef = useTypedBeforeHydration((typed) => {
     const chosen = typed.get('options')
@@ -68,7 +64,7 @@ export function ExportModal({
   const [form, fields] = useForm({
     id: 'export-form',
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExportNameSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateExportSchema }),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
@@ -95,7 +91,7 @@ export function ExportModal({
             <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
           </Alert>
         ) : null}
-        {last?.error ? <ErrorAlert message={last.error} withPlansLink={last.code === 'insufficient_credits' && !noCredits} /> : null}
+        {last?.error ? <ErrorAlert message={last.error} withPlansLink={errorNeedsPlans(last.code) && !noCredits} /> : null}
         <Field
           label={t('exports.modal.name')}
           errors={nameErrors}
@@ -113,21 +109,40 @@ export function ExportModal({
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
         {noCredits ? null : <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>}
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
-            {t('common.cancel')}
-          </Link>
-          {noCredits ? (
-            <Link to={PLANS_PATH} className={buttonClasses()}>
-              {t('upsell.seePlans')}
-            </Link>
-          ) : (
-            <Button type="submit" pending={pending} disabled={hydrated && nothingSelected}>
-              {pending ? t('exports.modal.submitting') : t('exports.modal.submit')}
-            </Button>
-          )}
-        </div>
+        <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>
+  )
+}
+
+/**
+ * Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders the
+ * search and this modal again, with the message under the field.
+ */
+function useOwnFormAction() {
+  const location = useLocation()
+  const pageSearch = new URLSearchParams(location.search)
+  pageSearch.delete('index') // already there after a no-JS post
+  return `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
+}
+
+/** Cancel, then Start export, or the way to the plans when there is no credit to start with. */
+function ExportModalActions({ closeHref, noCredits, pending, disabled }: { closeHref: string; noCredits: boolean; pending: boolean; disabled: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+        {t('common.cancel')}
+      </Link>
+      {noCredits ? (
+        <Link to={PLANS_PATH} className={buttonClasses()}>
+          {t('upsell.seePlans')}
+        </Link>
+      ) : (
+        <Button type="submit" pending={pending} disabled={disabled}>
+          {pending ? t('exports.modal.submitting') : t('exports.modal.submit')}
+        </Button>
+      )}
+    </div>
   )
 }

@@ -1,30 +1,31 @@
 import { useTranslation } from 'react-i18next'
+import { showProgressBar, statusBadge, type StatusBadgeKind } from '#app/domain/exports.ts'
 import { cn } from '#app/utils/misc.ts'
 import { Spinner } from '../ui/spinner.tsx'
 
-const STYLES = {
+const STYLES: Record<StatusBadgeKind, string> = {
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
   failed: 'bg-red-50 text-red-700 ring-red-600/20',
   interrupted: 'bg-amber-50 text-amber-800 ring-amber-600/20',
   processing: 'bg-brand-50 text-brand-700 ring-brand-600/20',
-} as const
+}
 
-/** pending, processing and any unknown value show as "processing" with a spinner (SPEC §4). */
+/** The badge the domain's statusBadge picks (pending, processing and unknown values: "processing", spinning). */
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useTranslation()
-  const kind = status === 'completed' || status === 'failed' || status === 'interrupted' ? status : 'processing'
+  const { kind, spinner } = statusBadge(status)
   return (
     <span className={cn('inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', STYLES[kind])} data-status={status}>
-      {kind === 'processing' ? <Spinner className="size-3" /> : null}
+      {spinner ? <Spinner className="size-3" /> : null}
       {t(`exports.status.${kind}`)}
     </span>
   )
 }
 
-/** The bar shows only while progress is strictly between 0 and 100. */
+/** Shown only while the domain's showProgressBar says so (strictly between 0 and 100). */
 export function ProgressBar({ percent, className }: { percent: number; className?: string }) {
   const { t } = useTranslation()
-  if (!(percent > 0 && percent < 100)) return null
+  if (!showProgressBar(percent)) return null
   const rounded = Math.round(percent)
   return (
     <div className={cn('flex items-center gap-2', className)}>

@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { canAddEnrichment, canDownload } from '#app/domain/exports.ts'
+import { formatDate } from '#app/utils/dates.ts'
+import { Icon } from '../layout/icons.tsx'
+import { buttonClasses } from '../ui/button.tsx'
+import { Disclosure, rowMenu } from '../ui/disclosure.tsx'
+import { DownloadMenu } from './download-menu.tsx'
+import { StatusBadge } from './status-badge.tsx'
+
+export interface ExportHeading {
+  id: string
+  name: string
+  status: string
+  isDemo: boolean
+  createdAt: string | null
+}
+
+/** Name, badge and date, then the actions the status allows (the domain's canDownload / canAddEnrichment). */
+export function ExportDetailHeader({ detail, userId }: { detail: ExportHeading; userId: string }) {
+  const { t, i18n } = useTranslation()
+  const base = `/exports/${detail.id}`
+  return (
+    <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+      <div className="min-w-0">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="min-w-0 text-2xl font-semibold break-words text-slate-900">{detail.name}</h1>
+          <StatusBadge status={detail.status} />
+          {detail.isDemo ? (
+            <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-300 ring-inset">{t('app.demoData')}</span>
+          ) : null}
+        </div>
+        <p className="mt-1 text-sm text-slate-500">{t('exports.detail.createdOn', { date: formatDate(detail.createdAt, i18n.language, t, 'dateTime') })}</p>
+      </div>
+      <div className="relative flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
+        {canDownload(detail.status) ? <DownloadMenu exportId={detail.id} userId={userId} /> : null}
+        {canAddEnrichment(detail.status) ? (
+          <Link to={`${base}?add=1`} className={buttonClasses({ variant: 'secondary' })} preventScrollReset>
+            {t('exports.detail.addEnrichment')}
+          </Link>
+        ) : null}
+        <Disclosure
+          className={rowMenu.details}
+          label={
+            <span className={buttonClasses({ variant: 'secondary' })}>
+              {t('exports.detail.actions')}
+              <Icon name="chevronDown" className="size-4 text-slate-400" />
+            </span>
+          }
+          panelClassName={rowMenu.panel}
+        >
+          <Link to={`${base}?delete=1`} preventScrollReset className="block rounded-lg px-2.5 py-2 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:bg-red-50">
+            {t('exports.detail.delete')}
+          </Link>
+        </Disclosure>
+      </div>
+    </div>
+  )
+}

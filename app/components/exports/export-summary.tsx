@@ -1,0 +1,68 @@
+import { useTranslation } from 'react-i18next'
+import type { EnrichmentType } from '#app/domain/enrichment.ts'
+import { ProgressBar } from './status-badge.tsx'
+
+export interface ExportSearchParams {
+  sector?: string
+  city?: string
+  department?: string
+  region?: string
+  country?: string
+}
+
+/** The search as one line: sector or "all sectors", then the places from the most precise, or "all countries". */
+function searchSummary(params: ExportSearchParams, t: (key: string) => string) {
+  const places = [params.city, params.department, params.region, params.country].filter(Boolean)
+  return { sector: params.sector || t('exports.detail.allSectors'), place: places.length ? places.join(', ') : t('exports.detail.allCountries') }
+}
+
+/** The search, the chosen enrichment chips, the lead count and the credits used (with the progress bar). */
+export function ExportSummary({
+  searchParams,
+  chosen,
+  leadCount,
+  creditsUsed,
+  progress,
+}: {
+  searchParams: ExportSearchParams
+  chosen: EnrichmentType[]
+  leadCount: number
+  creditsUsed: number
+  progress: number
+}) {
+  const { t, i18n } = useTranslation()
+  const summary = searchSummary(searchParams, t)
+  const number = new Intl.NumberFormat(i18n.language)
+  return (
+    <dl className="grid gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="sm:col-span-2">
+        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('exports.detail.search')}</dt>
+        <dd className="mt-1 text-sm text-slate-900">
+          <span className="font-medium">{summary.sector}</span> · {summary.place}
+        </dd>
+        <dd className="mt-3 flex flex-wrap gap-1.5" aria-label={t('exports.detail.enrichments')}>
+          {chosen.map((type) => (
+            <span key={type} className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-200 ring-inset">
+              {t(`exports.options.${type}`)}
+            </span>
+          ))}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('exports.detail.leads')}</dt>
+        <dd className="mt-1 text-2xl font-semibold text-slate-900" data-testid="lead-count">
+          {number.format(leadCount)}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('exports.detail.creditsUsed')}</dt>
+        <dd className="mt-1 text-2xl font-semibold text-slate-900" data-testid="credits-used">
+          {number.format(creditsUsed)}
+        </dd>
+        <dd className="mt-2">
+          <ProgressBar percent={progress} />
+        </dd>
+      </div>
+    </dl>
+  )
+}

@@ -1,0 +1,49 @@
+// The export commands (SPEC §5, §7), each parsed by one schema that the form (conform, in the browser)
+// and the route (parseWithZod / safeParse, on the server) share. Pure: no server imports.
+import { z } from 'zod'
+import { ENRICHMENT_TYPES, type EnrichmentType } from './enrichment.ts'
+import { ExportNameSchema } from './exports.ts'
+import { isUuid } from './ids.ts'
+
+/** Unknown names are dropped rather than refused, as optionsFromValues does: the toggle rules (which need the
+ * export's country) decide what is kept, and the service what is enough. */
+function knownTypes(values: readonly string[]): EnrichmentType[] {
+  return ENRICHMENT_TYPES.filter((type) => values.includes(type))
+}
+
+/** The chosen enrichment types as a form sends them: one `options` value per checked box (conform makes one value a list). */
+export const EnrichmentChoiceSchema = z
+  .array(z.string())
+  .optional()
+  .transform((values) => knownTypes(values ?? []))
+
+/** The same choice as the API sends it (SPEC §7): a map of each chosen type to true. */
+export const EnrichmentMapSchema = z.record(z.string(), z.unknown()).transform((map) => knownTypes(Object.keys(map).filter((type) => map[type] === true)))
+
+/** "Enrich and export" on the search page. The criteria ride along as the search's own fields (search-schema.ts). */
+export const CreateExportSchema = ExportNameSchema.extend({
+  intent: z.literal('create-export'),
+  options: EnrichmentChoiceSchema,
+  // Generated when the form renders, so a double submit creates one export; the server makes one when missing.
+  idempotencyKey: z.string().optional(),
+})
+
+export const ResumeCommandSchema = z.object({ intent: z.literal('resume') })
+export const DeleteCommandSchema = z.object({ intent: z.literal('delete') })
+export const AddEnrichmentCommandSchema = z.object({ intent: z.literal('add-enrichment'), options: EnrichmentChoiceSchema })
+
+/** The export detail page's forms, told apart by the submit button's intent. */
+export const ExportDetailCommandSchema = z.discriminatedUnion('intent', [ResumeCommandSchema, AddEnrichmentCommandSchema, DeleteCommandSchema])
+export type ExportDetailCommand = z.infer<typeof ExportDetailCommandSchema>
+
+/** A malformed id cannot name an export: the routes answer "not found" (404) for it, as for someone else's. */
+export const ExportIdSchema = z.string().refine(isUuid)
+
+/**
+ * POST /api/exports/queue and /api/exports/resume: {exportId, userId}. The userId is checked against the
+ * session by the route (assertPayloadUser) before this schema runs.
+ */
+export const ExportRefBodySchema = z.object({ exportId: ExportIdSchema })
+
+/** POST /api/exports/{id}/add-enrichment: {userId, enrichmentOptions: {type: true}}. */
+export const AddEnrichmentBodySchema = z.object({ enrichmentOptions: EnrichmentMapSchema })
