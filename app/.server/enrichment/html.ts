@@ -54,129 +54,153 @@ function absolute(href: string, base: URL): string | null {
 
 const CF_PATH = /\/cdn-cgi\/l\/email-protection#([0-9a-f]+)/i
 
-export function parsePage(html: string, pageUrl: string): ParsedPage {
-  let base = new URL(pageUrl)
-  let baseSet = false
-  const textParts: string[] = []
-  let textLength = 0
-  let title = ''
-  let inTitle = false
-  let hiddenDepth = 0
-  const links: PageLink[] = []
-  const scriptSrc: string[] = []
-  const seenScripts = new Set<string>()
-  const meta: Record<string, string[]> = {}
-  const jsonLdTexts: string[] = []
-  const cfEmails: string[] = []
-  let lang: string | null = null
+/** Collects what parsePage returns while htmlparser2 streams the page's events to it. */
+class PageCollector {
+  base: URL
+  private baseSet = false
+  private readonly textParts: string[] = []
+  private textLength = 0
+  private title = ''
+  private inTitle = false
+  private hiddenDepth = 0
+  private readonly links: PageLink[] = []
+  private readonly scriptSrc: string[] = []
+  private readonly seenScripts = new Set<string>()
+  private readonly meta: Record<string, string[]> = {}
+  private readonly jsonLdTexts: string[] = []
+  private readonly cfEmails: string[] = []
+  private lang: string | null = null
   // Open anchors (nested <a> is invalid but happens): text collects into the innermost.
-  const anchors: Array<{ href: string; text: string[] }> = []
-  let script: { jsonLd: boolean; parts: string[]; size: number } | null = null
+  private readonly anchors: Array<{ href: string; text: string[] }> = []
+  private script: { jsonLd: boolean; parts: string[]; size: number } | null = null
 
-  const pushText = (value: string) => {
-    if (textLength >= MAX_TEXT) return
-    textParts.push(value)
-    textLength += value.length
+  constructor(private readonly pageUrl: string) {
+    this.base = new URL(pageUrl)
   }
 
+  private pushText(value: string) {
+    if (this.textLength >= MAX_TEXT) return
+    this.textParts.push(value)
+    this.textLength += value.length
+  }
+
+  private pushLink(href: string, text: string) {
+    if (this.links.length < MAX_LINKS) this.links.push({ href, url: absolute(href, this.base), text })
+  }
+
+  private setBase(href: string) {
+    if (this.baseSet) return
+    try {
+      this.base = new URL(href, this.pageUrl)
+      this.baseSet = true
+    } catch {
+      // An unreadable <base> is ignored, as browsers do.
+    }
+  }
+
+  private openScript(attribs: Record<string, string>) {
+    const type = (attribs.type ?? '').trim().toLowerCase()
+    this.script = { jsonLd: type === 'application/ld+json', parts: [], size: 0 }
+    const src = attribs.src ? absolute(attribs.src, this.base) : null
+    if (src && !this.seenScripts.has(src)) {
+      this.seenScripts.add(src)
+      this.scriptSrc.push(src)
+    }
+  }
+
+  private openLink(name: string, attribs: Record<string, string>) {
+    const href = attribs.href ?? ''
+    const cf = CF_PATH.exec(href)
+    if (cf) this.cfEmails.push(cf[1] as string)
+    if (name === 'a') this.anchors.push({ href, text: [] })
+    else this.pushLink(href, attribs.alt ?? '')
+  }
+
+  onopentag(name: string, attribs: Record<string, string>) {
+    if (name === 'html' && attribs.lang) this.lang = attribs.lang.trim().toLowerCase() || null
+    if (name === 'base' && attribs.href) this.setBase(attribs.href)
+    if (name === 'title' && this.hiddenDepth === 0 && !this.title) this.inTitle = true
+    if (name === 'meta') {
+      const key = (attribs.name ?? attribs.property ?? attribs.itemprop ?? '').trim().toLowerCase()
+      if (key && attribs.content !== undefined) (this.meta[key] ??= []).push(attribs.content)
+    }
+    if (name === 'script') this.openScript(attribs)
+    if (attribs['data-cfemail']) this.cfEmails.push(attribs['data-cfemail'])
+    if (name === 'a' || name === 'area') this.openLink(name, attribs)
+    if (HIDDEN.has(name)) this.hiddenDepth++
+    else if (BLOCK.has(name)) this.pushText('\n')
+    if (name === 'img' && attribs.alt && this.anchors.length > 0) this.anchors[this.anchors.length - 1]?.text.push(` ${attribs.alt} `)
+  }
+
+  ontext(data: string) {
+    if (this.script) {
+      if (this.script.jsonLd && this.script.size < MAX_JSON_LD) {
+        this.script.parts.push(data)
+        this.script.size += data.length
+      }
+      return
+    }
+    if (this.inTitle) {
+      if (this.title.length < 500) this.title += data
+      return
+    }
+    if (this.hiddenDepth > 0) return
+    this.pushText(data)
+    const anchor = this.anchors[this.anchors.length - 1]
+    if (anchor && anchor.text.length < 50) anchor.text.push(data)
+  }
+
+  onclosetag(name: string) {
+    if (name === 'title') this.inTitle = false
+    if (name === 'script' && this.script) {
+      if (this.script.jsonLd) this.jsonLdTexts.push(this.script.parts.join(''))
+      this.script = null
+    }
+    if (name === 'a') {
+      const anchor = this.anchors.pop()
+      if (anchor) this.pushLink(anchor.href, anchor.text.join('').replace(/\s+/g, ' ').trim())
+    }
+    if (HIDDEN.has(name)) this.hiddenDepth = Math.max(0, this.hiddenDepth - 1)
+    else if (BLOCK.has(name)) this.pushText('\n')
+  }
+
+  result(): ParsedPage {
+    // Anchors never closed (truncated page) still count.
+    for (const anchor of this.anchors) this.pushLink(anchor.href, anchor.text.join('').trim())
+    const jsonLd: unknown[] = []
+    for (const raw of this.jsonLdTexts) {
+      try {
+        jsonLd.push(JSON.parse(raw.trim().replace(/^<!--|-->$/g, '')))
+      } catch {
+        // Invalid JSON-LD is common; skip it.
+      }
+    }
+    return {
+      title: this.title.replace(/\s+/g, ' ').trim(),
+      text: this.textParts.join('').replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n'),
+      links: this.links,
+      scriptSrc: this.scriptSrc,
+      meta: this.meta,
+      jsonLd,
+      cfEmails: this.cfEmails,
+      lang: this.lang,
+    }
+  }
+}
+
+export function parsePage(html: string, pageUrl: string): ParsedPage {
+  const collector = new PageCollector(pageUrl)
   const parser = new Parser(
     {
-      onopentag(name, attribs) {
-        if (name === 'html' && attribs.lang) lang = attribs.lang.trim().toLowerCase() || null
-        if (name === 'base' && attribs.href && !baseSet) {
-          try {
-            base = new URL(attribs.href, pageUrl)
-            baseSet = true
-          } catch {
-            // ignore
-          }
-        }
-        if (name === 'title' && hiddenDepth === 0 && !title) inTitle = true
-        if (name === 'meta') {
-          const key = (attribs.name ?? attribs.property ?? attribs.itemprop ?? '').trim().toLowerCase()
-          if (key && attribs.content !== undefined) (meta[key] ??= []).push(attribs.content)
-        }
-        if (name === 'script') {
-          const type = (attribs.type ?? '').trim().toLowerCase()
-          script = { jsonLd: type === 'application/ld+json', parts: [], size: 0 }
-          if (attribs.src) {
-            const src = absolute(attribs.src, base)
-            if (src && !seenScripts.has(src)) {
-              seenScripts.add(src)
-              scriptSrc.push(src)
-            }
-          }
-        }
-        if (attribs['data-cfemail']) cfEmails.push(attribs['data-cfemail'])
-        if (name === 'a' || name === 'area') {
-          const href = attribs.href ?? ''
-          const cf = CF_PATH.exec(href)
-          if (cf) cfEmails.push(cf[1] as string)
-          if (name === 'a') anchors.push({ href, text: [] })
-          else if (links.length < MAX_LINKS) links.push({ href, url: absolute(href, base), text: attribs.alt ?? '' })
-        }
-        if (HIDDEN.has(name)) hiddenDepth++
-        else if (BLOCK.has(name)) pushText('\n')
-        if (name === 'img' && attribs.alt && anchors.length > 0) anchors[anchors.length - 1]?.text.push(` ${attribs.alt} `)
-      },
-      ontext(data) {
-        if (script) {
-          if (script.jsonLd && script.size < MAX_JSON_LD) {
-            script.parts.push(data)
-            script.size += data.length
-          }
-          return
-        }
-        if (inTitle) {
-          if (title.length < 500) title += data
-          return
-        }
-        if (hiddenDepth > 0) return
-        pushText(data)
-        const anchor = anchors[anchors.length - 1]
-        if (anchor && anchor.text.length < 50) anchor.text.push(data)
-      },
-      onclosetag(name) {
-        if (name === 'title') inTitle = false
-        if (name === 'script' && script) {
-          if (script.jsonLd) jsonLdTexts.push(script.parts.join(''))
-          script = null
-        }
-        if (name === 'a') {
-          const anchor = anchors.pop()
-          if (anchor && links.length < MAX_LINKS) {
-            links.push({ href: anchor.href, url: absolute(anchor.href, base), text: anchor.text.join('').replace(/\s+/g, ' ').trim() })
-          }
-        }
-        if (HIDDEN.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1)
-        else if (BLOCK.has(name)) pushText('\n')
-      },
+      onopentag: (name, attribs) => collector.onopentag(name, attribs),
+      ontext: (data) => collector.ontext(data),
+      onclosetag: (name) => collector.onclosetag(name),
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   )
   parser.write(html)
   parser.end()
-  // Anchors never closed (truncated page) still count.
-  for (const anchor of anchors) if (links.length < MAX_LINKS) links.push({ href: anchor.href, url: absolute(anchor.href, base), text: anchor.text.join('').trim() })
-
-  const jsonLd: unknown[] = []
-  for (const raw of jsonLdTexts) {
-    try {
-      jsonLd.push(JSON.parse(raw.trim().replace(/^<!--|-->$/g, '')))
-    } catch {
-      // Invalid JSON-LD is common; skip it.
-    }
-  }
-  return {
-    title: title.replace(/\s+/g, ' ').trim(),
-    text: textParts.join('').replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n'),
-    links,
-    scriptSrc,
-    meta,
-    jsonLd,
-    cfEmails,
-    lang,
-  }
+  return collector.result()
 }
 
 /** Every object of a JSON-LD value (arrays, @graph, nested values), depth-limited. */

@@ -89,8 +89,10 @@ export interface LeadEnrichmentResult {
  * Makes third-party data storable in Postgres: NUL characters are refused in text and jsonb, and so are lone UTF-16
  * surrogates in jsonb. Strings (keys included) lose their NULs and have lone surrogates replaced (U+FFFD).
  */
+const NUL = String.fromCharCode(0)
+
 export function storable<T>(value: T): T {
-  if (typeof value === 'string') return value.replace(/\u0000/g, '').toWellFormed() as T
+  if (typeof value === 'string') return value.replaceAll(NUL, '').toWellFormed() as T
   if (Array.isArray(value)) return value.map((item) => storable(item)) as T
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {}

@@ -74,18 +74,10 @@ export function ExportModal({
       title={t('exports.modal.title')}
       description={t('exports.modal.description')}
       size="lg"
-      closeControl={
-        <Link to={closeHref} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
-          <CloseIcon />
-        </Link>
-      }
+      closeControl={<CloseLink to={closeHref} />}
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
-        <input type="hidden" name="intent" value="create-export" />
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
-          <input key={key} type="hidden" name={key} value={criteria[key]} />
-        ))}
+        <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} />
         {noCredits ? (
           <Alert tone="warning" title={t('upsell.noCreditsTitle')}>
             <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
@@ -112,6 +104,28 @@ export function ExportModal({
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>
+  )
+}
+
+function CloseLink({ to }: { to: string }) {
+  const { t } = useTranslation()
+  return (
+    <Link to={to} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+      <CloseIcon />
+    </Link>
+  )
+}
+
+/** What the create-export command carries besides the user's choices: the search and the idempotency key. */
+function CommandFields({ criteria, idempotencyKey }: { criteria: SearchCriteria; idempotencyKey: string }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value="create-export" />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
+        <input key={key} type="hidden" name={key} value={criteria[key]} />
+      ))}
+    </>
   )
 }
 
