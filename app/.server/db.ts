@@ -16,20 +16,7 @@ import type { DB as Database, JsonValue } from './db/schema.generated.ts'
 // the rest of the app imports. enrichment_cache is created by the migrations but nothing uses it yet
 // (a later issue designs it): its type is generated like the others.
 
-export type {
-  DB as Database,
-  Users as UsersTable,
-  UserCredits as UserCreditsTable,
-  CreditLedger as CreditLedgerTable,
-  UserSubscriptions as UserSubscriptionsTable,
-  Exports as ExportsTable,
-  Leads as LeadsTable,
-  ExportLeads as ExportLeadsTable,
-  EnrichmentCache as EnrichmentCacheTable,
-  JsonObject,
-  JsonPrimitive,
-  JsonValue,
-} from './db/schema.generated.ts'
+export type { DB as Database, JsonObject, JsonValue } from './db/schema.generated.ts'
 export type * from './db/column-types.ts'
 
 /**
@@ -73,7 +60,7 @@ export function getPool(): pg.Pool {
  * cancelled by Postgres (statement_timeout), a paused or unreachable server by the client
  * (connection and query timeouts); both then answer 503 (withUser) instead of hanging.
  */
-export function databaseTimeouts() {
+function databaseTimeouts() {
   const statement = env.DB_STATEMENT_TIMEOUT_MS
   return {
     connectionTimeoutMillis: env.DB_CONNECT_TIMEOUT_MS,

@@ -3,7 +3,7 @@
 // server/worker.ts) with a message naming the variable. Secrets never leave the server.
 import { ENV_NAMES, envSchema, type Env, type EnvName } from './env-schema.server.ts'
 
-export { envSchema, type Env, type EnvName } from './env-schema.server.ts'
+export {  type Env } from './env-schema.server.ts'
 
 /** Raw variables, as in process.env (tests pass their own). */
 export type EnvSource = Readonly<Record<string, string | undefined>>

@@ -40,7 +40,7 @@ export interface CategoryOption {
   otherTerms?: readonly string[]
 }
 
-export const CATEGORY_PICKER_LIMIT = 50
+const CATEGORY_PICKER_LIMIT = 50
 
 export interface FilteredCategories<T> {
   items: T[]

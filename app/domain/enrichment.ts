@@ -8,11 +8,9 @@ export type EnrichmentOptions = Record<EnrichmentType, boolean>
 
 export const NO_ENRICHMENT: EnrichmentOptions = Object.fromEntries(ENRICHMENT_TYPES.map((type) => [type, false])) as EnrichmentOptions
 
-export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'interrupted'] as const
-export type ExportStatus = (typeof EXPORT_STATUSES)[number]
+export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
 
-export const LEAD_ENRICHMENT_STATUSES = ['not_required', 'pending', 'success', 'not_found', 'failed'] as const
-export type LeadEnrichmentStatus = (typeof LEAD_ENRICHMENT_STATUSES)[number]
+export type LeadEnrichmentStatus = 'not_required' | 'pending' | 'success' | 'not_found' | 'failed'
 
 /**
  * Reads stored options: booleans, where `social` may be an object that counts as true when

@@ -5,7 +5,6 @@ import {
   applyToggleRules,
   ENRICHMENT_TYPES,
   EXPORT_NAME_MAX,
-  EXPORT_STATUSES,
   isFrance,
   newlySelected,
   NO_ENRICHMENT,
@@ -133,7 +132,7 @@ export interface CreateExportInput {
 }
 
 /** The form field an error belongs to (so the modal can show it beside the right control). */
-export type CreateExportField = 'name' | 'enrichmentOptions' | 'geography'
+type CreateExportField = 'name' | 'enrichmentOptions' | 'geography'
 
 export type CreateExportValidation =
   | { ok: true; name: string; enrichmentOptions: EnrichmentOptions; france: boolean }
@@ -210,10 +209,6 @@ export function statusBadge(status: string | null | undefined): { kind: StatusBa
     default:
       return { kind: 'processing', spinner: true }
   }
-}
-
-export function isExportStatus(value: unknown): value is ExportStatus {
-  return typeof value === 'string' && (EXPORT_STATUSES as readonly string[]).includes(value)
 }
 
 /** Still running: pages revalidate (JS) or meta-refresh (no JS) while true. */

@@ -28,7 +28,7 @@ export function hasSectorOrLocation(criteria: Pick<SearchCriteria, 'sector' | 'c
   return criteria.sector.trim() !== '' || criteria.country.trim() !== ''
 }
 
-export const PLAN_REQUIREMENT_MESSAGES: Record<LocationLevel, string> = {
+const PLAN_REQUIREMENT_MESSAGES: Record<LocationLevel, string> = {
   country: 'search.plan.requiresCountry',
   region: 'search.plan.requiresRegion',
   department: 'search.plan.requiresDepartment',

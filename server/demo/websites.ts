@@ -19,7 +19,7 @@ import { type DemoPage, renderDemoPage, renderNotFound } from '#app/.server/sour
 import { listenOnRememberedPort } from '../remembered-port.ts'
 import { env } from '#app/.server/env.server.ts'
 
-export { demoSiteTruth, demoRobotsTxt, type DemoSiteTruth, type DemoSiteTechnology, type EmailMarkup, type SocialNetwork } from '#app/.server/sources/demo/site.ts'
+export { demoSiteTruth, type DemoSiteTruth } from '#app/.server/sources/demo/site.ts'
 export { cloudflareEncode } from '#app/.server/sources/demo/site-pages.ts'
 
 export interface DemoWebsitesOptions {
@@ -60,7 +60,7 @@ interface Reply {
 const HTML = 'text/html; charset=utf-8'
 
 /** `origin` (e.g. http://127.0.0.1:4321) makes the JSON-LD url absolute. */
-export function routeDemoRequest(method: string, rawPath: string, origin = ''): Reply {
+function routeDemoRequest(method: string, rawPath: string, origin = ''): Reply {
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }, body: 'Method not allowed\n' }
   const path = rawPath.split('?')[0] ?? '/'
   if (path === '/robots.txt') return { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: demoRobotsTxt() }

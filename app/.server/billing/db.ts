@@ -3,15 +3,11 @@
 // Privileged connection only (RLS on, no policies): every query filters by user explicitly.
 import type { Kysely, Transaction } from 'kysely'
 import { adminDb, type Database } from '#app/.server/db.ts'
-import type { BillingCustomers, BillingEvents, BillingSandboxSubscriptions } from '#app/.server/db/schema.generated.ts'
+import type { BillingSandboxSubscriptions } from '#app/.server/db/schema.generated.ts'
 
-export type BillingEventsTable = BillingEvents
-export type BillingCustomersTable = BillingCustomers
 export type BillingSandboxSubscriptionsTable = BillingSandboxSubscriptions
 
-export type BillingTables = Pick<Database, 'billing_events' | 'billing_customers' | 'billing_sandbox_subscriptions'>
-
-export type BillingDatabase = Database
+type BillingDatabase = Database
 export type BillingDb = Kysely<BillingDatabase>
 export type BillingTrx = Transaction<BillingDatabase>
 

@@ -3,7 +3,6 @@
 // keep each union equal to its SQL check constraint.
 import type { JsonObject, JsonValue } from './schema.generated.ts'
 
-export type EnrichmentType = 'phone' | 'website' | 'email' | 'technologies' | 'social_media' | 'admin_fr_info'
 export type EnrichmentStatus = 'not_required' | 'pending' | 'success' | 'not_found' | 'failed'
 export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
 export type SubscriptionStatus = 'active' | 'canceling' | 'canceled' | 'incomplete' | 'past_due'

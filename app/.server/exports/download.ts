@@ -29,7 +29,7 @@ import { isUuid } from '#app/domain/ids.ts'
 export type DownloadFormat = 'csv' | 'xlsx'
 export type { DownloadLang } from './download/columns.ts'
 
-export const DOWNLOAD_CONTENT_TYPES: Record<DownloadFormat, string> = {
+const DOWNLOAD_CONTENT_TYPES: Record<DownloadFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 }

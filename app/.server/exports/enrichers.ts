@@ -25,7 +25,7 @@ export interface WebsiteFindings {
   error?: string
 }
 
-export interface RegistryQuery {
+interface RegistryQuery {
   name: string
   postalCode: string | null
   city: string | null
@@ -35,7 +35,7 @@ export interface RegistryQuery {
 }
 
 /** `info` is stored as leads.admin_fr_info (it has a `results` list, SPEC §3). */
-export type RegistryOutcome = { status: 'success'; info: JsonObject & { results?: unknown[] } } | { status: 'not_found' } | { status: 'failed'; error: string }
+type RegistryOutcome = { status: 'success'; info: JsonObject & { results?: unknown[] } } | { status: 'not_found' } | { status: 'failed'; error: string }
 
 export interface Enrichers {
   crawl(url: string, options: { signal?: AbortSignal; countryCode?: string }): Promise<WebsiteFindings>

@@ -36,7 +36,7 @@ export interface ProcessOptions {
   onLeadRecorded?: (event: { leadId: string; charged: number; outOfCredits: boolean }) => void | Promise<void>
 }
 
-export type ProcessOutcome = 'completed' | 'interrupted' | 'failed' | 'deleted' | 'skipped'
+type ProcessOutcome = 'completed' | 'interrupted' | 'failed' | 'deleted' | 'skipped'
 
 export interface ProcessResult {
   outcome: ProcessOutcome

@@ -10,7 +10,7 @@ import { runEnrichmentPhase } from './enrichment-phase.ts'
 import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, type ExportRow, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { runSearchPhase } from './search-phase.ts'
 
-export type { ProcessOptions, ProcessOutcome, ProcessResult } from './export-run.ts'
+export type { ProcessOptions, ProcessResult } from './export-run.ts'
 
 export async function processExport(exportId: string, options: ProcessOptions): Promise<ProcessResult> {
   const db = options.db ?? adminDb()

@@ -37,7 +37,7 @@ function intEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = envReco
   return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback
 }
 
-export function exportQueueOptions(env: NodeJS.ProcessEnv = envRecord()): Omit<Queue, 'name'> {
+function exportQueueOptions(env: NodeJS.ProcessEnv = envRecord()): Omit<Queue, 'name'> {
   return {
     policy: 'stately',
     retryLimit: intEnv('EXPORT_RETRY_LIMIT', 8, env),
@@ -66,16 +66,6 @@ export async function ensureExportQueues(boss: PgBoss, env: NodeJS.ProcessEnv = 
   const { policy: _policy, ...mutable } = exportQueueOptions(env)
   await boss.createQueue(names.run, exportQueueOptions(env))
   await boss.updateQueue(names.run, mutable)
-}
-
-/** A pg-boss `db` adapter over a pg client or Kysely-free executor already inside a transaction. */
-export function transactionAdapter(execute: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>): PgBossDb {
-  return {
-    executeSql: async (text: string, values?: unknown[]) => {
-      const result = await execute(text, values ?? [])
-      return { rows: result.rows as never[] }
-    },
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -146,16 +136,6 @@ export async function getExportQueueBoss(): Promise<PgBoss> {
   return starting
 }
 
-/** Stops the lazily started send-only instance (tests, shutdown). A worker's instance is stopped by its owner. */
-export async function closeExportQueue(): Promise<void> {
-  const boss = shared ?? (starting ? await starting.catch(() => undefined) : undefined)
-  shared = undefined
-  starting = undefined
-  if (boss && ownedSender.has(boss)) {
-    ownedSender.delete(boss)
-    await boss.stop({ graceful: false, close: true }).catch(() => {})
-  }
-}
 /**
  * Queues a run of the export inside the caller's transaction (`db`): the job exists if and only if the
  * transaction commits. Returns the job id, or null when a run of this export is already queued (stately).
@@ -173,7 +153,7 @@ export async function enqueueExport(db: PgBossDb, job: ExportJobData, boss?: PgB
  * another user's third (-2) however long that one has waited, while one user's own exports keep their order.
  * It only orders the queue: a user alone still gets every free slot. See worker.ts for the rest of the fairness.
  */
-export async function fairPriority(db: PgBossDb, queue: string, userId: string): Promise<number> {
+async function fairPriority(db: PgBossDb, queue: string, userId: string): Promise<number> {
   const { rows } = await db.executeSql(
     `select count(*)::int as n from ${PGBOSS_SCHEMA}.job where name = $1 and group_id = $2 and state in ('created', 'retry', 'active')`,
     [queue, userId],

@@ -13,7 +13,7 @@ import { isUuid } from '#app/domain/ids.ts'
 import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 
 export const LEADS_PAGE_SIZE = 10
-export interface ExportSummary {
+interface ExportSummary {
   id: string
   name: string
   status: ExportStatus | string

@@ -29,7 +29,7 @@ export interface ExportWorkerOptions {
 }
 
 /** What a run's job completes with: the processor's result, or `yielded` (the run gave its slot up and is queued again). */
-export type ExportRunResult = ProcessResult | { outcome: 'yielded'; leads: 0; enrichedLeads: 0; charged: 0 }
+type ExportRunResult = ProcessResult | { outcome: 'yielded'; leads: 0; enrichedLeads: 0; charged: 0 }
 
 export interface ExportWorker {
   /** Stops taking jobs and aborts the running ones (their recorded work stays; the queue retries the rest). */

@@ -8,7 +8,7 @@ import { foldToAscii } from '#app/domain/text.ts'
 import { readPackageJson } from './datasets.ts'
 
 /** Where a region or department lies: metropolitan, overseas region (drom) or collectivité d'outre-mer (com). */
-export type Zone = 'metro' | 'drom' | 'com'
+type Zone = 'metro' | 'drom' | 'com'
 
 export interface Region {
   code: string

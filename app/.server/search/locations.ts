@@ -22,8 +22,8 @@ export function countryCodeOf(country: string, countryCode?: string | null): str
   return explicitCountryCode(country, countryCode) ?? (country.trim() ? countryCodeFromName(country) : null) ?? undefined
 }
 
-export const LOCATION_TYPES = ['country', 'region', 'department', 'city'] as const
-export type LocationType = (typeof LOCATION_TYPES)[number]
+const LOCATION_TYPES = ['country', 'region', 'department', 'city'] as const
+type LocationType = (typeof LOCATION_TYPES)[number]
 
 /** The city picker shows the first 100 matches; typing narrows the list. */
 export const CITY_LIMIT = 100
@@ -53,7 +53,7 @@ export class LocationQueryError extends Error {
   }
 }
 
-export function isLocationType(type: string): type is LocationType {
+function isLocationType(type: string): type is LocationType {
   return (LOCATION_TYPES as readonly string[]).includes(type)
 }
 
@@ -113,18 +113,6 @@ function worldLevels(
   const unit: AdminUnit | null =
     (department && adminUnitOf(countryCode, department.code!)) ?? (region && adminUnitOf(countryCode, region.code!)) ?? null
   return { places: citiesOf(countryCode, unit) }
-}
-
-/**
- * Loads and indexes the datasets now (≈1 s, ≈50 MB) instead of on the first picker request;
- * a server may call it in the background at start-up.
- */
-export function preloadLocationData(): void {
-  countriesIn('fr')
-  countriesIn('en')
-  countryCodeFromName('France')
-  france()
-  countryHasCities('FR')
 }
 
 export interface LocationLevels {

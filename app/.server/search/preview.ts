@@ -6,8 +6,6 @@ import { LeadSourceError, type ResolvedCategory } from '#app/.server/sources/typ
 import { findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { countryCodeOf, locationLevelsAvailable } from './locations.ts'
 
-export type { PreviewLead }
-
 export type PreviewOutcome =
   | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google' }
   | { ok: false; status: number; error: string; messageKey: string; validation?: SearchValidation }

@@ -37,7 +37,7 @@ export const GOOGLE_FIELD_MASK = [
   'nextPageToken',
 ].join(',')
 
-export interface GooglePlace {
+interface GooglePlace {
   id: string
   displayName?: { text: string; languageCode?: string }
   formattedAddress?: string
@@ -56,7 +56,7 @@ export interface GooglePlace {
 }
 
 /** "Boulangerie in Saint-Denis, Seine-Saint-Denis": the most precise place plus its parent to tell homonyms apart. */
-export function googleTextQuery(params: SearchParams, category: ResolvedCategory | null): string {
+function googleTextQuery(params: SearchParams, category: ResolvedCategory | null): string {
   const places = [params.city, params.department, params.region, params.country].map((p) => p?.trim()).filter((p): p is string => !!p)
   if (!category && places.length === 0) {
     throw new LeadSourceError('bad_request', 'Choose a category or a location to search Google Places')
@@ -70,7 +70,7 @@ function regionCode(params: SearchParams): string | undefined {
   return code ? code.toUpperCase() : undefined
 }
 
-export function mapGooglePlace(place: GooglePlace): Business {
+function mapGooglePlace(place: GooglePlace): Business {
   const component = (type: string) => place.addressComponents?.find((c) => c.types.includes(type))
   return {
     source: 'google',

@@ -12,13 +12,13 @@ import { createOsmSource } from './osm.ts'
 import type { LeadSource } from './types.ts'
 import { envRecord } from '#app/.server/env.server.ts'
 
-export type { Business, LeadSource, LeadSourceName, ResolvedCategory, SearchParams } from './types.ts'
+export type { Business, LeadSource } from './types.ts'
 export { LeadSourceError } from './types.ts'
 
-export const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter'
-export const DEFAULT_GOOGLE_PLACES_URL = 'https://places.googleapis.com'
+const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter'
+const DEFAULT_GOOGLE_PLACES_URL = 'https://places.googleapis.com'
 
-export function leadSourceUserAgent(env: NodeJS.ProcessEnv = envRecord()): string {
+function leadSourceUserAgent(env: NodeJS.ProcessEnv = envRecord()): string {
   const contact = env.LEADATLAS_CONTACT_URL?.trim()
   return contact ? `LeadAtlas/0.1 (+${contact})` : 'LeadAtlas/0.1'
 }

@@ -21,13 +21,13 @@ function first(tags: Record<string, string>, ...keys: string[]): string | null {
 }
 
 /** National format for a number of the business's own country, international otherwise, as given when unparseable. */
-export function formatPhone(raw: string, countryCode: string | null): string {
+function formatPhone(raw: string, countryCode: string | null): string {
   const parsed = parsePhoneNumberFromString(raw, (countryCode ?? undefined) as CountryCode | undefined)
   if (!parsed?.isValid()) return raw
   return parsed.country === countryCode ? parsed.formatNational() : parsed.formatInternational()
 }
 
-export function normalizeWebsite(raw: string): string {
+function normalizeWebsite(raw: string): string {
   return /^https?:\/\//i.test(raw) ? raw : `https://${raw.replace(/^\/+/, '')}`
 }
 

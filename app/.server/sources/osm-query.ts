@@ -7,7 +7,7 @@ import { cityName, findCommune, findDepartment, findRegion, searchCountryIsFranc
 import { LeadSourceError, type ResolvedCategory, type SearchParams } from './types.ts'
 
 /** Overpass QL string literal. */
-export function ql(value: string): string {
+function ql(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`
 }
 
@@ -17,7 +17,7 @@ function regexLiteral(text: string): string {
 
 const ADMIN = '["boundary"="administrative"]'
 
-export interface OverpassArea {
+interface OverpassArea {
   /** QL statements leaving the search area in set `.a`. */
   statements: string
   /** Whether the area is a single town (searching "all sectors" is only sensible there). */
@@ -41,7 +41,7 @@ function franceArea(params: SearchParams): OverpassArea | null {
   return { statements: `area["ISO3166-1"="FR"]["admin_level"="2"]->.a;`, isTown: false, isFrance: true, town: null }
 }
 
-export function overpassArea(params: SearchParams): OverpassArea {
+function overpassArea(params: SearchParams): OverpassArea {
   const france = searchCountryIsFrance(params)
   if (france !== false) {
     const area = franceArea(params)

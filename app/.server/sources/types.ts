@@ -26,7 +26,7 @@ export interface ResolvedCategory {
   naf?: string[]
 }
 
-export type LeadSourceName = 'demo' | 'osm' | 'google'
+type LeadSourceName = 'demo' | 'osm' | 'google'
 
 /** One business as a source found it, before enrichment. Unknown values are null, never invented. */
 export interface Business {

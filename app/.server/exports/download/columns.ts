@@ -48,7 +48,7 @@ export interface Column {
 
 export const SHEET_NAME: FileLabel = { en: 'Leads', fr: 'Prospects' }
 
-export const STATUS_LABELS: Record<EnrichmentStatus, FileLabel> = {
+const STATUS_LABELS: Record<EnrichmentStatus, FileLabel> = {
   not_required: { en: 'Not requested', fr: 'Non demandé' },
   pending: { en: 'Pending', fr: 'En attente' },
   success: { en: 'Found', fr: 'Trouvé' },
@@ -56,7 +56,7 @@ export const STATUS_LABELS: Record<EnrichmentStatus, FileLabel> = {
   failed: { en: 'Failed', fr: 'Échec' },
 }
 
-export const HEADER_LABELS = {
+const HEADER_LABELS = {
   name: { en: 'Name', fr: 'Nom' },
   full_address: { en: 'Address', fr: 'Adresse' },
   city: { en: 'City', fr: 'Ville' },

@@ -9,14 +9,14 @@
 // it would break click-to-call, CRM imports and deduplication.
 
 /** The first characters that make a cell a formula. */
-export const FORMULA_TRIGGERS: ReadonlySet<string> = new Set(['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'])
+const FORMULA_TRIGGERS: ReadonlySet<string> = new Set(['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'])
 
 /** "+" then only digits, spaces, dots, hyphens and parentheses: a phone number in any common layout. */
 const PHONE = /^\+[\d ().-]*\d[\d ().-]*$/
 /** An optionally signed decimal number. */
 const SIGNED_NUMBER = /^[+-]?\d+(?:[.,]\d+)?$/
 
-export function isPlainData(text: string): boolean {
+function isPlainData(text: string): boolean {
   return PHONE.test(text) || SIGNED_NUMBER.test(text)
 }
 

@@ -100,7 +100,7 @@ export function xlsxWriter(columns: Column[], lang: DownloadLang, stop: AbortSig
 }
 
 /** CSV: text neutralised as in XLSX; numbers written with the dialect's decimal mark ("4,5" for ";"). */
-export function csvCell(cell: Cell, dialect: Pick<CsvDialect, 'decimalMark'>): string | null {
+function csvCell(cell: Cell, dialect: Pick<CsvDialect, 'decimalMark'>): string | null {
   if (typeof cell === 'number') return formatCsvNumber(cell, dialect)
   return cell === null ? null : neutralizeFormula(cell)
 }

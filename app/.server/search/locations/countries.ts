@@ -71,7 +71,3 @@ export function countryCodeFromName(countryName: string): string | null {
   return nameIndex.get(normalizeForSearch(trimmed)) ?? null
 }
 
-/** Localized name of an alpha-2 code (used to echo a resolved country back to the user). */
-export function countryName(code: string, lang: Lang): string | null {
-  return countriesLibrary().getName(code, lang) ?? null
-}

@@ -92,7 +92,7 @@ function pairs(digits: string): string {
   return digits.replace(/(\d{2})(?=\d)/g, '$1 ')
 }
 
-export function frenchPhone(seed: number, commune: Commune): string {
+function frenchPhone(seed: number, commune: Commune): string {
   const rng = rngFor(seed, 'phone')
   let tail: string
   do {

@@ -8,10 +8,10 @@ import { cityName } from '#app/.server/geo/france.ts'
 import { FIRST_NAMES, SURNAMES, prettifySlugName, slugify } from './vocabulary.ts'
 import { rngFor } from './prng.ts'
 
-export type SocialNetwork = 'facebook' | 'instagram' | 'linkedin' | 'twitter' | 'tiktok'
+type SocialNetwork = 'facebook' | 'instagram' | 'linkedin' | 'twitter' | 'tiktok'
 
 /** How the contact email is written in the page, each one a technique real sites use. */
-export type EmailMarkup =
+type EmailMarkup =
   | 'mailto' // <a href="mailto:…">
   | 'mailto-encoded' // <a href="mailto:contact%40…?subject=…"> (URI-encoded, with a query to strip)
   | 'obfuscated' // "contact [at] domain [dot] fr" text
@@ -19,10 +19,10 @@ export type EmailMarkup =
   | 'json-ld' // only in schema.org JSON-LD (email + sameAs)
   | 'none'
 
-export type SiteStack = 'wordpress' | 'bootstrap' | 'wix' | 'shopify' | 'joomla' | 'prestashop'
+type SiteStack = 'wordpress' | 'bootstrap' | 'wix' | 'shopify' | 'joomla' | 'prestashop'
 
 /** Names as Wappalyzer-format fingerprint sets spell them. */
-export interface DemoSiteTechnology {
+interface DemoSiteTechnology {
   name: string
   version?: string
 }
@@ -71,7 +71,7 @@ const PRIMARY_LOCALS = ['contact', 'bonjour', 'info', 'accueil']
 const SECONDARY_LOCALS = ['commandes', 'reservation', 'devis', 'secretariat', 'compta']
 
 /** Last characters of slugs whose /private pages robots.txt disallows (a third of all sites). */
-export const ROBOTS_PRIVATE_SUFFIXES = ['0', '3', '6', '9', 'c', 'f', 'i', 'l', 'o', 'r', 'u', 'x']
+const ROBOTS_PRIVATE_SUFFIXES = ['0', '3', '6', '9', 'c', 'f', 'i', 'l', 'o', 'r', 'u', 'x']
 
 function trimLabel(label: string, max: number): string {
   return label.length <= max ? label : label.slice(0, max).replace(/-[^-]*$/, '')
