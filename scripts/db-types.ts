@@ -12,6 +12,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { startEmbeddedPostgres } from '../server/embedded-postgres.ts'
 import { migrate } from '../server/migrate.ts'
+import { STATUS_COLUMNS } from '../app/domain/enrichment-types.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const OUT_FILE = path.join(ROOT, 'app', '.server', 'db', 'schema.generated.ts')
@@ -38,12 +39,7 @@ const OVERRIDES: Record<string, string> = {
   'billing_sandbox_subscriptions.plan_id': 'BillingPlanId',
   'billing_sandbox_subscriptions.frequency': 'BillingFrequency',
   'billing_sandbox_subscriptions.status': 'SandboxSubscriptionStatus',
-  ...Object.fromEntries(
-    ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'].map((type) => [
-      `export_leads.${type}_status`,
-      'Generated<EnrichmentStatus>',
-    ]),
-  ),
+  ...Object.fromEntries(STATUS_COLUMNS.map((column) => [`export_leads.${column}`, 'Generated<EnrichmentStatus>'])),
 }
 /** The names OVERRIDES uses from column-types.ts (JsonObject and Generated are the generated file's own). */
 const CUSTOM_TYPES = [

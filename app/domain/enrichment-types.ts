@@ -1,7 +1,8 @@
 // The enrichment types (SPEC §3, §4 Enrichment toggles, §7 download): one entry per type, and every list of the
 // types in the app (toggles, pipeline tasks, status columns, read models, download columns) is derived from it.
-// A new type is a new entry here, its enricher (app/.server/exports/enrichers.ts), a migration adding its columns
-// (and teaching public.record_lead_enrichment its task), and its locale strings. Pure: shared by client and server.
+// A new type is a new entry here, its enricher (app/.server/exports/enrichers.ts), a migration adding its two
+// columns (leads.<task>, export_leads.<task>_status: public.record_lead_enrichment reads them by that convention)
+// and its locale strings. Pure: shared by client and server.
 import { adminFrField, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
 
 export type FileLang = 'fr' | 'en'
