@@ -15,7 +15,6 @@ export interface ExportLeadView {
   email: string[]
   technologies: Record<string, string | string[]>
   socialMedia: Record<string, string>
-  adminFrInfo: { results?: unknown[] } | null
   rating: number | null
   reviewCount: number | null
   statuses: Record<string, LeadEnrichmentStatus>

@@ -146,7 +146,6 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     email: Array.isArray(lead.email) ? lead.email : lead.email ? [String(lead.email)] : [],
     technologies: (lead.technologies ?? {}) as Record<string, string | string[]>,
     socialMedia: (lead.social_media ?? {}) as Record<string, string>,
-    adminFrInfo: (lead.admin_fr_info ?? null) as ExportLeadView['adminFrInfo'],
     rating: lead.rating == null ? null : Number(lead.rating),
     reviewCount: lead.review_count,
     statuses: Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, lead[entry.statusColumn]])) as Record<string, LeadEnrichmentStatus>,

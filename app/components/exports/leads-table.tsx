@@ -64,8 +64,9 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
     }
     case 'social':
       return Object.keys(lead.socialMedia).length ? <SocialIcons links={lead.socialMedia} /> : <Missing status={status} />
-    case 'admin_fr_info':
-      return lead.adminFrInfo?.results?.length ? (
+    default:
+      // Types with no value worth showing in a cell (the registry match) say whether it was found; the file has it.
+      return status === 'success' ? (
         <span className="rounded-md bg-emerald-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700">{t('exports.detail.available')}</span>
       ) : (
         <Missing status={status} />
@@ -74,13 +75,11 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
 }
 
 // Compact widths per enrichment column: enough for a typical value, so all of them fit a laptop screen more often.
-const COLUMN_CLASSES: Record<EnrichmentType, string> = {
-  phone: 'whitespace-nowrap',
+const COLUMN_CLASSES: Partial<Record<EnrichmentType, string>> = {
   website: 'max-w-44',
   email: 'max-w-56',
   technologies: 'min-w-44 max-w-56',
   social: 'min-w-28',
-  admin_fr_info: 'whitespace-nowrap',
 }
 
 /** Wide screens: a table in its card; it scrolls inside the card when the columns do not fit, the name staying put. */
@@ -124,7 +123,7 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
                   <CategoryChips types={lead.businessTypes} />
                 </td>
                 {chosen.map((type) => (
-                  <td key={type} className={`${td} ${COLUMN_CLASSES[type]}`} data-column={type}>
+                  <td key={type} className={`${td} ${COLUMN_CLASSES[type] ?? 'whitespace-nowrap'}`} data-column={type}>
                     <Value lead={lead} type={type} />
                   </td>
                 ))}
