@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { closeDb } from '#app/.server/db.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
+import type { LeadGateFactory } from '#app/.server/exports/lead-gates.ts'
 import { processExport, type ProcessResult } from '#app/.server/exports/processor.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { LeadSourceError, type Business, type LeadSource } from '#app/.server/sources/types.ts'
@@ -152,6 +153,35 @@ describe('two workers on one export', () => {
     expect(s).toMatchObject({ status: 'interrupted', can_resume: true, successes: 5, total_credits_used: 5 })
     expect(s.pending).toBeGreaterThan(0)
     expect(await expectBalanced(userId)).toBe(0)
+  })
+})
+
+describe('lead gates', () => {
+  it('leave businesses out before any task exists: the cap holds on what is kept, nothing left out is charged, and the export counts them by reason', async () => {
+    const userId = await createUser(10_000)
+    const exportId = await insertExport(userId, { phone: true, email: true })
+    const leftOut = new Set<string>()
+    const everyThird: LeadGateFactory = async () => ({
+      judge: (batch) =>
+        new Map(
+          batch
+            .filter((business) => Number.parseInt(business.placeId.replace(/\D/g, '').slice(-2) || '0', 10) % 3 === 0)
+            .map((business) => (leftOut.add(business.placeId), [business, 'test_reason'] as const)),
+        ),
+    })
+    const result = await processExport(exportId, { enrichers: enrichers(), source, maxLeads: LEADS, concurrency: 4, leadGates: [everyThird] })
+    expect(result.outcome).toBe('completed')
+    const s = await expectConsistent(exportId, userId)
+    // The source was asked for more, so the export still holds LEADS businesses, none of them one the gate left out.
+    expect(s).toMatchObject({ status: 'completed', links: LEADS, lead_count: LEADS, pending: 0 })
+    expect(leftOut.size).toBeGreaterThan(0)
+    const { rows } = await admin.query(
+      `select e.excluded, (select count(*)::int from public.export_leads el join public.leads l on l.id = el.lead_id
+                          where el.export_id = e.id and l.place_id = any($2)) as linked_left_out
+         from public.exports e where e.id = $1`,
+      [exportId, [...leftOut]],
+    )
+    expect(rows[0]).toEqual({ excluded: { test_reason: leftOut.size }, linked_left_out: 0 })
   })
 })
 

@@ -14,6 +14,9 @@ export type SandboxSubscriptionStatus = 'active' | 'canceled'
 
 // jsonb documents. Extra keys are allowed.
 
+/** exports.excluded: businesses an export left out before enrichment, by reason (lead-gates.ts). */
+export type ExclusionCounts = Record<string, number>
+
 export type SearchParamsJson = JsonObject & {
   sector?: string
   country?: string

@@ -5,7 +5,7 @@
  */
 
 import type { ColumnType } from "kysely";
-import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, EnrichmentOptionsJson, EnrichmentStatus, ExportStatus, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
+import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, EnrichmentOptionsJson, EnrichmentStatus, ExclusionCounts, ExportStatus, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
@@ -106,6 +106,10 @@ export interface Exports {
   enrichment_options: EnrichmentOptionsJson | null;
   enrichment_status: string | null;
   enrichment_status_details: Json | null;
+  /**
+   * Businesses left out before enrichment, counted by reason: {"<reason>": n}.
+   */
+  excluded: Generated<ExclusionCounts>;
   id: Generated<string>;
   idempotency_key: string | null;
   lead_count: Generated<number>;

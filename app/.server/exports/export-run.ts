@@ -10,6 +10,7 @@ import { ENRICHMENT } from '#app/domain/enrichment-types.ts'
 import { normalizeEnrichmentOptions, selectedTypes } from '#app/domain/enrichment.ts'
 import { isLanguage } from '#app/i18n.ts'
 import type { Enrichers, TaskType } from './enrichers.ts'
+import type { LeadGateFactory } from './lead-gates.ts'
 
 export interface ProcessOptions {
   enrichers: Enrichers
@@ -32,6 +33,8 @@ export interface ProcessOptions {
   finalAttempt?: boolean
   /** Benchmark / test hook: a phase starts. */
   onPhase?: (phase: 'search' | 'enrichment') => void
+  /** The lead gates to build (default: every gate of lead-gates.ts). */
+  leadGates?: readonly LeadGateFactory[]
   /** Test hook: after each lead's outcomes are recorded. */
   onLeadRecorded?: (event: { leadId: string; charged: number; outOfCredits: boolean }) => void | Promise<void>
 }

@@ -8,9 +8,12 @@ import { jsonb, type Database, type JsonObject, type JsonValue } from '#app/.ser
 import { getLeadSource, LeadSourceError, type Business } from '#app/.server/sources/index.ts'
 import { ENRICHMENT_TABLE, type EnrichmentStatusColumn } from '#app/domain/enrichment-types.ts'
 import { storable, UNNAMED_BUSINESS, type TaskType } from './enrichers.ts'
+import { addExclusions, applyGates, gatesFor } from './lead-gates.ts'
 import { exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 
 const SEARCH_BATCH = 100
+/** How many businesses the source may yield per lead kept, when gates leave some out. */
+const GATED_SOURCE_FACTOR = 5
 
 class ExportGone extends Error {
   override name = 'ExportGone'
@@ -78,13 +81,20 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
     .execute()
 
   const source = options.source ?? getLeadSource()
+  const gates = await gatesFor(db, row, options.leadGates)
+  const excluded: Record<string, number> = {}
   const seen = new Set<string>()
+  let candidates: Business[] = []
   let batch: Array<{ business: Business; position: number }> = []
   let position = 0
   let lastProgress = Date.now()
   const interval = options.progressIntervalMs ?? 250
 
   const flush = async () => {
+    const verdict = await applyGates(gates, candidates)
+    candidates = []
+    addExclusions(excluded, verdict.excluded)
+    for (const business of verdict.kept) if (position < maxLeads) batch.push({ business, position: position++ })
     if (batch.length === 0) return
     const current = batch
     batch = []
@@ -99,12 +109,14 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
     }
   }
 
-  for await (const business of source.search(search.params, search.category, { limit: maxLeads, signal: options.signal })) {
+  // Gates leave some businesses out, so the source is asked for more; the cap still holds on what is kept.
+  const limit = gates.length ? maxLeads * GATED_SOURCE_FACTOR : maxLeads
+  for await (const business of source.search(search.params, search.category, { limit, signal: options.signal })) {
     const key = `${business.source}\u0000${storable(business.placeId)}`
     if (seen.has(key)) continue
     seen.add(key)
-    batch.push({ business, position: position++ })
-    if (batch.length >= SEARCH_BATCH) await flush()
+    candidates.push(business)
+    if (candidates.length >= SEARCH_BATCH) await flush()
     if (position >= maxLeads) break
   }
   await flush()
@@ -118,6 +130,7 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
     .updateTable('exports')
     .set({
       lead_count: Number(count),
+      excluded,
       search_status: 'completed',
       enrichment_status: 'processing',
       progress_info: { phase: 'enrichment', done: 0, total: Number(count) * types.length, successes: 0 },

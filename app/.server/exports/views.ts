@@ -102,6 +102,8 @@ export interface ExportDetail {
   leadCount: number
   creditsUsed: number
   progress: number
+  /** Businesses the search left out before enrichment, by reason (lead-gates.ts). */
+  excluded: Record<string, number>
   canResume: boolean
   searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string }
   enrichmentOptions: EnrichmentOptions
@@ -174,6 +176,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
       leadCount: row.lead_count,
       creditsUsed: row.total_credits_used,
       progress: Number(row.progress_percentage ?? 0),
+      excluded: row.excluded,
       canResume: row.can_resume,
       searchParams: {
         sector: params.sector || undefined,

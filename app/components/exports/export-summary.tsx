@@ -23,12 +23,14 @@ export function ExportSummary({
   leadCount,
   creditsUsed,
   progress,
+  excluded,
 }: {
   searchParams: ExportSearchParams
   chosen: EnrichmentType[]
   leadCount: number
   creditsUsed: number
   progress: number
+  excluded: Readonly<Record<string, number>>
 }) {
   const { t, i18n } = useTranslation()
   const summary = searchSummary(searchParams, t)
@@ -63,6 +65,25 @@ export function ExportSummary({
           <ProgressBar percent={progress} />
         </dd>
       </div>
+      <Exclusions excluded={excluded} />
     </dl>
+  )
+}
+
+/** What the search left out before enrichment, by reason: nothing of it was charged. */
+function Exclusions({ excluded }: { excluded: Readonly<Record<string, number>> }) {
+  const { t, i18n } = useTranslation()
+  const reasons = Object.entries(excluded).filter(([, count]) => count > 0)
+  if (reasons.length === 0) return null
+  const number = new Intl.NumberFormat(i18n.language)
+  return (
+    <div className="sm:col-span-2 lg:col-span-4" data-testid="exclusions">
+      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('exports.detail.leftOut')}</dt>
+      {reasons.map(([reason, count]) => (
+        <dd key={reason} className="mt-1 text-sm text-slate-700" data-reason={reason}>
+          {t(`exports.detail.excluded.${reason}`, { count, formatted: number.format(count) })}
+        </dd>
+      ))}
+    </div>
   )
 }
