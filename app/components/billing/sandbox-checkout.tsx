@@ -7,8 +7,13 @@ import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { formatEuros, formatNumber } from './format.ts'
 
+interface CheckoutProps {
+  plan: PaidPlanId
+  frequency: BillingFrequency
+}
+
 /** The left column of the sandbox checkout: what is being bought. */
-export function CheckoutSummary({ plan, frequency }: { plan: PaidPlanId; frequency: BillingFrequency }) {
+export function CheckoutSummary({ plan, frequency }: CheckoutProps) {
   const { t, i18n } = useTranslation()
   const language = i18n.language
   const pricing = planPricing(plan, frequency)
@@ -58,19 +63,7 @@ function SummaryRow({ term, value }: { term: string; value: string }) {
  * The right column: the test "payment". Confirming is a plain POST with the signed session, and
  * canceling a link back to the plans, so both work without JavaScript.
  */
-export function CheckoutPayment({
-  plan,
-  frequency,
-  email,
-  session,
-  error,
-}: {
-  plan: PaidPlanId
-  frequency: BillingFrequency
-  email: string
-  session: string
-  error?: string
-}) {
+export function CheckoutPayment({ plan, frequency, email, session, error }: CheckoutProps & { email: string; session: string; error?: string }) {
   const { t, i18n } = useTranslation()
   const pending = useIsPending()
   const pricing = planPricing(plan, frequency)
