@@ -54,16 +54,8 @@ export function PlanCard({
   /** Billing is off here: the card still shows the plan, but cannot start a change. */
   disabled?: boolean
 }) {
-  const { t, i18n } = useTranslation()
-  const navigation = useNavigation()
-  const pricing = planPricing(plan, frequency)
-  const language = i18n.language
+  const { t } = useTranslation()
   const headingId = `plan-${plan}-name`
-  const pending =
-    navigation.state !== 'idle' &&
-    navigation.formMethod === 'POST' &&
-    navigation.formData?.get('intent') === action.intent &&
-    navigation.formData?.get('plan') === plan
   return (
     <li
       aria-labelledby={headingId}
@@ -79,24 +71,50 @@ export function PlanCard({
             : 'bg-white ring-1 ring-slate-200',
       )}
     >
-      {current || recommended ? (
-        // Inside the heading's card, read after the plan name: "Professional, Current plan".
-        <p
-          className={cn(
-            'absolute -top-3 left-6 inline-flex items-center gap-1 rounded-full px-3 py-0.5 text-xs font-semibold tracking-wide text-white shadow-sm',
-            current ? 'bg-emerald-700' : 'bg-brand-600',
-          )}
-          data-testid="plan-badge"
-        >
-          {current ? <CheckIcon className="size-3.5" strokeWidth={2.4} /> : <StarIcon />}
-          {current ? t('subscription.currentBadge') : t('planHighlight.recommended')}
-        </p>
-      ) : null}
+      {current || recommended ? <PlanBadge current={current} /> : null}
       <h2 id={headingId} className="text-lg font-semibold text-slate-900">
         {t(`plans.${plan}`)}
       </h2>
       <p className="mt-1 text-sm text-slate-600 lg:min-h-10">{t(`subscription.taglines.${plan}`)}</p>
+      <PlanPrice plan={plan} frequency={frequency} />
+      <PlanCredits plan={plan} />
+      <PlanFeatures plan={plan} />
+      <PlanCardForm
+        plan={plan}
+        frequency={frequency}
+        action={action}
+        idempotencyKey={idempotencyKey}
+        variant={recommended ? 'primary' : action.variant}
+        disabled={disabled}
+        headingId={headingId}
+      />
+    </li>
+  )
+}
 
+/** Sits inside the heading's card, so it is read after the plan name: "Professional, Current plan". */
+function PlanBadge({ current }: { current: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <p
+      className={cn(
+        'absolute -top-3 left-6 inline-flex items-center gap-1 rounded-full px-3 py-0.5 text-xs font-semibold tracking-wide text-white shadow-sm',
+        current ? 'bg-emerald-700' : 'bg-brand-600',
+      )}
+      data-testid="plan-badge"
+    >
+      {current ? <CheckIcon className="size-3.5" strokeWidth={2.4} /> : <StarIcon />}
+      {current ? t('subscription.currentBadge') : t('planHighlight.recommended')}
+    </p>
+  )
+}
+
+function PlanPrice({ plan, frequency }: { plan: PaidPlanId; frequency: BillingFrequency }) {
+  const { t, i18n } = useTranslation()
+  const pricing = planPricing(plan, frequency)
+  const language = i18n.language
+  return (
+    <>
       <p className="mt-5 flex items-baseline gap-1.5">
         <span className="text-4xl font-semibold tracking-tight text-slate-900" data-testid="plan-price">
           {formatEuros(pricing.pricePerMonth, language)}
@@ -106,36 +124,80 @@ export function PlanCard({
       <p className="mt-1 text-sm text-slate-600" data-testid="plan-billing">
         {frequency === 'annual' ? t('subscription.billedYearly', { amount: formatEuros(pricing.amountPerPeriod, language) }) : t('subscription.billedMonthly')}
       </p>
+      {/* Kept (invisible) on monthly cards too, so the cards' buttons line up whichever frequency is shown. */}
       <p className={cn('mt-1 text-sm font-medium', frequency === 'annual' ? 'text-emerald-700' : 'invisible')} aria-hidden={frequency !== 'annual' || undefined}>
         {frequency === 'annual' ? t('subscription.yearlySavings', { amount: formatEuros(pricing.yearlySavings, language) }) : '\u00a0'}
       </p>
+    </>
+  )
+}
 
-      <p className="mt-5 flex items-center gap-2 rounded-xl bg-brand-50 px-3.5 py-2.5 text-sm text-brand-900">
-        <CoinsIcon />
-        <span>
-          <strong className="font-semibold">{formatNumber(monthlyCredits(plan), language)}</strong> {t('subscription.creditsPerMonth')}
-        </span>
-      </p>
+function PlanCredits({ plan }: { plan: PaidPlanId }) {
+  const { t, i18n } = useTranslation()
+  return (
+    <p className="mt-5 flex items-center gap-2 rounded-xl bg-brand-50 px-3.5 py-2.5 text-sm text-brand-900">
+      <CoinsIcon />
+      <span>
+        <strong className="font-semibold">{formatNumber(monthlyCredits(plan), i18n.language)}</strong> {t('subscription.creditsPerMonth')}
+      </span>
+    </p>
+  )
+}
 
-      <ul className="mt-5 space-y-2.5 text-sm text-slate-700">
-        {PLAN_FEATURES[plan].map((feature) => (
-          <li key={feature} className="flex gap-2.5">
-            <CheckIcon />
-            <span>{t(`subscription.features.${feature}`)}</span>
-          </li>
-        ))}
-      </ul>
+function PlanFeatures({ plan }: { plan: PaidPlanId }) {
+  const { t } = useTranslation()
+  return (
+    <ul className="mt-5 space-y-2.5 text-sm text-slate-700">
+      {PLAN_FEATURES[plan].map((feature) => (
+        <li key={feature} className="flex gap-2.5">
+          <CheckIcon />
+          <span>{t(`subscription.features.${feature}`)}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
 
-      <Form method="post" className="mt-auto pt-7">
-        <input type="hidden" name="intent" value={action.intent} />
-        <input type="hidden" name="plan" value={plan} />
-        <input type="hidden" name="frequency" value={frequency} />
-        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <Button type="submit" variant={recommended ? 'primary' : action.variant} size="lg" pending={pending} disabled={disabled} className="w-full" aria-describedby={headingId}>
-          {action.label}
-        </Button>
-      </Form>
-    </li>
+/** A plain POST form, so choosing a plan works without JavaScript. */
+function PlanCardForm({
+  plan,
+  frequency,
+  action,
+  idempotencyKey,
+  variant,
+  disabled,
+  headingId,
+}: {
+  plan: PaidPlanId
+  frequency: BillingFrequency
+  action: PlanCardAction
+  idempotencyKey: string
+  variant: PlanCardAction['variant']
+  disabled: boolean
+  headingId: string
+}) {
+  const pending = usePlanActionPending(action.intent, plan)
+  return (
+    <Form method="post" className="mt-auto pt-7">
+      <input type="hidden" name="intent" value={action.intent} />
+      <input type="hidden" name="plan" value={plan} />
+      <input type="hidden" name="frequency" value={frequency} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <Button type="submit" variant={variant} size="lg" pending={pending} disabled={disabled} className="w-full" aria-describedby={headingId}>
+        {action.label}
+      </Button>
+    </Form>
+  )
+}
+
+/** Every card posts the same intents: only the card whose plan is being submitted shows a spinner. */
+function usePlanActionPending(intent: PlanCardAction['intent'], plan: PaidPlanId) {
+  const navigation = useNavigation()
+  return (
+    navigation.state !== 'idle' &&
+    navigation.formMethod === 'POST' &&
+    navigation.formData?.get('intent') === intent &&
+    navigation.formData?.get('plan') === plan
   )
 }
 

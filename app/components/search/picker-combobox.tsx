@@ -46,9 +46,9 @@ export function PickerCombobox({
   /** Helper text under the field (e.g. why it is disabled), kept out of the narrow placeholder. */
   hint?: string
 }) {
-  const { t } = useTranslation()
   const fallbackId = useId()
   const inputId = id ?? fallbackId
+  const hintId = hint ? `${inputId}-hint` : undefined
   const [, setQuery] = useState('')
   const selected = value ? ({ value, label: displayValue } satisfies PickerOption) : null
   return (
@@ -68,46 +68,78 @@ export function PickerCombobox({
         immediate
         onClose={() => setQuery('')}
       >
-        <div className="relative mt-1.5">
-          <ComboboxInput
-            id={inputId}
-            autoComplete="off"
-            placeholder={placeholder}
-            aria-describedby={hint ? `${inputId}-hint` : undefined}
-            displayValue={(option: PickerOption | null) => option?.label ?? ''}
-            onChange={(event) => {
-              setQuery(event.target.value)
-              onQueryChange(event.target.value)
-            }}
-            className="block w-full rounded-lg border-0 bg-white py-2 pr-10 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none data-disabled:cursor-not-allowed data-disabled:bg-slate-50 data-disabled:text-slate-400"
-          />
-          <ComboboxButton aria-label={t('search.showOptions', { field: label })} className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-2 text-slate-400 data-disabled:cursor-not-allowed">
-            <Icon name="chevronDown" className="size-5" />
-          </ComboboxButton>
-        </div>
-        <ComboboxOptions
-          anchor="bottom start"
-          modal={false}
-          className="z-50 mt-1 max-h-72 w-(--input-width) overflow-auto rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-900/10 [--anchor-gap:4px] empty:invisible"
-        >
-          {status ? <div className="px-3 py-2 text-slate-500">{status}</div> : null}
-          {options.map((option) => (
-            <ComboboxOption
-              key={`${option.custom ? 'custom:' : ''}${option.value}`}
-              value={option}
-              className={cn('cursor-pointer px-3 py-2 text-slate-700 select-none data-focus:bg-brand-50 data-focus:text-brand-700 data-selected:font-medium', option.custom && 'italic')}
-            >
-              {option.label}
-            </ComboboxOption>
-          ))}
-          {footer ? <div className="border-t border-slate-100 px-3 py-2 text-xs text-slate-500">{footer}</div> : null}
-        </ComboboxOptions>
+        <PickerInput
+          inputId={inputId}
+          label={label}
+          placeholder={placeholder}
+          hintId={hintId}
+          onQueryChange={(query) => {
+            setQuery(query)
+            onQueryChange(query)
+          }}
+        />
+        <PickerOptionList options={options} status={status} footer={footer} />
       </Combobox>
       {hint ? (
-        <p id={`${inputId}-hint`} className="mt-1.5 text-xs text-slate-500">
+        <p id={hintId} className="mt-1.5 text-xs text-slate-500">
           {hint}
         </p>
       ) : null}
     </div>
+  )
+}
+
+function PickerInput({
+  inputId,
+  label,
+  placeholder,
+  hintId,
+  onQueryChange,
+}: {
+  inputId: string
+  label: string
+  placeholder?: string
+  hintId?: string
+  onQueryChange: (query: string) => void
+}) {
+  const { t } = useTranslation()
+  return (
+    <div className="relative mt-1.5">
+      <ComboboxInput
+        id={inputId}
+        autoComplete="off"
+        placeholder={placeholder}
+        aria-describedby={hintId}
+        displayValue={(option: PickerOption | null) => option?.label ?? ''}
+        onChange={(event) => onQueryChange(event.target.value)}
+        className="block w-full rounded-lg border-0 bg-white py-2 pr-10 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none data-disabled:cursor-not-allowed data-disabled:bg-slate-50 data-disabled:text-slate-400"
+      />
+      <ComboboxButton aria-label={t('search.showOptions', { field: label })} className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-2 text-slate-400 data-disabled:cursor-not-allowed">
+        <Icon name="chevronDown" className="size-5" />
+      </ComboboxButton>
+    </div>
+  )
+}
+
+function PickerOptionList({ options, status, footer }: { options: PickerOption[]; status?: React.ReactNode; footer?: React.ReactNode }) {
+  return (
+    <ComboboxOptions
+      anchor="bottom start"
+      modal={false}
+      className="z-50 mt-1 max-h-72 w-(--input-width) overflow-auto rounded-lg bg-white py-1 text-sm shadow-lg ring-1 ring-slate-900/10 [--anchor-gap:4px] empty:invisible"
+    >
+      {status ? <div className="px-3 py-2 text-slate-500">{status}</div> : null}
+      {options.map((option) => (
+        <ComboboxOption
+          // A custom entry can carry the same value as a listed one: the prefix keeps the keys apart.
+          key={`${option.custom ? 'custom:' : ''}${option.value}`}
+          value={option}
+          className={cn('cursor-pointer px-3 py-2 text-slate-700 select-none data-focus:bg-brand-50 data-focus:text-brand-700 data-selected:font-medium', option.custom && 'italic')}
+        >
+          {option.label}
+        </ComboboxOption>
+      ))}
+      {footer ? <div className="border-t border-slate-100 px-3 py-2 text-xs text-slate-500">{footer}</div> : null}
+    </ComboboxOptions>
   )
 }

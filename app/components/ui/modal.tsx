@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef } from 'react'
+import { useId, useRef } from 'react'
 import { cn } from '#app/utils/misc.ts'
+import { useFocusTrap } from './use-focus-trap.ts'
 
 /**
  * A dialog rendered in the page markup, so it also exists without JavaScript (modals are
@@ -33,43 +34,7 @@ export function Modal({
   const titleId = useId()
   const descriptionId = useId()
   const panelRef = useRef<HTMLElement>(null)
-
-  useEffect(() => {
-    const panel = panelRef.current
-    if (!panel || inert || variant === 'page') return
-    const previouslyFocused = document.activeElement as HTMLElement | null
-    const focusable = () =>
-      Array.from(
-        panel.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])'),
-      )
-    if (!panel.contains(document.activeElement)) {
-      const autofocus = panel.querySelector<HTMLElement>('[autofocus]') ?? focusable()[0]
-      autofocus?.focus()
-    }
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape' && onClose) {
-        event.preventDefault()
-        onClose()
-      }
-      if (event.key !== 'Tab') return
-      const items = focusable()
-      if (!items.length) return
-      const first = items[0]!
-      const last = items[items.length - 1]!
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault()
-        last.focus()
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault()
-        first.focus()
-      }
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => {
-      document.removeEventListener('keydown', onKeyDown)
-      if (previouslyFocused && document.contains(previouslyFocused)) previouslyFocused.focus()
-    }
-  }, [onClose, inert, variant])
+  useFocusTrap(panelRef, { enabled: !inert && variant !== 'page', onClose })
 
   const panelClasses = cn(
     'animate-fade-in relative w-full rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 sm:p-8',
@@ -79,18 +44,9 @@ export function Modal({
     className,
   )
   const content = (
-    <>
-      {closeControl ? <div className="absolute top-4 right-4">{closeControl}</div> : null}
-      <h2 id={titleId} className="pr-8 text-lg font-semibold text-slate-900">
-        {title}
-      </h2>
-      {description ? (
-        <p id={descriptionId} className="mt-1 text-sm text-slate-600">
-          {description}
-        </p>
-      ) : null}
-      <div className="mt-6">{children}</div>
-    </>
+    <ModalContent titleId={titleId} descriptionId={descriptionId} title={title} description={description} closeControl={closeControl}>
+      {children}
+    </ModalContent>
   )
 
   if (variant === 'page') {
@@ -117,6 +73,37 @@ export function Modal({
         </div>
       </div>
     </div>
+  )
+}
+
+function ModalContent({
+  titleId,
+  descriptionId,
+  title,
+  description,
+  closeControl,
+  children,
+}: {
+  titleId: string
+  descriptionId: string
+  title: React.ReactNode
+  description?: React.ReactNode
+  closeControl?: React.ReactNode
+  children: React.ReactNode
+}) {
+  return (
+    <>
+      {closeControl ? <div className="absolute top-4 right-4">{closeControl}</div> : null}
+      <h2 id={titleId} className="pr-8 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {description ? (
+        <p id={descriptionId} className="mt-1 text-sm text-slate-600">
+          {description}
+        </p>
+      ) : null}
+      <div className="mt-6">{children}</div>
+    </>
   )
 }
 

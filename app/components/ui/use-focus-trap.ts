@@ -1,0 +1,44 @@
+import { useEffect } from 'react'
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])'
+
+/**
+ * While `enabled`, keeps keyboard focus inside the panel (Tab wraps around) and calls `onClose` on
+ * Escape; on the way out, focus goes back to what had it before. JavaScript only: without it the
+ * dialog is ordinary page markup.
+ */
+export function useFocusTrap(panelRef: React.RefObject<HTMLElement | null>, { enabled, onClose }: { enabled: boolean; onClose?: () => void }) {
+  useEffect(() => {
+    const panel = panelRef.current
+    if (!panel || !enabled) return
+    const previouslyFocused = document.activeElement as HTMLElement | null
+    const focusable = () => Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE))
+    if (!panel.contains(document.activeElement)) {
+      const autofocus = panel.querySelector<HTMLElement>('[autofocus]') ?? focusable()[0]
+      autofocus?.focus()
+    }
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key === 'Escape' && onClose) {
+        event.preventDefault()
+        onClose()
+      }
+      if (event.key !== 'Tab') return
+      const items = focusable()
+      if (!items.length) return
+      const first = items[0]!
+      const last = items[items.length - 1]!
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault()
+        last.focus()
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault()
+        first.focus()
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      if (previouslyFocused && document.contains(previouslyFocused)) previouslyFocused.focus()
+    }
+  }, [panelRef, enabled, onClose])
+}
