@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider } from 'react-router'
 import { getOptionalUser, type SessionUser } from './auth.ts'
 import { getInstance } from './i18n.ts'
+import { ExportRefBodySchema } from '#app/domain/export-commands.ts'
 
 /** /api routes answer JSON: a missing session is a 401 with the spec's message, never a redirect. */
 export async function requireApiUser(context: Readonly<RouterContextProvider>): Promise<SessionUser> {
@@ -33,4 +34,18 @@ export function assertPayloadUser(context: Readonly<RouterContextProvider>, user
   const t = getInstance(context).t
   if (typeof userId !== 'string' || !userId) throw data({ error: t('exports.errors.userId'), message: t('exports.errors.userId') }, { status: 400 })
   if (userId !== user.id) throw data({ error: t('api.forbidden'), message: t('api.forbidden') }, { status: 403 })
+}
+
+/**
+ * The {exportId, userId} calls (SPEC §7 queue, resume): the session's user, the export it names (a malformed id is
+ * not found: 404) and the translator for the answer.
+ */
+export async function readExportRefCommand(request: Request, context: Readonly<RouterContextProvider>) {
+  const user = await requireApiUser(context)
+  const body = await readJsonObject(request, context)
+  assertPayloadUser(context, user, body.userId)
+  const t = getInstance(context).t
+  const command = ExportRefBodySchema.safeParse(body)
+  if (!command.success) throw data({ error: 'not_found', message: t('exports.errors.notFound') }, { status: 404 })
+  return { user, exportId: command.data.exportId, t }
 }

@@ -11,31 +11,17 @@
  *
  * Run alone with `npx tsx server/demo/registry.ts` (PORT, HOST).
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { hashString, Rng } from '#app/.server/sources/demo/prng.ts'
 import { completeLuhn, luhnValid } from '#app/.server/sources/demo/identity.ts'
-import { listenOnRememberedPort } from '../remembered-port.ts'
+import { type DemoServer, type DemoServerOptions, serveDemo, stopOnSignals } from './serve.ts'
 import { foldToAscii } from '#app/domain/text.ts'
 import { env } from '#app/.server/env.server.ts'
 
-export interface DemoRegistryOptions {
-  /** 0 or undefined: the port remembered in `dataDir` when given and free, else any free port. */
-  port?: number
-  /** Remember the port in `<dataDir>/ports.json` ("demo-registry") and reuse it on the next start (server/remembered-port.ts). */
-  dataDir?: string
-  host?: string
-  /** Delay before every answer (benchmarks). */
-  latencyMs?: number
-  onRequest?: (request: { method: string; path: string }) => void
-}
-
-export interface DemoRegistry {
-  /** Base URL without trailing slash: set it as REGISTRY_URL. */
-  url: string
-  stop: () => Promise<void>
-}
+/** Options of the shared demo server; the port is remembered as "demo-registry". */
+export type DemoRegistryOptions = DemoServerOptions
+/** `url` (no trailing slash) is what REGISTRY_URL takes. */
+export type DemoRegistry = DemoServer
 
 const LEGAL_FORMS = [
   ['5499', 'Société à responsabilité limitée (sans autre indication)', 'SARL'],
@@ -134,39 +120,15 @@ export function routeRegistryRequest(method: string, rawUrl: string): Reply {
   }
 }
 
-export async function startDemoRegistry(options: DemoRegistryOptions = {}): Promise<DemoRegistry> {
-  const { port = 0, host = '127.0.0.1', latencyMs = 0, onRequest, dataDir } = options
-  const server = http.createServer((req, res) => {
-    const method = req.method ?? 'GET'
-    const path = req.url ?? '/'
-    onRequest?.({ method, path })
+export function startDemoRegistry(options: DemoRegistryOptions = {}): Promise<DemoRegistry> {
+  return serveDemo('demo-registry', options, (method, path) => {
     const reply = routeRegistryRequest(method, path)
-    const send = () => {
-      if (res.destroyed) return
-      const body = JSON.stringify(reply.body)
-      res.writeHead(reply.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
-      res.end(body)
-    }
-    if (latencyMs > 0) setTimeout(send, latencyMs)
-    else send()
+    return { status: reply.status, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(reply.body) }
   })
-  await listenOnRememberedPort(server, { port, host, dataDir, name: 'demo-registry' })
-  const address = server.address() as AddressInfo
-  const loopback = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address
-  const urlHost = loopback.includes(':') ? `[${loopback}]` : loopback
-  return {
-    url: `http://${urlHost}:${address.port}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()))
-        server.closeAllConnections()
-      }),
-  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const registry = await startDemoRegistry({ port: env.PORT ?? 0, host: env.HOST })
   console.log(`Demo registry at ${registry.url} (set REGISTRY_URL=${registry.url})`)
-  process.once('SIGINT', () => void registry.stop().then(() => process.exit(0)))
-  process.once('SIGTERM', () => void registry.stop().then(() => process.exit(0)))
+  stopOnSignals(registry)
 }

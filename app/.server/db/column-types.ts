@@ -2,6 +2,7 @@
 // columns and the shape of jsonb documents (SPEC §3). scripts/db-types.ts maps columns to these names;
 // keep each union equal to its SQL check constraint.
 import type { JsonObject, JsonValue } from './schema.generated.ts'
+import type { SearchParams } from '#app/.server/sources/types.ts'
 
 export type EnrichmentStatus = 'not_required' | 'pending' | 'success' | 'not_found' | 'failed'
 export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
@@ -17,15 +18,7 @@ export type SandboxSubscriptionStatus = 'active' | 'canceled'
 /** exports.excluded: businesses an export left out before enrichment, by reason (lead-gates.ts). */
 export type ExclusionCounts = Record<string, number>
 
-export type SearchParamsJson = JsonObject & {
-  sector?: string
-  country?: string
-  countryCode?: string
-  region?: string
-  department?: string
-  city?: string
-  lang?: string
-}
+export type SearchParamsJson = JsonObject & Partial<SearchParams>
 
 /** On a stored export, `social` may be an object: it counts as true when any value is true. */
 export type EnrichmentOptionsJson = JsonObject & {

@@ -16,7 +16,7 @@ import { createRegistrySearch, type RegistryHttpOptions } from './registry-http.
 import { cleanSiret, isValidSiren } from './siret.ts'
 import { nameSimilarity, normalizeCompanyName } from './registry-names.ts'
 
-interface RegistryLead {
+export interface RegistryLead {
   name: string
   postalCode: string | null
   city: string | null

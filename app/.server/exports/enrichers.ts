@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from '#app/.server/db.ts'
 import type { EnrichmentTask } from '#app/domain/enrichment-types.ts'
+import type { RegistryLead } from '#app/.server/enrichment/registry.ts'
 
 /** One task per (lead, type), named by the table of enrichment types. */
 export type TaskType = EnrichmentTask
@@ -25,14 +26,7 @@ export interface WebsiteFindings {
   error?: string
 }
 
-interface RegistryQuery {
-  name: string
-  postalCode: string | null
-  city: string | null
-  siret?: string | null
-  siren?: string | null
-  nafCodes?: string[]
-}
+type RegistryQuery = Omit<RegistryLead, 'latitude' | 'longitude'>
 
 /** `info` is stored as leads.admin_fr_info (it has a `results` list, SPEC §3). */
 type RegistryOutcome = { status: 'success'; info: JsonObject & { results?: unknown[] } } | { status: 'not_found' } | { status: 'failed'; error: string }

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { showProgressBar, statusBadge, type StatusBadgeKind } from '#app/domain/exports.ts'
 import { cn } from '#app/utils/misc.ts'
 import { Spinner } from '../ui/spinner.tsx'
+import { Meter } from '../ui/meter.tsx'
 
 const STYLES: Record<StatusBadgeKind, string> = {
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
@@ -29,16 +30,7 @@ export function ProgressBar({ percent, className }: { percent: number; className
   const rounded = Math.round(percent)
   return (
     <div className={cn('flex items-center gap-2', className)}>
-      <div
-        className="h-1.5 w-full min-w-20 overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={rounded}
-        aria-label={t('exports.progressLabel', { percent: rounded })}
-      >
-        <div className="h-full rounded-full bg-brand-600 transition-[width] duration-500" style={{ width: `${percent}%` }} />
-      </div>
+      <Meter percent={percent} label={t('exports.progressLabel', { percent: rounded })} className="h-1.5 w-full min-w-20" fillClassName="transition-[width] duration-500" />
       <span className="text-xs text-slate-600 tabular-nums">{rounded}%</span>
     </div>
   )

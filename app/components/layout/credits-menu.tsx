@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { creditsPercent, type CreditsSummary } from '#app/domain/plans.ts'
 import { Disclosure } from '../ui/disclosure.tsx'
 import { Icon } from './icons.tsx'
+import { Meter } from '../ui/meter.tsx'
 
 export function CreditsMenu({ credits }: { credits: CreditsSummary }) {
   const { t, i18n } = useTranslation()
@@ -31,16 +32,7 @@ export function CreditsMenu({ credits }: { credits: CreditsSummary }) {
         {number.format(credits.remaining)}
         <span className="text-base font-normal text-slate-500"> / {number.format(credits.total)}</span>
       </p>
-      <div
-        className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-label={t('header.creditsUsedPercent', { percent })}
-      >
-        <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
-      </div>
+      <Meter percent={percent} label={t('header.creditsUsedPercent', { percent })} className="mt-3 h-2" />
       {!credits.ok ? <p className="mt-2 text-xs text-red-600">{t('header.creditsUnavailable')}</p> : null}
       <dl className="mt-4 space-y-2 text-sm">
         <div className="flex items-center justify-between gap-3">
