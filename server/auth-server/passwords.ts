@@ -25,3 +25,8 @@ export async function verifyPassword(password: string, hash: string | null | und
   const matches: boolean = await pool.run({ password, hash: hash || DUMMY_HASH }, { name: 'compare' })
   return Boolean(hash) && matches
 }
+
+/** Hashes and compares the worker threads have finished: the work is proven off the event loop by counting it there. */
+export function passwordWorkDoneInThreads(): number {
+  return pool.completed
+}

@@ -4,11 +4,10 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createClient } from '@supabase/supabase-js'
 import pg from 'pg'
 import { afterAll, describe, expect, inject, test } from 'vitest'
-import { hashPassword, verifyPassword } from '#server/auth-server/passwords.ts'
+import { hashPassword, passwordWorkDoneInThreads, verifyPassword } from '#server/auth-server/passwords.ts'
 import { startAuthServer } from '#server/auth-server/index.ts'
 import { createRateLimiter, limitSpec, parseLimit, RateLimitUnavailable } from '#app/.server/rate-limiter.ts'
 
@@ -137,16 +136,14 @@ describe('local auth server', () => {
 })
 
 describe('password hashing', () => {
-  test('runs off the event loop: 12 hashes and compares barely delay it', async () => {
+  test('runs off the event loop: every hash and compare is done by the worker threads', async () => {
     const hash = await hashPassword('warm-up-password') // starts the worker thread
-    const histogram = monitorEventLoopDelay({ resolution: 5 })
-    histogram.enable()
+    const before = passwordWorkDoneInThreads()
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? hashPassword(`password-${i}`) : verifyPassword('warm-up-password', hash))))
-    histogram.disable()
     expect(results.filter((r) => r === true)).toHaveLength(6)
     expect(results.filter((r) => typeof r === 'string' && r.startsWith('$2'))).toHaveLength(6)
-    // On the event loop, 12 bcrypt operations at cost 10 would block it for ~60 ms each in turn.
-    expect(histogram.max / 1e6).toBeLessThan(50)
+    // Counted by the thread pool, not timed: a timing bound fails on a loaded machine and proves less.
+    expect(passwordWorkDoneInThreads() - before).toBe(12)
     expect(await verifyPassword('wrong', hash)).toBe(false)
     expect(await verifyPassword('anything', null)).toBe(false)
   })
