@@ -15,6 +15,12 @@ describe('configuration (app/.server/env.server.ts)', () => {
     expect(config.APP_URL).toBeUndefined()
   })
 
+  it('types TRUST_PROXY as Express takes it and fills the rate limits with their defaults', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false)
+    expect([parseEnv({ TRUST_PROXY: 'true' }), parseEnv({ TRUST_PROXY: 'false' }), parseEnv({ TRUST_PROXY: '2' }), parseEnv({ TRUST_PROXY: 'loopback' })].map((c) => c.TRUST_PROXY)).toEqual([true, false, 2, 'loopback'])
+    expect(parseEnv({})).toMatchObject({ RATE_LIMIT_SIGNIN_ACCOUNT: '5/900/900', RATE_LIMIT_EXPORT_CREATE: '10/600' })
+  })
+
   it.each([
     [{ EXPORT_CONCURRENCY: 'many' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a number'],
     [{ EXPORT_CONCURRENCY: '0' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a positive whole number'],
