@@ -67,7 +67,7 @@ async function main() {
     }
 
     // One engine for every run, as a worker keeps one for its lifetime (connection pool, robots.txt cache).
-    const enrichers = createDefaultEnrichers(process.env)
+    const enrichers = createDefaultEnrichers()
     const run = async (label: string, leads: number, concurrency: number) => {
       const exportId = await newExport(label)
       let enrichStart = 0

@@ -7,6 +7,7 @@ import { normalizeForSearch, rankMatch } from '#app/domain/text.ts'
 import { findCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
 import { resolveCategory, runPreview } from '#app/.server/search/preview.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
+import { env } from '#app/.server/env.server.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { printTable } from './lib/table.ts'
 
@@ -41,7 +42,7 @@ const rows = []
 // Preview: the real path (plan rule + lazy source, stops after 20) vs a naive one that builds the
 // whole result set of the area, then keeps the first 20.
 rows.push(await measure('preview (demo, runPreview)', 400, (i) => runPreview(SEARCHES[i % SEARCHES.length]!, { lang: 'fr', plan: 'premium' })))
-const demo = createDemoSource({ websitesBaseUrl: process.env.DEMO_WEBSITES_URL })
+const demo = createDemoSource({ websitesBaseUrl: env.DEMO_WEBSITES_URL })
 rows.push(
   await measure('preview baseline (all results, then 20)', 100, async (i) => {
     const criteria = SEARCHES[i % SEARCHES.length]!

@@ -13,6 +13,7 @@ import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
+import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
 import { env, EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 
 const dev = process.argv.includes('--dev')
@@ -38,7 +39,7 @@ async function main() {
   const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log })] })
   stops.unshift(worker.stop)
 
-  const trustProxy = parseTrustProxy(env.TRUST_PROXY)
+  const trustProxy = env.TRUST_PROXY
   let app
   if (dev) {
     const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))
@@ -115,16 +116,9 @@ async function startDemoServers(dataDir: string): Promise<Array<() => Promise<vo
     ownDemoHosts.push(new URL(registry.url).host)
     log(`Demo registry (demo data) at ${registry.url}`)
   }
-  const allow = new Set([...env.ENRICH_ALLOW_HOSTS.split(','), ...ownDemoHosts].map((h) => h.trim()).filter(Boolean))
+  const allow = new Set([...allowListFromEnv(), ...ownDemoHosts])
   setRuntimeSettings({ ENRICH_ALLOW_HOSTS: [...allow].join(',') })
   return stops
-}
-
-/** TRUST_PROXY: `true`, a hop count (`1`) or Express's names/subnets (`loopback`); unset: no proxy. */
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (!value || value === 'false') return false
-  if (value === 'true') return true
-  return /^\d+$/.test(value) ? Number(value) : value
 }
 
 main().catch((error) => {

@@ -5,12 +5,13 @@
  * same queue, and all export state lives in the database.
  *
  *   IN_PROCESS_WORKER=false   `npm start` queues jobs but runs none (run `npm run worker` processes instead)
- *   EXPORT_WORKER_JOBS        exports run at once by one worker (default 2)
- *   EXPORT_USER_CONCURRENCY   optional hard cap on one user's exports running at once across all workers (default none)
+ *   EXPORT_WORKER_JOBS        exports run at once by one worker
+ *   EXPORT_USER_CONCURRENCY   optional hard cap on one user's exports running at once across all workers (0: none)
  *   EXPORT_FAIR_WAIT_SECONDS  another user's export waits at most about this long before a busy user's newest run
- *                             yields its slot (default 5; 0 = never preempt). Fairness: app/.server/exports/worker.ts
- *   EXPORT_CONCURRENCY        leads enriched at once within one export (default 16)
- *   EXPORT_MAX_LEADS          lead cap per export (default 1000)
+ *                             yields its slot (0 = never preempt). Fairness: app/.server/exports/worker.ts
+ *   EXPORT_CONCURRENCY        leads enriched at once within one export
+ *   EXPORT_MAX_LEADS          lead cap per export
+ * Types and defaults: app/.server/env-schema.server.ts.
  */
 import type { PgBoss } from 'pg-boss'
 import { getPool } from '#app/.server/db.ts'
@@ -18,7 +19,7 @@ import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.t
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { createBoss, ensureExportQueues, setExportQueueBoss } from '#app/.server/exports/queue.ts'
 import { registerExportWorker, type ExportWorker } from '#app/.server/exports/worker.ts'
-import { env } from '#app/.server/env.server.ts'
+import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
 export interface StartWorkerOptions {
   log: (message: string) => void
@@ -27,8 +28,10 @@ export interface StartWorkerOptions {
   /** Default: the real enrichment engine configured from the environment. */
   enrichers?: Enrichers
   databaseUrl?: string
-  /** false: start pg-boss (queueing, registrations) but consume no export jobs. Default: IN_PROCESS_WORKER !== 'false'. */
+  /** false: start pg-boss (queueing, registrations) but consume no export jobs. Default: IN_PROCESS_WORKER. */
   consumeExports?: boolean
+  /** The configuration the worker is set up from (default: validateEnv() at start). */
+  config?: Env
 }
 
 export interface RunningWorker {
@@ -39,17 +42,18 @@ export interface RunningWorker {
 
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const { log } = options
-  const consume = options.consumeExports ?? env.IN_PROCESS_WORKER
-  guardCheckedOutClients()
-  const boss = createBoss({ worker: true, connectionString: options.databaseUrl })
+  const config = options.config ?? validateEnv()
+  const consume = options.consumeExports ?? config.IN_PROCESS_WORKER
+  guardCheckedOutClients(config)
+  const boss = createBoss({ worker: true, connectionString: options.databaseUrl, config })
   await boss.start()
-  await ensureExportQueues(boss)
+  await ensureExportQueues(boss, config)
   // This process sends its export jobs through the same instance.
   setExportQueueBoss(boss)
   let exports: ExportWorker | null = null
   try {
     if (consume) {
-      exports = await registerExportWorker(boss, { enrichers: options.enrichers ?? (() => createDefaultEnrichers()), log })
+      exports = await registerExportWorker(boss, { enrichers: options.enrichers ?? (() => createDefaultEnrichers(config)), log, config })
     }
     for (const register of options.registrations ?? []) await register(boss)
   } catch (error) {
@@ -81,8 +85,8 @@ const guarded = new WeakSet<object>()
  * A permanent listener per connection prevents that; the statement in flight still fails with its own error (and
  * the export run is retried), and idle clients are still reported by the pool's own listener.
  */
-function guardCheckedOutClients() {
-  if (!env.DATABASE_URL) return
+function guardCheckedOutClients(config: Env) {
+  if (!config.DATABASE_URL) return
   const pool = getPool()
   if (guarded.has(pool)) return
   guarded.add(pool)

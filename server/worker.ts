@@ -8,18 +8,18 @@
 import { closeDb } from '#app/.server/db.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
-import { env, EnvError, validateEnv } from '#app/.server/env.server.ts'
+import { EnvError, validateEnv } from '#app/.server/env.server.ts'
 
 const log = (message: string) => console.log(`[worker] ${message}`)
 
 async function main() {
   // A wrong value stops the worker here with a message naming the variable.
-  validateEnv()
-  if (!env.DATABASE_URL) {
+  const config = validateEnv()
+  if (!config.DATABASE_URL) {
     console.error('[worker] DATABASE_URL is not set: point it at the app database (npm start prints the embedded one).')
     process.exit(1)
   }
-  const worker = await startWorker({ log, consumeExports: true, registrations: [(boss) => registerBillingJobs(boss, { log })] })
+  const worker = await startWorker({ log, config, consumeExports: true, registrations: [(boss) => registerBillingJobs(boss, { log })] })
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return

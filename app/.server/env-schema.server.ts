@@ -31,9 +31,22 @@ const lenientBoolean = () =>
 
 const url = () => z.string().refine((value) => URL.canParse(value), { error: 'expected a URL' })
 
-/** "points/seconds[/blockSeconds]" (server/rate-limit.ts has the defaults and the parser). */
-const rateLimit = () =>
-  z.string().regex(/^\s*\d+\s*\/\s*\d+\s*(?:\/\s*\d+\s*)?$/, { error: 'expected "points/seconds[/blockSeconds]"' })
+/**
+ * "points/seconds[/blockSeconds]", with its default. Checked for shape at start-up; app/.server/rate-limiter.ts
+ * (parseLimit) is the parser of the format and refuses a zero when the limit is first used.
+ */
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .regex(/^\s*\d+\s*\/\s*\d+\s*(?:\/\s*\d+\s*)?$/, { error: 'expected "points/seconds[/blockSeconds]"' })
+    .default(fallback)
+
+/** Express's `trust proxy`: `true`/`false`, a hop count (`1`), or Express's names/subnets (`loopback`). */
+const trustProxy = () =>
+  z.string().transform((value): boolean | number | string => {
+    if (value === 'true' || value === 'false') return value === 'true'
+    return /^\d+$/.test(value) ? Number(value) : value
+  })
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'expected development, production or test' }).optional(),
@@ -45,7 +58,8 @@ export const envSchema = z.object({
   APP_URL: url().optional(),
   COOKIE_SECURE: boolean().optional(),
   BOOK_DEMO_URL: url().default('mailto:sales@leadatlas.app?subject=LeadAtlas%20demo'),
-  TRUST_PROXY: z.string().optional(),
+  /** Unset: no proxy. */
+  TRUST_PROXY: trustProxy().default(false),
 
   // Embedded stack
   DATA_DIR: z.string().default('.data'),
@@ -65,16 +79,24 @@ export const envSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: positiveInt().default(5_000),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: positiveInt().default(300_000),
 
-  // Rate limits (defaults in server/rate-limit.ts)
-  RATE_LIMIT_SIGNIN_ACCOUNT: rateLimit().optional(),
-  RATE_LIMIT_SIGNIN_IP: rateLimit().optional(),
-  RATE_LIMIT_SIGNUP_IP: rateLimit().optional(),
-  RATE_LIMIT_FORGOT_IP: rateLimit().optional(),
-  RATE_LIMIT_FORGOT_EMAIL: rateLimit().optional(),
-  RATE_LIMIT_VERIFY_IP: rateLimit().optional(),
-  RATE_LIMIT_TOKEN_IP: rateLimit().optional(),
-  RATE_LIMIT_PREVIEW: rateLimit().optional(),
-  RATE_LIMIT_EXPORT_CREATE: rateLimit().optional(),
+  // Rate limits (app/.server/rate-limiter.ts says which limit reads which variable)
+  /** Failed sign-ins per account (the lockout window). */
+  RATE_LIMIT_SIGNIN_ACCOUNT: rateLimit('5/900/900'),
+  /** Failed sign-ins per client IP, whatever the account. */
+  RATE_LIMIT_SIGNIN_IP: rateLimit('30/900/900'),
+  /** Accounts created per client IP (each gets free credits). */
+  RATE_LIMIT_SIGNUP_IP: rateLimit('5/3600'),
+  /** Password-reset emails per client IP and per address (GoTrue sends a few per hour). */
+  RATE_LIMIT_FORGOT_IP: rateLimit('5/3600'),
+  RATE_LIMIT_FORGOT_EMAIL: rateLimit('3/3600'),
+  /** Reset-link verifications per client IP (app page and the local auth server's /verify, as GoTrue's RATE_LIMIT_VERIFY). */
+  RATE_LIMIT_VERIFY_IP: rateLimit('30/3600'),
+  /** Token grants per client IP on the local auth server (GoTrue: RATE_LIMIT_TOKEN_REFRESH 150 per 5 min). */
+  RATE_LIMIT_TOKEN_IP: rateLimit('150/300'),
+  /** Search previews per user. */
+  RATE_LIMIT_PREVIEW: rateLimit('60/60'),
+  /** Exports created per user. */
+  RATE_LIMIT_EXPORT_CREATE: rateLimit('10/600'),
 
   // Hosted Supabase
   SUPABASE_URL: url().optional(),

@@ -1,6 +1,10 @@
-// The configuration, validated: every module reads `env` (or envRecord()) instead of process.env.
-// The schema is in env-schema.server.ts. A wrong value stops start-up (validateEnv() in server/start.ts and
+// The configuration, validated: every module reads the typed values (`env`, or an `Env` from validateEnv() /
+// parseEnv()) instead of process.env, and parses nothing itself. The schema (env-schema.server.ts) is the one place a
+// variable's type and default are defined. A wrong value stops start-up (validateEnv() in server/start.ts and
 // server/worker.ts) with a message naming the variable. Secrets never leave the server.
+//
+// Functions that tests call with their own variables take an `Env` parameter defaulting to validateEnv() (the
+// configuration at the time of the call); a test builds one from raw strings with parseEnv({...}).
 import { ENV_NAMES, envSchema, type Env, type EnvName } from './env-schema.server.ts'
 
 export {  type Env } from './env-schema.server.ts'
@@ -15,7 +19,10 @@ export class EnvError extends Error {
   }
 }
 
-/** Validates `source` against the schema; blank values count as unset. Throws EnvError naming the variable. */
+/**
+ * Validates `source` against the schema; blank values count as unset, unset ones get the schema's default. Throws
+ * EnvError naming the variable. Tests turn their own variables into an `Env` with it.
+ */
 export function parseEnv(source: EnvSource): Env {
   const present: Record<string, string> = {}
   for (const name of ENV_NAMES) {
@@ -45,7 +52,7 @@ export function setRuntimeSettings(settings: RuntimeSettings): void {
   holder[RUNTIME_KEY] = { ...holder[RUNTIME_KEY], ...settings }
 }
 
-let cached: { fingerprint: string; env: Env; record: Record<string, string> } | undefined
+let cached: { fingerprint: string; env: Env } | undefined
 
 /**
  * The validated configuration, parsed again only when a variable changed: in production that is once, and
@@ -58,28 +65,17 @@ function current() {
   const fingerprint = values.map((value) => value ?? '\u0001').join('\u0000')
   if (cached?.fingerprint !== fingerprint) {
     const env = parseEnv(Object.fromEntries(ENV_NAMES.map((name, i) => [name, values[i]])))
-    cached = { fingerprint, env, record: toRecord(env) }
+    cached = { fingerprint, env }
   }
   return cached
 }
 
-function toRecord(env: Env): Record<string, string> {
-  const record: Record<string, string> = {}
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) record[name] = String(value)
-  return record
-}
-
-/** Validates the configuration now: start-up calls this first so a wrong value stops it (throws EnvError). */
+/**
+ * The configuration now, validated (throws EnvError): start-up calls this first so a wrong value stops it, and it is
+ * the default of every function that takes an `Env`.
+ */
 export function validateEnv(): Env {
   return current().env
-}
-
-/**
- * The validated configuration as strings, defaults filled in, for functions that take an env record
- * (tests pass their own).
- */
-export function envRecord(): Record<string, string | undefined> {
-  return current().record
 }
 
 /** Settings derived from several variables. */

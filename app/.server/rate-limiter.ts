@@ -3,33 +3,26 @@
  * rate-limiter-flexible, so they hold across app instances (and the local auth server).
  *
  * Each limit is "points/seconds[/blockSeconds]" with a strict default and its own environment
- * variable: e.g. RATE_LIMIT_SIGNIN_ACCOUNT=5/900/900 allows 5 failed sign-ins per account in 15
- * minutes, then locks the account's sign-in for 15 minutes.
+ * variable (both in the schema, app/.server/env-schema.server.ts): e.g. RATE_LIMIT_SIGNIN_ACCOUNT=5/900/900
+ * allows 5 failed sign-ins per account in 15 minutes, then locks the account's sign-in for 15 minutes.
  */
 import crypto from 'node:crypto'
 import type pg from 'pg'
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
-import { envRecord } from '#app/.server/env.server.ts'
+import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
+/** The variable of each limit. */
 const RATE_LIMITS = {
-  /** Failed sign-ins per account (the lockout window). */
-  signinAccount: { env: 'RATE_LIMIT_SIGNIN_ACCOUNT', fallback: '5/900/900' },
-  /** Failed sign-ins per client IP, whatever the account. */
-  signinIp: { env: 'RATE_LIMIT_SIGNIN_IP', fallback: '30/900/900' },
-  /** Accounts created per client IP (each gets free credits). */
-  signupIp: { env: 'RATE_LIMIT_SIGNUP_IP', fallback: '5/3600' },
-  /** Password-reset emails per client IP and per address (GoTrue sends a few per hour). */
-  forgotIp: { env: 'RATE_LIMIT_FORGOT_IP', fallback: '5/3600' },
-  forgotEmail: { env: 'RATE_LIMIT_FORGOT_EMAIL', fallback: '3/3600' },
-  /** Reset-link verifications per client IP (app page and the local auth server's /verify, as GoTrue's RATE_LIMIT_VERIFY). */
-  verifyIp: { env: 'RATE_LIMIT_VERIFY_IP', fallback: '30/3600' },
-  /** Token grants per client IP on the local auth server (GoTrue: RATE_LIMIT_TOKEN_REFRESH 150 per 5 min). */
-  tokenIp: { env: 'RATE_LIMIT_TOKEN_IP', fallback: '150/300' },
-  /** Search previews per user. */
-  preview: { env: 'RATE_LIMIT_PREVIEW', fallback: '60/60' },
-  /** Exports created per user. */
-  exportCreate: { env: 'RATE_LIMIT_EXPORT_CREATE', fallback: '10/600' },
-} as const
+  signinAccount: 'RATE_LIMIT_SIGNIN_ACCOUNT',
+  signinIp: 'RATE_LIMIT_SIGNIN_IP',
+  signupIp: 'RATE_LIMIT_SIGNUP_IP',
+  forgotIp: 'RATE_LIMIT_FORGOT_IP',
+  forgotEmail: 'RATE_LIMIT_FORGOT_EMAIL',
+  verifyIp: 'RATE_LIMIT_VERIFY_IP',
+  tokenIp: 'RATE_LIMIT_TOKEN_IP',
+  preview: 'RATE_LIMIT_PREVIEW',
+  exportCreate: 'RATE_LIMIT_EXPORT_CREATE',
+} as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS
 
@@ -49,9 +42,9 @@ export function parseLimit(text: string, name = 'rate limit'): LimitSpec {
   return { points, durationSeconds, blockSeconds: blockSeconds! }
 }
 
-export function limitSpec(name: LimitName, env: NodeJS.ProcessEnv = envRecord()): LimitSpec {
-  const { env: variable, fallback } = RATE_LIMITS[name]
-  return parseLimit(env[variable]?.trim() || fallback, variable)
+export function limitSpec(name: LimitName, config: Env = validateEnv()): LimitSpec {
+  const variable = RATE_LIMITS[name]
+  return parseLimit(config[variable], variable)
 }
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number }
@@ -74,16 +67,16 @@ export interface RateLimiter {
 }
 
 /**
- * Limits counted in `pool`'s database; limits are read from `env` when first used. `namespace`
+ * Limits counted in `pool`'s database; limits are read from `config` when first used. `namespace`
  * keeps two counters of the same name apart (the app's and the local auth server's).
  */
-export function createRateLimiter(pool: pg.Pool, env?: NodeJS.ProcessEnv, namespace = 'app'): RateLimiter {
+export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'): RateLimiter {
   const limiters = new Map<LimitName, { limiter: RateLimiterPostgres; spec: LimitSpec }>()
   const get = (name: LimitName) => {
     let entry = limiters.get(name)
     if (!entry) {
       // Without `env`, the configuration as it is at first use (tests set limits after start-up).
-      const spec = limitSpec(name, env ?? envRecord())
+      const spec = limitSpec(name, config ?? validateEnv())
       const limiter = new RateLimiterPostgres({
         storeClient: pool,
         storeType: 'pool',

@@ -8,6 +8,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { closeDb } from '#app/.server/db.ts'
+import { parseEnv } from '#app/.server/env.server.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import { exportQueueNames } from '#app/.server/exports/queue.ts'
 import { addEnrichment, createExport, deleteExport, queueExport, resumeExport } from '#app/.server/exports/service.ts'
@@ -127,7 +128,7 @@ async function launch(user: SessionUser, options: Partial<EnrichmentOptions> = A
 }
 
 async function startTestWorker() {
-  worker = await startWorker({ log: (message) => logs.push(message), enrichers: createDefaultEnrichers(process.env) })
+  worker = await startWorker({ log: (message) => logs.push(message), enrichers: createDefaultEnrichers(parseEnv(process.env)) })
   return worker
 }
 

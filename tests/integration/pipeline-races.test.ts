@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { closeDb } from '#app/.server/db.ts'
+import { parseEnv, type Env } from '#app/.server/env.server.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import type { LeadGateFactory } from '#app/.server/exports/lead-gates.ts'
@@ -21,7 +22,7 @@ const ALL = { phone: true, website: true, email: true, technologies: true, socia
 let admin: pg.Pool
 let sites: DemoWebsites
 let registry: DemoRegistry
-let env: NodeJS.ProcessEnv
+let env: Env
 let source: LeadSource
 const openEnrichers: Enrichers[] = []
 
@@ -116,7 +117,7 @@ beforeAll(async () => {
   admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 4 })
   sites = await startDemoWebsites({ latencyMs: 10 })
   registry = await startDemoRegistry()
-  env = { DEMO_WEBSITES_URL: sites.url, REGISTRY_URL: registry.url, ENRICH_ALLOW_HOSTS: `${new URL(sites.url).host},${new URL(registry.url).host}` }
+  env = parseEnv({ DEMO_WEBSITES_URL: sites.url, REGISTRY_URL: registry.url, ENRICH_ALLOW_HOSTS: `${new URL(sites.url).host},${new URL(registry.url).host}` })
   source = createDemoSource({ websitesBaseUrl: sites.url })
 })
 

@@ -9,6 +9,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, inject, test } from 'vitest'
 import { hashPassword, passwordWorkDoneInThreads, verifyPassword } from '#server/auth-server/passwords.ts'
 import { startAuthServer } from '#server/auth-server/index.ts'
+import { parseEnv } from '#app/.server/env.server.ts'
 import { createRateLimiter, limitSpec, parseLimit, RateLimitUnavailable } from '#app/.server/rate-limiter.ts'
 
 const databaseUrl = inject('databaseUrl')
@@ -29,16 +30,16 @@ describe('limit specs', () => {
     expect(parseLimit('5/900/900')).toEqual({ points: 5, durationSeconds: 900, blockSeconds: 900 })
     expect(parseLimit(' 60 / 60 ')).toEqual({ points: 60, durationSeconds: 60, blockSeconds: 0 })
     for (const bad of ['', 'five/60', '0/60', '5/0', '5', '5/60/x', '-1/60']) expect(() => parseLimit(bad)).toThrow(/points\/seconds/)
-    expect(limitSpec('signinAccount', {})).toEqual({ points: 5, durationSeconds: 900, blockSeconds: 900 })
-    expect(limitSpec('signupIp', { RATE_LIMIT_SIGNUP_IP: '1000/60' })).toMatchObject({ points: 1000 })
+    expect(limitSpec('signinAccount', parseEnv({}))).toEqual({ points: 5, durationSeconds: 900, blockSeconds: 900 })
+    expect(limitSpec('signupIp', parseEnv({ RATE_LIMIT_SIGNUP_IP: '1000/60' }))).toMatchObject({ points: 1000 })
     // Raising one limit leaves the others strict.
-    expect(limitSpec('signinIp', { RATE_LIMIT_SIGNUP_IP: '1000/60' })).toMatchObject({ points: 30 })
+    expect(limitSpec('signinIp', parseEnv({ RATE_LIMIT_SIGNUP_IP: '1000/60' }))).toMatchObject({ points: 30 })
   })
 })
 
 describe('counters in Postgres', () => {
   test('the limit is shared by two app instances, refuses with a retry delay, then blocks', async () => {
-    const env = { RATE_LIMIT_SIGNIN_ACCOUNT: '3/60/120' }
+    const env = parseEnv({ RATE_LIMIT_SIGNIN_ACCOUNT: '3/60/120' })
     const first = createRateLimiter(newPool(), env)
     const second = createRateLimiter(newPool(), env) // another app instance, its own pool
     const key = unique('ada@example.com')
@@ -61,7 +62,7 @@ describe('counters in Postgres', () => {
   })
 
   test('keys are stored as digests, never as the email or address', async () => {
-    const limiter = createRateLimiter(newPool(), { RATE_LIMIT_FORGOT_EMAIL: '3/60' })
+    const limiter = createRateLimiter(newPool(), parseEnv({ RATE_LIMIT_FORGOT_EMAIL: '3/60' }))
     const email = `${unique('private')}@example.com`
     await limiter.consume('forgotEmail', email)
     const { rows } = await newPool().query<{ key: string }>("select key from public.rate_limits where key like 'app:forgotEmail%'")

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { isValidPhoneNumber } from 'libphonenumber-js'
 import { isValidPhoneNumber as isValidPhoneNumberMax } from 'libphonenumber-js/max'
 import { afterEach, describe, expect, it } from 'vitest'
+import { parseEnv } from '#app/.server/env.server.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { createGoogleSource, GOOGLE_FIELD_MASK } from '#app/.server/sources/google.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
@@ -170,7 +171,7 @@ describe('osm source', () => {
 
   it('is chosen by LEADS_SOURCE=osm with the endpoint and contact URL from the environment', async () => {
     const server = await serve(() => ({ body: fixtureJson('osm/empty.json') }))
-    const source = getLeadSource({ LEADS_SOURCE: 'osm', OVERPASS_URL: `${server.url}/interpreter`, LEADATLAS_CONTACT_URL: 'https://example.org/about' })
+    const source = getLeadSource(parseEnv({ LEADS_SOURCE: 'osm', OVERPASS_URL: `${server.url}/interpreter`, LEADATLAS_CONTACT_URL: 'https://example.org/about' }))
     expect(source.name).toBe('osm')
     await collect(source, { ...FRANCE, city: 'Lyon' }, BAKERY)
     expect(server.requests[0]?.path).toBe('/interpreter')
@@ -283,9 +284,9 @@ describe('google source', () => {
   })
 
   it('is chosen by LEADS_SOURCE=google and requires a key', async () => {
-    expect(() => getLeadSource({ LEADS_SOURCE: 'google' })).toThrow(/GOOGLE_PLACES_API_KEY/)
+    expect(() => getLeadSource(parseEnv({ LEADS_SOURCE: 'google' }))).toThrow(/GOOGLE_PLACES_API_KEY/)
     const server = await serve(() => ({ body: {} }))
-    await collect(getLeadSource({ LEADS_SOURCE: 'google', GOOGLE_PLACES_API_KEY: 'k', GOOGLE_PLACES_URL: server.url }), LYON, PLUMBER)
+    await collect(getLeadSource(parseEnv({ LEADS_SOURCE: 'google', GOOGLE_PLACES_API_KEY: 'k', GOOGLE_PLACES_URL: server.url })), LYON, PLUMBER)
     expect(server.requests[0]?.headers['x-goog-api-key']).toBe('k')
   })
 })
@@ -295,7 +296,7 @@ describe('demo source', () => {
   const communes = (createRequire(import.meta.url)('@etalab/decoupage-administratif/data/communes.json') as { nom: string; departement: string; type: string; codesPostaux?: string[] }[])
 
   it('is the default source', () => {
-    expect(getLeadSource({}).name).toBe('demo')
+    expect(getLeadSource(parseEnv({})).name).toBe('demo')
   })
 
   it('is deterministic: the same search gives the same results', async () => {

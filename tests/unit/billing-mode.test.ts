@@ -4,7 +4,7 @@ import { billingMode, billingStartupNotice } from '#app/.server/billing/config.t
 
 describe('billing mode', () => {
   test('a Stripe key means Stripe, whatever else is set', () => {
-    expect(billingMode({ STRIPE_SECRET_KEY: 'sk_test_x', APP_URL: 'https://app.example.com', BILLING_SANDBOX: 'true' })).toBe('stripe')
+    expect(billingMode({ STRIPE_SECRET_KEY: 'sk_test_x', APP_URL: 'https://app.example.com', BILLING_SANDBOX: true })).toBe('stripe')
   })
 
   test('the sandbox runs on a loopback origin served on loopback (npm start on a laptop)', () => {
@@ -24,8 +24,8 @@ describe('billing mode', () => {
   })
 
   test('BILLING_SANDBOX decides explicitly, both ways', () => {
-    expect(billingMode({ APP_URL: 'https://staging.example.com', BILLING_SANDBOX: 'true' })).toBe('sandbox')
-    expect(billingMode({ BILLING_SANDBOX: 'false' })).toBe('off')
+    expect(billingMode({ APP_URL: 'https://staging.example.com', BILLING_SANDBOX: true })).toBe('sandbox')
+    expect(billingMode({ BILLING_SANDBOX: false })).toBe('off')
   })
 
   test('start-up says loudly when billing is off', () => {

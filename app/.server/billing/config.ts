@@ -5,12 +5,20 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { BillingFrequency } from '#app/domain/billing.ts'
 import type { PaidPlanId } from '#app/domain/plans.ts'
-import { env, envRecord } from '#app/.server/env.server.ts'
+import { env, parseEnv, validateEnv, type Env } from '#app/.server/env.server.ts'
 
 export type BillingMode = 'stripe' | 'sandbox' | 'off'
 
-/** The variables billingMode() reads, as strings (tests pass their own). */
-type BillingEnv = Partial<Record<'STRIPE_SECRET_KEY' | 'BILLING_SANDBOX' | 'HOST' | 'APP_URL', string>>
+/**
+ * The settings billingMode() reads: typed like the rest of the configuration (BILLING_SANDBOX is the schema's
+ * boolean), but a partial record, completed with the schema's defaults, rather than an `Env` built by parseEnv().
+ * The mode decides whether anyone may give themselves a plan, so tests also feed it values the schema refuses at
+ * start-up (an APP_URL that is not a URL must still mean 'off'), and parseEnv() would throw on those first.
+ */
+type BillingSettings = Partial<Pick<Env, 'STRIPE_SECRET_KEY' | 'BILLING_SANDBOX' | 'HOST' | 'APP_URL'>>
+
+/** The schema's defaults, for the settings a caller leaves out. */
+const DEFAULTS = parseEnv({})
 
 /**
  * 'stripe' when STRIPE_SECRET_KEY is set. Otherwise the local sandbox (test payments, no real
@@ -18,23 +26,21 @@ type BillingEnv = Partial<Record<'STRIPE_SECRET_KEY' | 'BILLING_SANDBOX' | 'HOST
  * is loopback — or when BILLING_SANDBOX=true says so explicitly; anywhere else plan changes are
  * 'off', or anyone could give themselves a plan. BILLING_SANDBOX=false forces 'off'.
  */
-export function billingMode(env: BillingEnv = envRecord()): BillingMode {
-  if (env.STRIPE_SECRET_KEY?.trim()) return 'stripe'
-  const sandbox = (env.BILLING_SANDBOX ?? '').trim().toLowerCase()
-  if (['false', '0', 'off', 'no'].includes(sandbox)) return 'off'
-  if (['true', '1', 'on', 'yes'].includes(sandbox)) return 'sandbox'
-  return servedOnLoopback(env) ? 'sandbox' : 'off'
+export function billingMode(settings: BillingSettings = validateEnv()): BillingMode {
+  if (settings.STRIPE_SECRET_KEY) return 'stripe'
+  if (settings.BILLING_SANDBOX !== undefined) return settings.BILLING_SANDBOX ? 'sandbox' : 'off'
+  return servedOnLoopback(settings) ? 'sandbox' : 'off'
 }
 
 export function isSandboxEnabled() {
   return billingMode() === 'sandbox'
 }
 
-function servedOnLoopback(env: BillingEnv) {
-  const listensOnLoopback = isLoopbackHost(env.HOST?.trim() || '127.0.0.1')
+function servedOnLoopback(settings: BillingSettings) {
+  const listensOnLoopback = isLoopbackHost(settings.HOST ?? DEFAULTS.HOST)
   let publicHost = '127.0.0.1'
   try {
-    if (env.APP_URL) publicHost = new URL(env.APP_URL).hostname
+    if (settings.APP_URL) publicHost = new URL(settings.APP_URL).hostname
   } catch {
     return false
   }
@@ -47,8 +53,8 @@ function isLoopbackHost(host: string) {
 }
 
 /** What start-up says about billing, so an operator cannot miss a disabled or simulated checkout. */
-export function billingStartupNotice(env: BillingEnv = envRecord()): string {
-  const mode = billingMode(env)
+export function billingStartupNotice(settings: BillingSettings = validateEnv()): string {
+  const mode = billingMode(settings)
   if (mode === 'stripe') return 'Billing: Stripe'
   if (mode === 'sandbox') return 'Billing: local test-payment sandbox (no real charge, no Stripe key)'
   return 'WARNING: billing is OFF: no STRIPE_SECRET_KEY and not on a loopback origin, so plan changes are unavailable. Set STRIPE_SECRET_KEY (or BILLING_SANDBOX=true for a test deployment).'
@@ -56,11 +62,11 @@ export function billingStartupNotice(env: BillingEnv = envRecord()): string {
 
 /** STRIPE_PRICE_<PLAN>_<FREQUENCY>, e.g. STRIPE_PRICE_PROFESSIONAL_ANNUAL. */
 function priceEnvName(plan: PaidPlanId, frequency: BillingFrequency) {
-  return `STRIPE_PRICE_${plan.toUpperCase()}_${frequency.toUpperCase()}`
+  return `STRIPE_PRICE_${plan.toUpperCase() as Uppercase<PaidPlanId>}_${frequency.toUpperCase() as Uppercase<BillingFrequency>}` as const
 }
 
 export function stripePriceId(plan: PaidPlanId, frequency: BillingFrequency): string | null {
-  return envRecord()[priceEnvName(plan, frequency)] ?? null
+  return validateEnv()[priceEnvName(plan, frequency)] ?? null
 }
 
 /** The Stripe API host override (tests point it at a local fixture server). */

@@ -15,7 +15,7 @@
 import dns from 'node:dns'
 import net from 'node:net'
 import ipaddr from 'ipaddr.js'
-import { envRecord } from '#app/.server/env.server.ts'
+import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
 export type LookupFn = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>
 
@@ -81,8 +81,8 @@ export class HostAllowList {
 }
 
 /** The allow-list from ENRICH_ALLOW_HOSTS (comma-separated). */
-export function allowListFromEnv(env: NodeJS.ProcessEnv = envRecord()): string[] {
-  return (env.ENRICH_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+export function allowListFromEnv(config: Env = validateEnv()): string[] {
+  return config.ENRICH_ALLOW_HOSTS.split(',').map((s) => s.trim()).filter(Boolean)
 }
 
 /** Lower case, brackets and trailing dot removed, IPv6 in canonical form. */

@@ -13,7 +13,7 @@
  * Jobs are sent inside the caller's transaction (`db` option): the export row and its job commit together.
  */
 import { PgBoss, type Db as PgBossDb, type Queue } from 'pg-boss'
-import { envRecord } from '#app/.server/env.server.ts'
+import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
 export type { PgBossDb }
 
@@ -21,8 +21,8 @@ export type { PgBossDb }
  * Queue names. EXPORT_QUEUE (env) renames them, e.g. so one test file's worker consumes only its own jobs on a
  * database shared with other test files; every process of one deployment must agree on it.
  */
-export function exportQueueNames(env: NodeJS.ProcessEnv = envRecord()): { run: string; dead: string } {
-  const run = env.EXPORT_QUEUE?.trim() || 'export-run'
+export function exportQueueNames(config: Env = validateEnv()): { run: string; dead: string } {
+  const run = config.EXPORT_QUEUE
   return { run, dead: `${run}-dead` }
 }
 export const PGBOSS_SCHEMA = 'pgboss'
@@ -32,23 +32,18 @@ export interface ExportJobData {
   userId: string
 }
 
-function intEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = envRecord()): number {
-  const value = Number(env[name])
-  return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback
-}
-
-function exportQueueOptions(env: NodeJS.ProcessEnv = envRecord()): Omit<Queue, 'name'> {
+function exportQueueOptions(config: Env): Omit<Queue, 'name'> {
   return {
     policy: 'stately',
-    retryLimit: intEnv('EXPORT_RETRY_LIMIT', 8, env),
+    retryLimit: config.EXPORT_RETRY_LIMIT,
     // 2-4 s after a first failure (a dead worker, a shutdown), doubling up to 2 minutes.
     retryDelay: 2,
     retryBackoff: true,
     retryDelayMax: 120,
     // A long export on slow real websites can take a while; the heartbeat (not this) detects dead workers.
     expireInSeconds: 6 * 60 * 60,
-    heartbeatSeconds: intEnv('EXPORT_HEARTBEAT_SECONDS', 30, env),
-    deadLetter: exportQueueNames(env).dead,
+    heartbeatSeconds: config.EXPORT_HEARTBEAT_SECONDS,
+    deadLetter: exportQueueNames(config).dead,
     // Workers poll (every second) instead of LISTEN/NOTIFY: pg-boss 12.35 drops its LISTEN connection's error
     // listener before closing it, so a database that goes away during shutdown crashed the process; polling also
     // works through any pooler.
@@ -60,11 +55,11 @@ function exportQueueOptions(env: NodeJS.ProcessEnv = envRecord()): Omit<Queue, '
  * Idempotent: pg-boss's create_queue does nothing for an existing queue, so the mutable options (retries, expiry,
  * heartbeat) are then brought up to date; the policy is fixed at creation.
  */
-export async function ensureExportQueues(boss: PgBoss, env: NodeJS.ProcessEnv = envRecord()): Promise<void> {
-  const names = exportQueueNames(env)
+export async function ensureExportQueues(boss: PgBoss, config: Env = validateEnv()): Promise<void> {
+  const names = exportQueueNames(config)
   await boss.createQueue(names.dead, { policy: 'standard', retryLimit: 3 })
-  const { policy: _policy, ...mutable } = exportQueueOptions(env)
-  await boss.createQueue(names.run, exportQueueOptions(env))
+  const { policy: _policy, ...mutable } = exportQueueOptions(config)
+  await boss.createQueue(names.run, exportQueueOptions(config))
   await boss.updateQueue(names.run, mutable)
 }
 
@@ -89,9 +84,9 @@ export function setExportQueueBoss(boss: PgBoss | undefined): void {
   }
 }
 
-export function createBoss(options: { connectionString?: string; worker: boolean; max?: number; env?: NodeJS.ProcessEnv }): PgBoss {
-  const env = options.env ?? envRecord()
-  const connectionString = options.connectionString ?? env.DATABASE_URL
+export function createBoss(options: { connectionString?: string; worker: boolean; max?: number; config?: Env }): PgBoss {
+  const config = options.config ?? validateEnv()
+  const connectionString = options.connectionString ?? config.DATABASE_URL
   if (!connectionString) throw new Error('DATABASE_URL is not set: the export queue lives in the app database.')
   const boss = new PgBoss({
     connectionString,
@@ -102,14 +97,15 @@ export function createBoss(options: { connectionString?: string; worker: boolean
     schedule: options.worker,
     migrate: true,
     useListenNotify: false,
-    // Supervision fails the jobs of dead workers (heartbeat lapsed) so they are retried: every 30 s by default.
-    // The queue cache holds the stately policy's "export already running" keys: refreshed every 5 s (default 60 s)
-    // so a retried or resumed run is not held back for a minute by a stale entry.
+    // Supervision fails the jobs of dead workers (heartbeat lapsed) so they are retried: every PGBOSS_SUPERVISE_SECONDS.
+    // The queue cache holds the stately policy's "export already running" keys: refreshed every
+    // PGBOSS_QUEUE_CACHE_SECONDS (pg-boss's default is 60 s) so a retried or resumed run is not held back for a
+    // minute by a stale entry.
     ...(options.worker
       ? {
-          superviseIntervalSeconds: intEnv('PGBOSS_SUPERVISE_SECONDS', 30, env),
-          monitorIntervalSeconds: intEnv('PGBOSS_SUPERVISE_SECONDS', 30, env),
-          queueCacheIntervalSeconds: intEnv('PGBOSS_QUEUE_CACHE_SECONDS', 5, env),
+          superviseIntervalSeconds: config.PGBOSS_SUPERVISE_SECONDS,
+          monitorIntervalSeconds: config.PGBOSS_SUPERVISE_SECONDS,
+          queueCacheIntervalSeconds: config.PGBOSS_QUEUE_CACHE_SECONDS,
         }
       : {}),
   })

@@ -7,19 +7,21 @@ import { adminDb } from '#app/.server/db.ts'
 import type { Enrichers } from './enrichers.ts'
 import { processExport, type ProcessOptions, type ProcessResult } from './processor.ts'
 import { ensureExportQueues, exportQueueNames, PGBOSS_SCHEMA, type ExportJobData } from './queue.ts'
-import { envRecord } from '#app/.server/env.server.ts'
+import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
 export interface ExportWorkerOptions {
   /** The enrichment engine (or a factory called once at registration). */
   enrichers: Enrichers | (() => Enrichers | Promise<Enrichers>)
   log?: (message: string) => void
-  /** Exports run at once by this process (default EXPORT_WORKER_JOBS or 2). */
+  /** The configuration the defaults below and the queues come from (default: validateEnv() at registration). */
+  config?: Env
+  /** Exports run at once by this process (default EXPORT_WORKER_JOBS). */
   localConcurrency?: number
-  /** Hard cap on one user's exports running at once across all workers (default EXPORT_USER_CONCURRENCY; unset: none). */
+  /** Hard cap on one user's exports running at once across all workers (default EXPORT_USER_CONCURRENCY; 0: none). */
   userConcurrency?: number
   /**
    * Seconds another user's export may wait for a slot before the busiest user's newest run yields its slot
-   * (default EXPORT_FAIR_WAIT_SECONDS or 5; 0: never preempt). See "Fairness" below.
+   * (default EXPORT_FAIR_WAIT_SECONDS; 0: never preempt). See "Fairness" below.
    */
   fairWaitSeconds?: number
   /** Seconds between polls for new export jobs (default 1). */
@@ -36,17 +38,6 @@ export interface ExportWorker {
   stop(): Promise<void>
   /** Runs in flight (tests). */
   readonly active: number
-}
-
-function intEnv(name: string, fallback: number): number {
-  const value = Number(envRecord()[name])
-  return Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback
-}
-
-function numberEnv(name: string, fallback: number): number {
-  const raw = envRecord()[name]
-  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw)
-  return Number.isFinite(value) && value >= 0 ? value : fallback
 }
 
 /** Seconds before a run that yielded its slot may start again (its previous job completes well before). */
@@ -97,8 +88,9 @@ function isAbort(error: unknown): boolean {
 
 export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOptions): Promise<ExportWorker> {
   const log = options.log ?? (() => {})
-  await ensureExportQueues(boss)
-  const queues = exportQueueNames()
+  const config = options.config ?? validateEnv()
+  await ensureExportQueues(boss, config)
+  const queues = exportQueueNames(config)
   const enrichers = typeof options.enrichers === 'function' ? await options.enrichers() : options.enrichers
   const stopping = new AbortController()
   let active = 0
@@ -160,8 +152,8 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
   //     only the worker running the chosen run acts. A lone user is never preempted (nobody is waiting).
   //  3. EXPORT_USER_CONCURRENCY (optional) is a hard cap per user across all workers (pg-boss group concurrency).
   // Enrichment politeness is per website host inside the crawler, shared by every run of the process: unchanged.
-  const slots = Math.max(1, options.localConcurrency ?? intEnv('EXPORT_WORKER_JOBS', 2))
-  const userCap = options.userConcurrency ?? intEnv('EXPORT_USER_CONCURRENCY', 0)
+  const slots = Math.max(1, options.localConcurrency ?? config.EXPORT_WORKER_JOBS)
+  const userCap = options.userConcurrency ?? config.EXPORT_USER_CONCURRENCY
   await boss.work<ExportJobData, ExportRunResult, { batchSize: 1; includeMetadata: true; localConcurrency: number; groupConcurrency?: number; pollingIntervalSeconds: number }>(
     queues.run,
     {
@@ -174,7 +166,7 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
     },
     async ([job]) => run(job as JobWithMetadata<ExportJobData>),
   )
-  const fairWait = options.fairWaitSeconds ?? numberEnv('EXPORT_FAIR_WAIT_SECONDS', 5)
+  const fairWait = options.fairWaitSeconds ?? config.EXPORT_FAIR_WAIT_SECONDS
   const fairness = fairWait > 0 ? startFairnessChecks(boss, { queue: queues.run, fairWait, userCap, inflight, stopping: stopping.signal, log }) : undefined
   await workDeadLetters(boss, queues)
 
