@@ -14,6 +14,8 @@ import pg from 'pg'
 import { closeDb } from '#app/.server/db.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
+import type { Enrichers } from '#app/.server/exports/enrichers.ts'
+import { STATUS_COLUMNS } from '#app/domain/enrichment-types.ts'
 import { startBenchDatabase } from './lib/database.ts'
 import { printTable } from './lib/table.ts'
 
@@ -39,6 +41,57 @@ async function startServer(file: string, env: Record<string, string>): Promise<{
   return { url, child }
 }
 
+async function newExport(admin: pg.Pool, name: string): Promise<string> {
+  const userId = randomUUID()
+  await admin.query('insert into auth.users (id, email) values ($1, $2)', [userId, `${userId}@bench.test`])
+  await admin.query(`select public.apply_credit_change($1, 1000000, 'adjustment', $2)`, [userId, `bench:${userId}`])
+  const { rows } = await admin.query(
+    `insert into public.exports (user_id, name, status, search_status, enrichment_status, search_params, enrichment_options, country, region)
+     values ($1, $2, 'processing', 'pending', 'pending', $3, $4, 'France', 'Île-de-France') returning id`,
+    [userId, name, { sector: '', country: 'France', countryCode: 'FR', region: 'Île-de-France', department: '', city: '', lang: 'fr' }, ALL],
+  )
+  return rows[0].id as string
+}
+
+const SUCCESSES_SQL = STATUS_COLUMNS.map((column) => `(${column} = 'success')::int`).join(' + ')
+
+/** One export run end to end, checked (completed, credits = successes) and measured. */
+async function run(admin: pg.Pool, enrichers: Enrichers, label: string, leads: number, concurrency: number) {
+  const exportId = await newExport(admin, label)
+  let enrichStart = 0
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  const result = await processExport(exportId, {
+    enrichers,
+    maxLeads: leads,
+    concurrency,
+    onPhase: (phase) => {
+      if (phase === 'enrichment') enrichStart = performance.now()
+    },
+  })
+  const seconds = (performance.now() - start) / 1000
+  const used = process.cpuUsage(cpu)
+  const { rows } = await admin.query(
+    `select e.status, e.lead_count, e.total_credits_used,
+            (select count(*) from public.export_leads el join public.leads l on l.id = el.lead_id where el.export_id = e.id and l.website is not null)::int as with_website,
+            (select coalesce(sum(${SUCCESSES_SQL}), 0) from public.export_leads where export_id = e.id)::int as successes
+       from public.exports e where e.id = $1`,
+    [exportId],
+  )
+  const row = rows[0]
+  if (row.status !== 'completed' || row.total_credits_used !== row.successes) throw new Error(`${label}: ${JSON.stringify(row)} ${result.outcome}`)
+  const enrichSeconds = (performance.now() - enrichStart) / 1000
+  return {
+    label,
+    leads: row.lead_count as number,
+    withWebsite: row.with_website as number,
+    seconds,
+    enrichSeconds,
+    cpuMsPerLead: (used.user + used.system) / 1000 / row.lead_count,
+    successes: row.successes as number,
+  }
+}
+
 async function main() {
   const db = await startBenchDatabase('leadatlas-bench-enrich-')
   const sites = await startServer('server/demo/websites.ts', { LATENCY_MS: String(LATENCY_MS) })
@@ -53,63 +106,13 @@ async function main() {
       REGISTRY_URL: registry.url,
       ENRICH_ALLOW_HOSTS: [new URL(sites.url).host, new URL(registry.url).host].join(','),
     })
-
-    const newExport = async (name: string) => {
-      const userId = randomUUID()
-      await admin.query('insert into auth.users (id, email) values ($1, $2)', [userId, `${userId}@bench.test`])
-      await admin.query(`select public.apply_credit_change($1, 1000000, 'adjustment', $2)`, [userId, `bench:${userId}`])
-      const { rows } = await admin.query(
-        `insert into public.exports (user_id, name, status, search_status, enrichment_status, search_params, enrichment_options, country, region)
-         values ($1, $2, 'processing', 'pending', 'pending', $3, $4, 'France', 'Île-de-France') returning id`,
-        [userId, name, { sector: '', country: 'France', countryCode: 'FR', region: 'Île-de-France', department: '', city: '', lang: 'fr' }, ALL],
-      )
-      return rows[0].id as string
-    }
-
     // One engine for every run, as a worker keeps one for its lifetime (connection pool, robots.txt cache).
     const enrichers = createDefaultEnrichers()
-    const run = async (label: string, leads: number, concurrency: number) => {
-      const exportId = await newExport(label)
-      let enrichStart = 0
-      const cpu = process.cpuUsage()
-      const start = performance.now()
-      const result = await processExport(exportId, {
-        enrichers,
-        maxLeads: leads,
-        concurrency,
-        onPhase: (phase) => {
-          if (phase === 'enrichment') enrichStart = performance.now()
-        },
-      })
-      const seconds = (performance.now() - start) / 1000
-      const used = process.cpuUsage(cpu)
-      const { rows } = await admin.query(
-        `select e.status, e.lead_count, e.total_credits_used,
-                (select count(*) from public.export_leads el join public.leads l on l.id = el.lead_id where el.export_id = e.id and l.website is not null)::int as with_website,
-                (select coalesce(sum((phone_status = 'success')::int + (website_status = 'success')::int + (email_status = 'success')::int
-                   + (technologies_status = 'success')::int + (social_media_status = 'success')::int + (admin_fr_info_status = 'success')::int), 0)
-                   from public.export_leads where export_id = e.id)::int as successes
-           from public.exports e where e.id = $1`,
-        [exportId],
-      )
-      const row = rows[0]
-      if (row.status !== 'completed' || row.total_credits_used !== row.successes) throw new Error(`${label}: ${JSON.stringify(row)} ${result.outcome}`)
-      const enrichSeconds = (performance.now() - enrichStart) / 1000
-      return {
-        label,
-        leads: row.lead_count as number,
-        withWebsite: row.with_website as number,
-        seconds,
-        enrichSeconds,
-        cpuMsPerLead: (used.user + used.system) / 1000 / row.lead_count,
-        successes: row.successes as number,
-      }
-    }
 
     // Warm-up: loads the technology fingerprints and JIT-compiles the hot paths for both runs alike.
-    await run('warm-up', 20, CONCURRENCY)
-    const pipeline = await run(`pipeline (${CONCURRENCY} leads in flight)`, LEADS, CONCURRENCY)
-    const baseline = await run('naive sequential (1 lead at a time)', BASELINE_LEADS, 1)
+    await run(admin, enrichers, 'warm-up', 20, CONCURRENCY)
+    const pipeline = await run(admin, enrichers, `pipeline (${CONCURRENCY} leads in flight)`, LEADS, CONCURRENCY)
+    const baseline = await run(admin, enrichers, 'naive sequential (1 lead at a time)', BASELINE_LEADS, 1)
 
     const load = os.loadavg().map((value) => round(value, 1))
     console.log(`\nEnrichment benchmark: ${os.cpus().length} CPUs (load average ${load.join(' / ')}), demo sites with ${LATENCY_MS} ms latency, all six enrichments on (admin_fr_info via the demo registry)\n`)
