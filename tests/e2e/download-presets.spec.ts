@@ -103,6 +103,7 @@ test('a forged preset is a localized 400, and nothing is remembered', async ({ p
   expect(await bad.json()).toEqual({ error: 'Unknown column choice.' })
   const french = await page.request.get(`/api/exports/${exportId}/download?preset=%3Cscript%3E`, { headers: { 'Accept-Language': 'fr' }, failOnStatusCode: false })
   expect(french.status()).toBe(400)
+  expect(await french.json()).toEqual({ error: 'Choix de colonnes inconnu.' })
   await page.goto(`/exports/${exportId}`)
   await expect((await openDownloadMenu(page)).getByRole('radio', { name: /^All columns/ })).toBeChecked()
 })
