@@ -30,10 +30,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const requestedPreset = url.searchParams.get('preset') || null
   if (requestedPreset !== null && !isDownloadPreset(requestedPreset)) return data({ error: t('exports.errors.badPreset') }, { status: 400 })
   if (!isUuid(params.id)) return data({ error: t('exports.errors.notFound') }, { status: 404 })
-  if (requestedPreset) await rememberDownloadPreset(user, requestedPreset)
   const preset = requestedPreset ?? DEFAULT_DOWNLOAD_PRESET
   const file = await openExportDownload({ claims: user.claims, exportId: params.id, format, lang, separator: dialect.separator, preset })
   if (!file) return data({ error: t('exports.errors.notFound') }, { status: 404 })
+  // Remembered only for a download that happens. If remembering fails, the opened file gives its connection back.
+  if (requestedPreset) {
+    try {
+      await rememberDownloadPreset(user, requestedPreset)
+    } catch (error) {
+      await file.body.cancel()
+      throw error
+    }
+  }
   return new Response(file.body, {
     headers: {
       'Content-Type': file.contentType,

@@ -58,13 +58,17 @@ export function DownloadMenu({ exportId, userId, preset }: { exportId: string; u
             <PresetOption key={option} preset={option} checked={option === preset} />
           ))}
         </fieldset>
-        <p className={`${HEADING} mt-1 border-t border-slate-100 pt-2`}>{t('downloadPresets.formatHeading')}</p>
-        {formatChoices(i18n.language).map((choice) => (
-          <button key={choice.key} type="submit" name={choice.name} value={choice.value} className={ROW} data-choice={choice.key}>
-            <span className="block text-sm font-medium text-slate-900">{t(choice.labelKey)}</span>
-            <span className="block text-xs text-slate-500">{t(choice.hintKey)}</span>
-          </button>
-        ))}
+        <div role="group" aria-labelledby="download-format-heading">
+          <p id="download-format-heading" className={`${HEADING} mt-1 border-t border-slate-100 pt-2`}>
+            {t('downloadPresets.formatHeading')}
+          </p>
+          {formatChoices(i18n.language).map((choice) => (
+            <button key={choice.key} type="submit" name={choice.name} value={choice.value} className={ROW} data-choice={choice.key}>
+              <span className="block text-sm font-medium text-slate-900">{t(choice.labelKey)}</span>
+              <span className="block text-xs text-slate-500">{t(choice.hintKey)}</span>
+            </button>
+          ))}
+        </div>
         <p className="px-2.5 pt-1 pb-1.5 text-xs text-slate-500">{t('downloadPresets.provenance')}</p>
       </form>
     </Disclosure>
@@ -74,7 +78,8 @@ export function DownloadMenu({ exportId, userId, preset }: { exportId: string; u
 function PresetOption({ preset, checked }: { preset: DownloadPreset; checked: boolean }) {
   const { t } = useTranslation()
   const { labelKey, hintKey } = presetLabelKeys(preset)
-  const hintId = `download-preset-${preset}-hint`
+  const labelId = `download-preset-${preset}`
+  const hintId = `${labelId}-hint`
   return (
     <label className="flex cursor-pointer items-start gap-2.5 rounded-lg px-2.5 py-1.5 hover:bg-slate-50 has-[:focus-visible]:bg-slate-50">
       <input
@@ -82,11 +87,14 @@ function PresetOption({ preset, checked }: { preset: DownloadPreset; checked: bo
         name="preset"
         value={preset}
         defaultChecked={checked}
+        aria-labelledby={labelId}
         aria-describedby={hintId}
         className="mt-0.5 size-4 shrink-0 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
       />
       <span className="min-w-0">
-        <span className="block text-sm font-medium text-slate-900">{t(labelKey)}</span>
+        <span id={labelId} className="block text-sm font-medium text-slate-900">
+          {t(labelKey)}
+        </span>
         <span id={hintId} className="block text-xs text-slate-500">
           {t(hintKey)}
         </span>
