@@ -40,6 +40,7 @@ const OVERRIDES: Record<string, string> = {
   'billing_sandbox_subscriptions.plan_id': 'BillingPlanId',
   'billing_sandbox_subscriptions.frequency': 'BillingFrequency',
   'billing_sandbox_subscriptions.status': 'SandboxSubscriptionStatus',
+  'users.download_preset': 'Generated<DownloadPreset>',
   ...Object.fromEntries(STATUS_COLUMNS.map((column) => [`export_leads.${column}`, 'Generated<EnrichmentStatus>'])),
 }
 /** The names OVERRIDES uses from column-types.ts (JsonObject and Generated are the generated file's own). */
@@ -49,6 +50,7 @@ const CUSTOM_TYPES = [
   'BillingFrequency',
   'BillingPlanId',
   'CreditReason',
+  'DownloadPreset',
   'EnrichmentOptionsJson',
   'EnrichmentStatus',
   'ExclusionCounts',

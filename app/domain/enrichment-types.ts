@@ -3,7 +3,8 @@
 // A new type is a new entry here, its enricher (app/.server/exports/enrichers.ts), a migration adding its two
 // columns (leads.<task>, export_leads.<task>_status: public.record_lead_enrichment reads them by that convention)
 // and its locale strings. Pure: shared by client and server.
-import { adminFrField, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
+import type { ColumnRole } from './download-presets.ts'
+import { adminFrField, firstOfList, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
 
 export type FileLang = 'fr' | 'en'
 /** Header texts are file contents, not UI strings: both languages live beside the column. */
@@ -12,12 +13,16 @@ export type FileLabel = Readonly<Record<FileLang, string>>
 /** A row of the download query: lead columns and export_leads status columns, by name. */
 type LeadRowValues = Readonly<Record<string, unknown>>
 
-interface FileColumn {
+export interface EnrichmentFileColumn {
   key: string
   header: FileLabel
   /** Excel column width, in characters. */
   width: number
   value: (row: LeadRowValues) => Cell
+  /** Its role when not its entry's fileRole (download presets, app/domain/download-presets.ts). */
+  role?: ColumnRole
+  /** In the "CRM import" preset, under this header (English: what HubSpot and Pipedrive map), with this value when not `value`. */
+  crm?: { header: string; value?: (row: LeadRowValues) => Cell }
 }
 
 interface EnrichmentTypeSpec {
@@ -37,12 +42,20 @@ interface EnrichmentTypeSpec {
   /** Offered only for exports in France (registry data exists nowhere else). */
   franceOnly: boolean
   /** Its value columns in the downloaded file, written before its status column. */
-  fileColumns: readonly FileColumn[]
+  fileColumns: readonly EnrichmentFileColumn[]
+  /** What its file columns are for, unless a column says otherwise: the download presets keep columns by role. */
+  fileRole: ColumnRole
   statusHeader: FileLabel
 }
 
-function registryColumn(key: keyof AdminFrFields, header: FileLabel, width: number): FileColumn {
+function registryColumn(key: keyof AdminFrFields, header: FileLabel, width: number): EnrichmentFileColumn {
   return { key, header, width, value: (row) => adminFrField(row, key) }
+}
+
+/** HubSpot's company properties for the networks it has one for (Pipedrive has none: they import as custom fields). */
+const SOCIAL_CRM_HEADERS: Partial<Record<(typeof SOCIAL_NETWORKS)[number], string>> = {
+  facebook: 'Facebook Company Page',
+  linkedin: 'LinkedIn Company Page',
 }
 
 const SOCIAL_HEADERS: Record<(typeof SOCIAL_NETWORKS)[number], string> = {
@@ -66,6 +79,7 @@ export const ENRICHMENT_TABLE = [
     franceOnly: false,
     // The enrichment fills the lead's own phone, already a file column: its block only adds the status.
     fileColumns: [],
+    fileRole: 'contact',
     statusHeader: { en: 'Phone enrichment status', fr: 'Statut enrichissement téléphone' },
   },
   {
@@ -78,6 +92,7 @@ export const ENRICHMENT_TABLE = [
     needs: null,
     franceOnly: false,
     fileColumns: [],
+    fileRole: 'contact',
     statusHeader: { en: 'Website enrichment status', fr: 'Statut enrichissement site web' },
   },
   {
@@ -89,7 +104,17 @@ export const ENRICHMENT_TABLE = [
     hintKey: null,
     needs: null,
     franceOnly: false,
-    fileColumns: [{ key: 'email', header: { en: 'Emails', fr: 'E-mails' }, width: 32, value: (row) => joinList(row.email) }],
+    fileColumns: [
+      {
+        key: 'email',
+        header: { en: 'Emails', fr: 'E-mails' },
+        width: 32,
+        value: (row) => joinList(row.email),
+        // CRMs take one address per cell: the first found (the best guess, see app/.server/enrichment).
+        crm: { header: 'Email', value: (row) => firstOfList(row.email) },
+      },
+    ],
+    fileRole: 'contact',
     statusHeader: { en: 'Email enrichment status', fr: 'Statut enrichissement e-mail' },
   },
   {
@@ -105,6 +130,7 @@ export const ENRICHMENT_TABLE = [
     fileColumns: [
       { key: 'technologies', header: { en: 'Technologies', fr: 'Technologies' }, width: 40, value: (row) => formatTechnologies(row.technologies) },
     ],
+    fileRole: 'detail',
     statusHeader: { en: 'Technologies enrichment status', fr: 'Statut enrichissement technologies' },
   },
   {
@@ -118,13 +144,15 @@ export const ENRICHMENT_TABLE = [
     needs: null,
     franceOnly: false,
     fileColumns: SOCIAL_NETWORKS.map(
-      (network): FileColumn => ({
+      (network): EnrichmentFileColumn => ({
         key: network,
         header: { en: SOCIAL_HEADERS[network], fr: SOCIAL_HEADERS[network] },
         width: 30,
         value: (row) => socialUrl(row.social_media, network),
+        ...(SOCIAL_CRM_HEADERS[network] ? { crm: { header: SOCIAL_CRM_HEADERS[network] } } : {}),
       }),
     ),
+    fileRole: 'contact',
     statusHeader: { en: 'Social media enrichment status', fr: 'Statut enrichissement réseaux sociaux' },
   },
   {
@@ -146,6 +174,7 @@ export const ENRICHMENT_TABLE = [
       registryColumn('creation_date', { en: 'Creation date', fr: 'Date de création' }, 12),
       registryColumn('match_confidence', { en: 'Match confidence', fr: 'Indice de confiance' }, 10),
     ],
+    fileRole: 'detail',
     statusHeader: { en: 'Company registry enrichment status', fr: 'Statut enrichissement données légales' },
   },
 ] as const satisfies readonly EnrichmentTypeSpec[]

@@ -26,6 +26,16 @@ export function joinList(values: unknown, separator = '; '): string | null {
   return parts.length ? parts.join(separator) : null
 }
 
+/** The first non-empty item of a list (or the value itself when it is not one). */
+export function firstOfList(values: unknown): string | null {
+  if (!Array.isArray(values)) return text(values)
+  for (const value of values) {
+    const found = text(value)
+    if (found) return found
+  }
+  return null
+}
+
 /** Text from OSM (a string), Google (weekdayDescriptions), a list, or a day -> hours map. */
 export function formatWorkingHours(value: unknown): string | null {
   if (value === null || value === undefined) return null

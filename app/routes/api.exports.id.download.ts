@@ -5,12 +5,16 @@ import { isUuid } from '#app/domain/ids.ts'
 import { openExportDownload } from '#app/.server/exports/download.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { csvDialect } from '#app/domain/csv-format.ts'
+import { DEFAULT_DOWNLOAD_PRESET, isDownloadPreset } from '#app/domain/download-presets.ts'
+import { rememberDownloadPreset } from '#app/.server/exports/download-preference.ts'
 
 /**
- * GET /api/exports/{id}/download?userId=&format=csv|xlsx[&separator=semicolon|comma] (SPEC §7): a
- * streamed file download, read as the user (RLS), so another user's export is "not found".
+ * GET /api/exports/{id}/download?userId=&format=csv|xlsx[&separator=semicolon|comma][&preset=all|contacts|crm]
+ * (SPEC §7): a streamed file download, read as the user (RLS), so another user's export is "not found".
  * `separator` picks the CSV dialect (app/domain/csv-format.ts); without it, the interface
  * language's (French: ";" and decimal commas, which a French Excel opens in columns).
+ * `preset` picks the columns (app/domain/download-presets.ts) and is remembered for the user's next
+ * download; without it, every column and nothing remembered (API clients get a stable file).
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireApiUser(context)
@@ -23,9 +27,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const dialect = csvDialect(url.searchParams.get('separator'), lang)
   if (!dialect) return data({ error: t('exports.errors.badFormat') }, { status: 400 })
+  const requestedPreset = url.searchParams.get('preset') || null
+  if (requestedPreset !== null && !isDownloadPreset(requestedPreset)) return data({ error: t('exports.errors.badPreset') }, { status: 400 })
   if (!isUuid(params.id)) return data({ error: t('exports.errors.notFound') }, { status: 404 })
-  const file = await openExportDownload({ claims: user.claims, exportId: params.id, format, lang, separator: dialect.separator })
+  const preset = requestedPreset ?? DEFAULT_DOWNLOAD_PRESET
+  const file = await openExportDownload({ claims: user.claims, exportId: params.id, format, lang, separator: dialect.separator, preset })
   if (!file) return data({ error: t('exports.errors.notFound') }, { status: 404 })
+  // Remembered only for a download that happens. If remembering fails, the opened file gives its connection back.
+  if (requestedPreset) {
+    try {
+      await rememberDownloadPreset(user, requestedPreset)
+    } catch (error) {
+      await file.body.cancel()
+      throw error
+    }
+  }
   return new Response(file.body, {
     headers: {
       'Content-Type': file.contentType,

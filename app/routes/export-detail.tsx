@@ -5,6 +5,7 @@ import type { Route } from './+types/export-detail'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
 import { getExportDetail } from '#app/.server/exports/views.ts'
+import { readDownloadPreset } from '#app/.server/exports/download-preference.ts'
 import { addEnrichment, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
@@ -19,6 +20,7 @@ import { ResumeBanner } from '#app/components/exports/resume-banner.tsx'
 import { ErrorAlert } from '#app/components/billing/plans-link.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
+import { DEFAULT_DOWNLOAD_PRESET } from '#app/domain/download-presets.ts'
 import { isFrance, selectedTypes } from '#app/domain/enrichment.ts'
 import { ExportDetailCommandSchema, ExportIdSchema, type ExportDetailCommand } from '#app/domain/export-commands.ts'
 import { canAddEnrichment, deleteWarnsRunning, errorNeedsPlans, exportErrorMessageKey, isExportActive, offersResume } from '#app/domain/exports.ts'
@@ -29,12 +31,13 @@ export const handle: AppHandle = { titleKey: 'pages.exportDetail' }
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-  const detail = isUuid(params.id) ? await getExportDetail(user, params.id, page) : null
+  // The user's last download preset preselects the download menu's columns.
+  const [detail, downloadPreset] = isUuid(params.id) ? await Promise.all([getExportDetail(user, params.id, page), readDownloadPreset(user)]) : [null, null]
   if (!detail) throw data({ message: 'Export not found' }, { status: 404 })
   // The stored sector is a category id (or free text): show its label in the interface language.
   const category = detail.searchParams.sector ? getCategory(detail.searchParams.sector) : null
   const sectorLabel = category ? labelOf(category, getLocale(context) === 'fr' ? 'fr' : 'en') : detail.searchParams.sector
-  return { detail: { ...detail, searchParams: { ...detail.searchParams, sector: sectorLabel } }, userId: user.id }
+  return { detail: { ...detail, searchParams: { ...detail.searchParams, sector: sectorLabel } }, userId: user.id, downloadPreset: downloadPreset ?? DEFAULT_DOWNLOAD_PRESET }
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -94,7 +97,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
       <Link to="/exports" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
         <span aria-hidden="true">←</span> {t('exports.detail.back')}
       </Link>
-      <ExportDetailHeader detail={detail} userId={loaderData.userId} />
+      <ExportDetailHeader detail={detail} userId={loaderData.userId} downloadPreset={loaderData.downloadPreset} />
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {actionData?.error && !showDelete && !showAdd ? <ErrorAlert message={actionData.error} withPlansLink={'code' in actionData && errorNeedsPlans(actionData.code)} /> : null}
       {offersResume({ status: detail.status, can_resume: detail.canResume }) ? <ResumeBanner /> : null}

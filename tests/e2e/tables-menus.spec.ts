@@ -36,10 +36,15 @@ test.describe('at 375 px', () => {
     await openMenu(page, 'Download')
     const download = page.getByTestId('download-menu')
     await expectInsideViewport(download)
-    const choices = download.getByRole('link')
+    // A GET form to the download route: column presets, then one submit button per format.
+    await expect(download).toHaveAttribute('action', `/api/exports/${exportId}/download`)
+    const choices = download.getByRole('button')
     await expect(choices).toHaveCount(3)
     for (const choice of await choices.all()) await expectInsideViewport(choice)
-    await expect(download.getByRole('link', { name: /^CSV \(,\)/ })).toHaveAttribute('href', new RegExp(`/api/exports/${exportId}/download\\?format=csv&separator=comma`))
+    await expect(download.getByRole('radio')).toHaveCount(3)
+    const comma = download.getByRole('button', { name: /^CSV \(,\)/ })
+    await expect(comma).toHaveAttribute('name', 'separator')
+    await expect(comma).toHaveAttribute('value', 'comma')
 
     await openMenu(page, 'Download') // closes it, as a second click on a menu button does
     await expect(download).toBeHidden()

@@ -33,9 +33,9 @@ const BASE_HEADERS = [
   'Opening hours',
   'Business status',
   'Description',
-  'Place ID',
-  'Source',
 ]
+/** Where each lead comes from: last in every file, whatever the preset. */
+const PROVENANCE_HEADERS = ['Source', 'Source ID', 'Source URL']
 const ALL_HEADERS = [
   ...BASE_HEADERS,
   'Phone enrichment status',
@@ -59,6 +59,7 @@ const ALL_HEADERS = [
   'Creation date',
   'Match confidence',
   'Company registry enrichment status',
+  ...PROVENANCE_HEADERS,
 ]
 
 let admin: pg.Pool
@@ -293,8 +294,6 @@ describe('CSV', () => {
       'Opening hours': 'Monday: 7:00 AM – 8:00 PM; Tuesday: Closed',
       'Business status': 'OPERATIONAL',
       Description: 'Pain, "viennoiseries"\net gâteaux',
-      'Place ID': `place-${ids.full}-1`,
-      Source: 'demo',
       'Phone enrichment status': 'Found',
       'Website enrichment status': 'Found',
       Emails: 'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',
@@ -316,6 +315,9 @@ describe('CSV', () => {
       'Creation date': '1998-04-01',
       'Match confidence': '0.92',
       'Company registry enrichment status': 'Found',
+      Source: 'Demo data',
+      'Source ID': `place-${ids.full}-1`,
+      'Source URL': '', // demo data has no page of its own
     })
     expect(records[2]).toMatchObject({
       Emails: '',
@@ -338,13 +340,13 @@ describe('CSV', () => {
     const { fileName, bytes } = await download('csv', ids.emailOnly)
     expect(fileName).toBe('cafe_creme_2026-11-22.csv')
     const rows = parseCsv(bytes.subarray(3).toString('utf8'))
-    expect(rows[0]).toEqual([...BASE_HEADERS, 'Emails', 'Email enrichment status'])
-    expect(rows[2]?.slice(-2)).toEqual(['contact@boulangerie-paul.fr; paul@boulangerie-paul.fr', 'Found'])
+    expect(rows[0]).toEqual([...BASE_HEADERS, 'Emails', 'Email enrichment status', ...PROVENANCE_HEADERS])
+    expect(rows[2]?.slice(-5, -3)).toEqual(['contact@boulangerie-paul.fr; paul@boulangerie-paul.fr', 'Found'])
   })
 
   test('an export without leads is the header row alone', async () => {
     const { bytes } = await download('csv', ids.empty)
-    expect(parseCsv(bytes.subarray(3).toString('utf8').trimEnd() + '\r\n')).toEqual([BASE_HEADERS])
+    expect(parseCsv(bytes.subarray(3).toString('utf8').trimEnd() + '\r\n')).toEqual([[...BASE_HEADERS, ...PROVENANCE_HEADERS]])
   })
 
   test('thousands of leads arrive complete and in order', { timeout: SLOW }, async () => {
@@ -480,8 +482,8 @@ describe('XLSX', () => {
     const sheet = await loadXlsx(bytes)
     expect(sheet.name).toBe('Prospects')
     const headers = (sheet.getRow(1).values as unknown[]).slice(1)
-    expect(headers).toHaveLength(BASE_HEADERS.length + 2)
-    expect(headers.slice(-2)).toEqual(['E-mails', 'Statut enrichissement e-mail'])
+    expect(headers).toHaveLength(BASE_HEADERS.length + 2 + PROVENANCE_HEADERS.length)
+    expect(headers.slice(-5)).toEqual(['E-mails', 'Statut enrichissement e-mail', 'Source', 'Identifiant source', 'Lien source'])
   })
 
   test('thousands of leads', { timeout: SLOW }, async () => {

@@ -76,7 +76,8 @@ describe('toggle rules from the table', () => {
 describe('download columns from the table', () => {
   it('add one block per chosen type, in table order, each ending with its status', () => {
     const keys = exportColumns({ ...NO_ENRICHMENT, admin_fr_info: true, social: true, phone: true }, 'en').map((column) => column.key)
-    const blocks = keys.slice(keys.indexOf('source') + 1)
+    // Between the last lead field and the provenance columns.
+    const blocks = keys.slice(keys.indexOf('description') + 1, keys.indexOf('source'))
     expect(blocks).toEqual([
       'phone_status',
       'facebook',

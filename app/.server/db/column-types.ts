@@ -4,6 +4,9 @@
 import type { JsonObject, JsonValue } from './schema.generated.ts'
 import type { SearchParams } from '#app/.server/sources/types.ts'
 
+// users.download_preset: the domain's list, which the SQL check repeats.
+export type { DownloadPreset } from '#app/domain/download-presets.ts'
+
 export type EnrichmentStatus = 'not_required' | 'pending' | 'success' | 'not_found' | 'failed'
 export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
 export type SubscriptionStatus = 'active' | 'canceling' | 'canceled' | 'incomplete' | 'past_due'

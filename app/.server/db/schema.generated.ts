@@ -5,7 +5,7 @@
  */
 
 import type { ColumnType } from "kysely";
-import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, EnrichmentOptionsJson, EnrichmentStatus, ExclusionCounts, ExportStatus, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
+import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, DownloadPreset, EnrichmentOptionsJson, EnrichmentStatus, ExclusionCounts, ExportStatus, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
@@ -178,6 +178,10 @@ export interface UserCredits {
 export interface Users {
   company_name: string | null;
   created_at: Generated<Timestamp>;
+  /**
+   * Download preset last used (all | contacts | crm); preselected on the next download.
+   */
+  download_preset: Generated<DownloadPreset>;
   first_name: string | null;
   id: string;
   last_name: string | null;

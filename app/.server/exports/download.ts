@@ -19,6 +19,7 @@ import type { InferResult, Kysely, Transaction } from 'kysely'
 import type pg from 'pg'
 import QueryStream from 'pg-query-stream'
 import { csvDialect, type CsvDialect, type CsvSeparator } from '#app/domain/csv-format.ts'
+import { DEFAULT_DOWNLOAD_PRESET, isDownloadPreset, type DownloadPreset } from '#app/domain/download-presets.ts'
 import { exportFileName } from '#app/domain/file-names.ts'
 import { applyUserClaims, getDb, getPool, type Database, type UserClaims } from '#app/.server/db.ts'
 import { exportColumns, rowCells, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
@@ -63,7 +64,8 @@ const BEGIN_SQL = `begin isolation level repeatable read read only; select set_c
  *
  * `lang` picks the header labels and status texts written in the file (default 'en');
  * `separator` the CSV dialect (app/domain/csv-format.ts; default: the one of `lang`, so ";" and
- * decimal commas in French); `now` dates the file name (default: the current time, UTC day).
+ * decimal commas in French); `preset` the columns (app/domain/download-presets.ts; default: all);
+ * `now` dates the file name (default: the current time, UTC day).
  */
 export async function openExportDownload(args: {
   claims: UserClaims
@@ -72,16 +74,18 @@ export async function openExportDownload(args: {
   now?: Date
   lang?: DownloadLang
   separator?: CsvSeparator
+  preset?: DownloadPreset
   signal?: AbortSignal
   /** Rows per cursor fetch (default BATCH_SIZE); for benchmarks. */
   batchSize?: number
 }): Promise<ExportDownload | null> {
-  const { claims, exportId, format, now = new Date(), lang = 'en', separator, signal, batchSize = BATCH_SIZE } = args
+  const { claims, exportId, format, now = new Date(), lang = 'en', separator, preset = DEFAULT_DOWNLOAD_PRESET, signal, batchSize = BATCH_SIZE } = args
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error('openExportDownload: batchSize must be a positive integer')
   if (format !== 'csv' && format !== 'xlsx') throw new Error(`openExportDownload: unknown format "${String(format)}"`)
   if (lang !== 'en' && lang !== 'fr') throw new Error(`openExportDownload: unknown lang "${String(lang)}"`)
   const dialect = csvDialect(separator, lang)
   if (!dialect) throw new Error(`openExportDownload: unknown separator "${String(separator)}"`)
+  if (!isDownloadPreset(preset)) throw new Error(`openExportDownload: unknown preset "${String(preset)}"`)
   if (!isUuid(exportId)) return null
   signal?.throwIfAborted()
 
@@ -102,7 +106,7 @@ export async function openExportDownload(args: {
     return null
   }
 
-  const columns = exportColumns(found.enrichment_options, lang)
+  const columns = exportColumns(found.enrichment_options, lang, preset)
   return {
     fileName: exportFileName(found.name, now, format),
     contentType: DOWNLOAD_CONTENT_TYPES[format],

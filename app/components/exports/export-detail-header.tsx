@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import type { DownloadPreset } from '#app/domain/download-presets.ts'
 import { canAddEnrichment, canDownload } from '#app/domain/exports.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { Icon } from '../layout/icons.tsx'
@@ -17,7 +18,7 @@ export interface ExportHeading {
 }
 
 /** Name, badge and date, then the actions the status allows (the domain's canDownload / canAddEnrichment). */
-export function ExportDetailHeader({ detail, userId }: { detail: ExportHeading; userId: string }) {
+export function ExportDetailHeader({ detail, userId, downloadPreset }: { detail: ExportHeading; userId: string; downloadPreset: DownloadPreset }) {
   const { t, i18n } = useTranslation()
   const base = `/exports/${detail.id}`
   return (
@@ -33,7 +34,7 @@ export function ExportDetailHeader({ detail, userId }: { detail: ExportHeading; 
         <p className="mt-1 text-sm text-slate-500">{t('exports.detail.createdOn', { date: formatDate(detail.createdAt, i18n.language, t, 'dateTime') })}</p>
       </div>
       <div className="relative flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
-        {canDownload(detail.status) ? <DownloadMenu exportId={detail.id} userId={userId} /> : null}
+        {canDownload(detail.status) ? <DownloadMenu exportId={detail.id} userId={userId} preset={downloadPreset} /> : null}
         {canAddEnrichment(detail.status) ? (
           <Link to={`${base}?add=1`} className={buttonClasses({ variant: 'secondary' })} preventScrollReset>
             {t('exports.detail.addEnrichment')}

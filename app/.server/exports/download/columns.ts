@@ -1,10 +1,20 @@
-// Columns of a downloaded export (SPEC §3 Lead, ARCHITECTURE §5 item 5): every lead field, then
-// one block per enrichment the export chose (its columns come with its entry in the table of
-// enrichment types). Header labels are file contents, not UI strings, so both languages live
+// Columns of a downloaded export (SPEC §3 Lead, ARCHITECTURE §5 item 5): the lead fields, then one
+// block per enrichment the export chose (its columns come with its entry in the table of enrichment
+// types), filtered by the download preset (app/domain/download-presets.ts), then the provenance. Header labels are file contents, not UI strings, so both languages live
 // here rather than in app/locales.
-import { ENRICHMENT_TABLE, type EnrichmentStatusColumn, type EnrichedLeadColumn, type FileLabel, type FileLang } from '#app/domain/enrichment-types.ts'
+import { DEFAULT_DOWNLOAD_PRESET, PRESET_ROLES, type ColumnRole, type DownloadPreset } from '#app/domain/download-presets.ts'
+import {
+  ENRICHMENT_TABLE,
+  type EnrichmentFileColumn,
+  type EnrichmentStatusColumn,
+  type EnrichmentTypeEntry,
+  type EnrichedLeadColumn,
+  type FileLabel,
+  type FileLang,
+} from '#app/domain/enrichment-types.ts'
 import { normalizeEnrichmentOptions } from '#app/domain/enrichment.ts'
 import { formatWorkingHours, joinList, num, text, type Cell } from '#app/domain/lead-file-values.ts'
+import { sourceName, sourceUrl } from '#app/domain/lead-provenance.ts'
 import type { EnrichmentStatus, JsonValue } from '#app/.server/db.ts'
 
 export type DownloadLang = FileLang
@@ -73,8 +83,6 @@ const HEADER_LABELS = {
   working_hours: { en: 'Opening hours', fr: "Horaires d'ouverture" },
   operational_state: { en: 'Business status', fr: "Statut de l'établissement" },
   description: { en: 'Description', fr: 'Description' },
-  place_id: { en: 'Place ID', fr: 'Identifiant du lieu' },
-  source: { en: 'Source', fr: 'Source' },
 } satisfies Record<string, FileLabel>
 
 type HeaderKey = keyof typeof HEADER_LABELS
@@ -86,49 +94,96 @@ interface ColumnSpec {
   key: HeaderKey
   width: number
   value: (row: LeadExportRow) => Cell
+  role: ColumnRole
+  /** Its header in the "CRM import" preset (README, product decisions), when CRMs map it. */
+  crm?: string
 }
 
 const BASE: ColumnSpec[] = [
-  { key: 'name', width: 32, value: (row) => text(row.name) },
-  { key: 'full_address', width: 40, value: (row) => text(row.full_address) },
-  { key: 'city', width: 18, value: (row) => text(row.city) },
-  { key: 'postal_code', width: 10, value: (row) => text(row.postal_code) },
-  { key: 'country_code', width: 8, value: (row) => text(row.country_code) },
-  { key: 'phone', width: 18, value: (row) => text(row.phone) },
-  { key: 'website', width: 30, value: (row) => text(row.website) },
-  { key: 'latitude', width: 11, value: (row) => num(row.latitude) },
-  { key: 'longitude', width: 11, value: (row) => num(row.longitude) },
-  { key: 'rating', width: 7, value: (row) => num(row.rating) },
-  { key: 'review_count', width: 9, value: (row) => num(row.review_count) },
-  { key: 'business_types', width: 28, value: (row) => joinList(row.business_types) },
-  { key: 'google_maps_url', width: 30, value: (row) => text(row.google_maps_url) },
-  { key: 'working_hours', width: 40, value: (row) => formatWorkingHours(row.working_hours) },
-  { key: 'operational_state', width: 14, value: (row) => text(row.operational_state) },
-  { key: 'description', width: 40, value: (row) => text(row.description) },
-  { key: 'place_id', width: 24, value: (row) => text(row.place_id) },
-  { key: 'source', width: 8, value: (row) => text(row.source) },
+  { key: 'name', width: 32, value: (row) => text(row.name), role: 'identity', crm: 'Company name' },
+  // The stored address is one line (street, postcode, city): CRMs take it as the street address.
+  { key: 'full_address', width: 40, value: (row) => text(row.full_address), role: 'identity', crm: 'Street Address' },
+  { key: 'city', width: 18, value: (row) => text(row.city), role: 'identity', crm: 'City' },
+  { key: 'postal_code', width: 10, value: (row) => text(row.postal_code), role: 'identity', crm: 'Postal Code' },
+  { key: 'country_code', width: 8, value: (row) => text(row.country_code), role: 'identity', crm: 'Country/Region' },
+  { key: 'phone', width: 18, value: (row) => text(row.phone), role: 'contact', crm: 'Phone Number' },
+  { key: 'website', width: 30, value: (row) => text(row.website), role: 'contact', crm: 'Website URL' },
+  { key: 'latitude', width: 11, value: (row) => num(row.latitude), role: 'detail' },
+  { key: 'longitude', width: 11, value: (row) => num(row.longitude), role: 'detail' },
+  { key: 'rating', width: 7, value: (row) => num(row.rating), role: 'detail' },
+  { key: 'review_count', width: 9, value: (row) => num(row.review_count), role: 'detail' },
+  { key: 'business_types', width: 28, value: (row) => joinList(row.business_types), role: 'detail' },
+  { key: 'google_maps_url', width: 30, value: (row) => text(row.google_maps_url), role: 'detail' },
+  { key: 'working_hours', width: 40, value: (row) => formatWorkingHours(row.working_hours), role: 'detail' },
+  { key: 'operational_state', width: 14, value: (row) => text(row.operational_state), role: 'detail' },
+  { key: 'description', width: 40, value: (row) => text(row.description), role: 'detail' },
 ]
 
-function fileColumn(spec: ColumnSpec, lang: DownloadLang): Column {
-  return { ...spec, header: HEADER_LABELS[spec.key][lang] }
+/** A column before the preset picks: its role, and its CRM header and value when CRMs map it. */
+interface CandidateColumn extends Column {
+  role: ColumnRole
+  crm: { header: string; value: Column['value'] } | null
 }
 
-/** A type's block: its value columns, then its status. */
-function enrichmentBlock(entry: (typeof ENRICHMENT_TABLE)[number], lang: DownloadLang): Column[] {
-  const status: Column = {
+function baseColumn(spec: ColumnSpec, lang: DownloadLang): CandidateColumn {
+  const { crm, ...rest } = spec
+  return { ...rest, header: HEADER_LABELS[spec.key][lang], crm: crm ? { header: crm, value: spec.value } : null }
+}
+
+/** A type's block: its value columns (with its role unless their own), then its status. */
+function enrichmentBlock(entry: EnrichmentTypeEntry, lang: DownloadLang): CandidateColumn[] {
+  const values = entry.fileColumns.map((column: EnrichmentFileColumn): CandidateColumn => ({
+    key: column.key,
+    header: column.header[lang],
+    width: column.width,
+    value: column.value,
+    role: column.role ?? entry.fileRole,
+    crm: column.crm ? { header: column.crm.header, value: column.crm.value ?? column.value } : null,
+  }))
+  const status: CandidateColumn = {
     key: entry.statusColumn,
     header: entry.statusHeader[lang],
     width: 14,
     value: (row) => STATUS_LABELS[row[entry.statusColumn]]?.[lang] ?? text(row[entry.statusColumn]),
+    role: 'status',
+    crm: null,
   }
-  return [...entry.fileColumns.map((column) => ({ ...column, header: column.header[lang] })), status]
+  return [...values, status]
 }
 
-/** The columns of an export's file: the lead fields, then a block per chosen enrichment (stored options, SPEC §3). */
-export function exportColumns(enrichmentOptions: unknown, lang: DownloadLang): Column[] {
+/** Where each lead comes from, in every preset (app/domain/lead-provenance.ts). */
+function provenanceColumns(lang: DownloadLang, headerLang: DownloadLang): Column[] {
+  return [
+    { key: 'source', header: PROVENANCE_HEADERS.source[headerLang], width: 16, value: (row) => sourceName(row.source, lang) },
+    { key: 'source_id', header: PROVENANCE_HEADERS.source_id[headerLang], width: 24, value: (row) => text(row.place_id) },
+    { key: 'source_url', header: PROVENANCE_HEADERS.source_url[headerLang], width: 40, value: (row) => sourceUrl(row) },
+  ]
+}
+
+const PROVENANCE_HEADERS = {
+  source: { en: 'Source', fr: 'Source' },
+  source_id: { en: 'Source ID', fr: 'Identifiant source' },
+  source_url: { en: 'Source URL', fr: 'Lien source' },
+} satisfies Record<string, FileLabel>
+
+/** A column as the preset writes it: CRM columns under their CRM header and value. */
+function presetColumn(column: CandidateColumn, preset: DownloadPreset): Column | null {
+  const { key, header, width, value } = column
+  if (preset !== 'crm') return PRESET_ROLES[preset].includes(column.role) ? { key, header, width, value } : null
+  return column.crm ? { key, width, header: column.crm.header, value: column.crm.value } : null
+}
+
+/**
+ * The columns of an export's file: those of the preset among the lead fields and a block per chosen
+ * enrichment (stored options, SPEC §3), then the provenance columns. The CRM preset's headers are
+ * English whatever the language: they are what the CRMs map.
+ */
+export function exportColumns(enrichmentOptions: unknown, lang: DownloadLang, preset: DownloadPreset = DEFAULT_DOWNLOAD_PRESET): Column[] {
   const options = normalizeEnrichmentOptions(enrichmentOptions)
   const chosen = ENRICHMENT_TABLE.filter((entry) => options[entry.key])
-  return [...BASE.map((spec) => fileColumn(spec, lang)), ...chosen.flatMap((entry) => enrichmentBlock(entry, lang))]
+  const candidates = [...BASE.map((spec) => baseColumn(spec, lang)), ...chosen.flatMap((entry) => enrichmentBlock(entry, lang))]
+  const kept = candidates.map((column) => presetColumn(column, preset)).filter((column): column is Column => column !== null)
+  return [...kept, ...provenanceColumns(lang, preset === 'crm' ? 'en' : lang)]
 }
 
 /** One record, in column order. */
