@@ -33,8 +33,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const preset = requestedPreset ?? DEFAULT_DOWNLOAD_PRESET
   const file = await openExportDownload({ claims: user.claims, exportId: params.id, format, lang, separator: dialect.separator, preset })
   if (!file) return data({ error: t('exports.errors.notFound') }, { status: 404 })
-  // Remembered only for a download that happens. If remembering fails, the opened file gives its connection back.
-  if (requestedPreset) {
+  // Remembered only for a download that happens, and only when our own page asked for it: a GET is a top-level
+  // navigation another site can trigger, and it must not change the user's settings (browsers send Sec-Fetch-Site).
+  // If remembering fails, the opened file gives its connection back.
+  if (requestedPreset && request.headers.get('sec-fetch-site') === 'same-origin') {
     try {
       await rememberDownloadPreset(user, requestedPreset)
     } catch (error) {
