@@ -3,7 +3,7 @@
 // A new type is a new entry here, its enricher (app/.server/exports/enrichers.ts), a migration adding its two
 // columns (leads.<task>, export_leads.<task>_status: public.record_lead_enrichment reads them by that convention)
 // and its locale strings. Pure: shared by client and server.
-import { adminFrField, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
+import { adminFrField, formatEmailSources, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
 
 export type FileLang = 'fr' | 'en'
 /** Header texts are file contents, not UI strings: both languages live beside the column. */
@@ -27,7 +27,7 @@ interface EnrichmentTypeSpec {
   task: string
   /** Its column in export_leads. */
   statusColumn: string
-  /** The leads columns it fills. */
+  /** The leads columns it fills: leads.<task>, and leads.<task>_sources for its provenance when it has one. */
   leadColumns: readonly string[]
   labelKey: string
   /** A line under the toggle, or null. */
@@ -84,12 +84,21 @@ export const ENRICHMENT_TABLE = [
     key: 'email',
     task: 'email',
     statusColumn: 'email_status',
-    leadColumns: ['email'],
+    // email_sources: where each email was found and when (provenance, written with the emails).
+    leadColumns: ['email', 'email_sources'],
     labelKey: 'exports.options.email',
     hintKey: null,
     needs: null,
     franceOnly: false,
-    fileColumns: [{ key: 'email', header: { en: 'Emails', fr: 'E-mails' }, width: 32, value: (row) => joinList(row.email) }],
+    fileColumns: [
+      { key: 'email', header: { en: 'Emails', fr: 'E-mails' }, width: 32, value: (row) => joinList(row.email) },
+      {
+        key: 'email_sources',
+        header: { en: 'Email sources (page, date)', fr: 'Sources des e-mails (page, date)' },
+        width: 48,
+        value: (row) => formatEmailSources(row.email, row.email_sources),
+      },
+    ],
     statusHeader: { en: 'Email enrichment status', fr: 'Statut enrichissement e-mail' },
   },
   {
