@@ -94,7 +94,7 @@ export const ENRICHMENT_TABLE = [
       { key: 'email', header: { en: 'Emails', fr: 'E-mails' }, width: 32, value: (row) => joinList(row.email) },
       {
         key: 'email_sources',
-        header: { en: 'Email sources (page, date)', fr: 'Sources des e-mails (page, date)' },
+        header: { en: 'Email sources', fr: 'Sources des e-mails' },
         width: 48,
         value: (row) => formatEmailSources(row.email, row.email_sources),
       },

@@ -147,7 +147,7 @@ export function formatEmailSources(emails: unknown, sources: unknown): string | 
     if (!source) return []
     const day = isoDay(source.found_at)
     const page = text(source.page)
-    return [`${email}:${page ? ` ${page}` : ''}${day ? ` (${day})` : ''}`]
+    return [`${email}${page ? `: ${page}` : ''}${day ? ` (${day})` : ''}`]
   })
   return parts.length ? parts.join('; ') : null
 }
