@@ -348,7 +348,11 @@ describe('CSV', () => {
     expect(fileName).toBe('cafe_creme_2026-11-22.csv')
     const rows = parseCsv(bytes.subarray(3).toString('utf8'))
     expect(rows[0]).toEqual([...BASE_HEADERS, 'Emails', 'Email sources', 'Email enrichment status'])
-    expect(rows[2]?.slice(-2)).toEqual(['contact@boulangerie-paul.fr; paul@boulangerie-paul.fr', 'Found'])
+    expect(rows[2]?.slice(-3)).toEqual([
+      'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',
+      'contact@boulangerie-paul.fr: https://boulangerie-paul.fr/contact (2026-11-21); paul@boulangerie-paul.fr (2026-11-21)',
+      'Found',
+    ])
   })
 
   test('an export without leads is the header row alone', async () => {
@@ -490,7 +494,7 @@ describe('XLSX', () => {
     expect(sheet.name).toBe('Prospects')
     const headers = (sheet.getRow(1).values as unknown[]).slice(1)
     expect(headers).toHaveLength(BASE_HEADERS.length + 3)
-    expect(headers.slice(-2)).toEqual(['E-mails', 'Statut enrichissement e-mail'])
+    expect(headers.slice(-3)).toEqual(['E-mails', 'Sources des e-mails', 'Statut enrichissement e-mail'])
   })
 
   test('thousands of leads', { timeout: SLOW }, async () => {
