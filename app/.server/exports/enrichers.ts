@@ -157,7 +157,9 @@ function cleanSocial(...maps: Array<Record<string, string | undefined> | null | 
 
 /** Each email's page (null: the lead source listed it, or the crawler did not say) and the date of this run. */
 function emailSources(emails: string[], pages: Record<string, string> | undefined, foundAt: string): EmailSources {
-  return Object.fromEntries(emails.map((email) => [email, { page: pages?.[email] ?? null, found_at: foundAt }]))
+  // Keyed like the emails: trimmed and lower case (dedupeEmails).
+  const pageOf = new Map(Object.entries(pages ?? {}).map(([email, page]) => [email.trim().toLowerCase(), page]))
+  return Object.fromEntries(emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt }]))
 }
 
 /** The list or map when it holds something, else null. */

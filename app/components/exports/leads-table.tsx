@@ -80,9 +80,12 @@ function Enriched({ lead, type, wrap = false }: { lead: ExportLeadView; type: En
   const paidAt = lead.statuses[type] === 'success' ? lead.reused[type] : undefined
   if (!paidAt) return <Value lead={lead} type={type} wrap={wrap} />
   return (
-    <div className="flex flex-col items-start">
+    // A block, not a flex column: the value keeps the cell's width, so long emails still truncate.
+    <div className="min-w-0">
       <Value lead={lead} type={type} wrap={wrap} />
-      <ReusedMark paidAt={paidAt} />
+      <div>
+        <ReusedMark paidAt={paidAt} />
+      </div>
     </div>
   )
 }
