@@ -193,6 +193,41 @@ describe('two exports of one user at once', () => {
   })
 })
 
+describe('record_lead_enrichment from two connections at once', () => {
+  it('charges each lead and type exactly once between two exports; the other records it reused', async () => {
+    const userId = await createUser(10_000)
+    const exportIds = [await insertExport(userId, { phone: true, email: true }), await insertExport(userId, { phone: true, email: true })]
+    const leadIds: string[] = []
+    for (let position = 0; position < 20; position++) {
+      const { rows } = await admin.query(`insert into public.leads (user_id, source, place_id, name) values ($1, 'demo', $2, 'Race') returning id`, [userId, `race:${randomUUID()}`])
+      leadIds.push(rows[0].id)
+      for (const exportId of exportIds) {
+        await admin.query(`insert into public.export_leads (export_id, lead_id, user_id, position, phone_status, email_status) values ($1, $2, $3, $4, 'pending', 'pending')`, [
+          exportId,
+          rows[0].id,
+          userId,
+          position,
+        ])
+      }
+    }
+    const outcomes = { phone: 'success', email: 'success' }
+    const values = { phone: '+33 2 98 00 00 00', email: ['race@example.test'] }
+    const results = await Promise.all(
+      leadIds.flatMap((leadId) =>
+        exportIds.map(async (exportId) => {
+          const { rows } = await admin.query(`select public.record_lead_enrichment($1, $2, $3, $4, $5, 90) as result`, [userId, exportId, leadId, outcomes, values])
+          return rows[0].result as { charged: number; reused: number }
+        }),
+      ),
+    )
+    expect(results.reduce((total, r) => total + r.charged, 0)).toBe(leadIds.length * 2)
+    expect(results.reduce((total, r) => total + r.reused, 0)).toBe(leadIds.length * 2)
+    const charges = await ledgerOf(userId)
+    expect(new Set(charges.map((row) => `${row.lead_id}:${row.enrichment_type}`)).size).toBe(charges.length)
+    await expectLedgerIsTheTruth(userId, exportIds)
+  })
+})
+
 describe('the freshness window', () => {
   it('a purchase and a stored result older than the window are paid and crawled again', async () => {
     const token = randomUUID()
