@@ -148,7 +148,8 @@ begin
           values (p_user_id, v_source, v_place_id, v_type, now(), p_export_id, p_lead_id)
           on conflict (user_id, source, place_id, task) do update
             set paid_at = excluded.paid_at, export_id = excluded.export_id, lead_id = excluded.lead_id
-            where p.paid_at <= now() - make_interval(days => p_reuse_days)
+            -- 0 days = never reuse, even a purchase a racing transaction dated after this one's now().
+            where p_reuse_days = 0 or p.paid_at <= now() - make_interval(days => p_reuse_days)
           returning true into v_bought;
           if v_bought is null then
             select p.paid_at into v_reused_at from public.enrichment_purchases p

@@ -254,6 +254,20 @@ describe('the freshness window', () => {
   })
 })
 
+describe('a window of 0 days', () => {
+  it('never reuses, even between two exports racing on the same businesses', async () => {
+    const source = businessesOf(randomUUID())
+    const userId = await createUser(10_000)
+    const exportIds = [await insertExport(userId), await insertExport(userId)]
+    await Promise.all(exportIds.map((exportId) => run(exportId, source, enrichers(), 0)))
+    const successes = [...(await tasksOf(exportIds[0] as string)), ...(await tasksOf(exportIds[1] as string))].filter((task) => task.status === 'success')
+    expect(successes.length).toBeGreaterThan(0)
+    expect(successes.every((task) => task.reused_at === null)).toBe(true)
+    expect(await ledgerOf(userId)).toHaveLength(successes.length)
+    await expectLedgerIsTheTruth(userId, exportIds)
+  })
+})
+
 describe('running out of credits', () => {
   it('buys nothing it could not pay for: the unpaid type is charged on the next export, the paid one reused', async () => {
     const source = businessesOf(randomUUID())
