@@ -13,8 +13,7 @@ import type { DB as Database, JsonValue } from './db/schema.generated.ts'
 // ---------------------------------------------------------------------------
 // Tables: generated from supabase/migrations by `npm run db:types` (app/.server/db/schema.generated.ts),
 // with check-constraint unions and jsonb shapes from ./db/column-types.ts. The names below are the ones
-// the rest of the app imports. enrichment_cache is created by the migrations but nothing uses it yet
-// (a later issue designs it): its type is generated like the others.
+// the rest of the app imports.
 
 export type { DB as Database, JsonObject, JsonValue } from './db/schema.generated.ts'
 export type * from './db/column-types.ts'

@@ -124,6 +124,8 @@ export const envSchema = z.object({
   ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(64),
   EXPORT_MAX_LEADS: positiveInt().default(1_000),
   EXPORT_CONCURRENCY: positiveInt().default(16),
+  /** Days an enrichment a user paid for is reused free (and a found result reused without a crawl); 0: never. */
+  ENRICHMENT_REUSE_DAYS: nonNegativeInt().default(90),
   EXPORT_WORKER_JOBS: positiveInt().default(2),
   EXPORT_FAIR_WAIT_SECONDS: nonNegative().default(5),
   /** 0: no cap. */

@@ -4,7 +4,7 @@
 // columns (leads.<task>, export_leads.<task>_status: public.record_lead_enrichment reads them by that convention)
 // and its locale strings. Pure: shared by client and server.
 import type { ColumnRole } from './download-presets.ts'
-import { adminFrField, firstOfList, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
+import { adminFrField, firstOfList, formatEmailSources, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
 
 export type FileLang = 'fr' | 'en'
 /** Header texts are file contents, not UI strings: both languages live beside the column. */
@@ -32,7 +32,7 @@ interface EnrichmentTypeSpec {
   task: string
   /** Its column in export_leads. */
   statusColumn: string
-  /** The leads columns it fills. */
+  /** The leads columns it fills: leads.<task>, and leads.<task>_sources for its provenance when it has one. */
   leadColumns: readonly string[]
   labelKey: string
   /** A line under the toggle, or null. */
@@ -99,7 +99,8 @@ export const ENRICHMENT_TABLE = [
     key: 'email',
     task: 'email',
     statusColumn: 'email_status',
-    leadColumns: ['email'],
+    // email_sources: where each email was found and when (provenance, written with the emails).
+    leadColumns: ['email', 'email_sources'],
     labelKey: 'exports.options.email',
     hintKey: null,
     needs: null,
@@ -112,6 +113,12 @@ export const ENRICHMENT_TABLE = [
         value: (row) => joinList(row.email),
         // CRMs take one address per cell: the first found (the best guess, see app/.server/enrichment).
         crm: { header: 'Email', value: (row) => firstOfList(row.email) },
+      },
+      {
+        key: 'email_sources',
+        header: { en: 'Email sources', fr: 'Sources des e-mails' },
+        width: 48,
+        value: (row) => formatEmailSources(row.email, row.email_sources),
       },
     ],
     fileRole: 'contact',

@@ -138,3 +138,26 @@ export function adminFrField(row: Readonly<Record<string, unknown>>, key: keyof 
   if (!fields) adminCache.set(row, (fields = adminFrFields(row.admin_fr_info)))
   return fields[key]
 }
+
+/** The day part of an ISO timestamp ("2026-11-25"), or null. */
+export function isoDay(value: unknown): string | null {
+  const date = typeof value === 'string' || value instanceof Date ? new Date(value) : null
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString().slice(0, 10) : null
+}
+
+/**
+ * Where each email (in the lead's order) was found and when: "a@b.fr: https://b.fr/contact (2026-11-25)". An email
+ * without a page (the lead source listed it) keeps its date alone.
+ */
+export function formatEmailSources(emails: unknown, sources: unknown): string | null {
+  if (!Array.isArray(emails) || !sources || typeof sources !== 'object') return null
+  const byEmail = sources as Record<string, { page?: unknown; found_at?: unknown } | undefined>
+  const parts = emails.flatMap((email) => {
+    const source = typeof email === 'string' ? byEmail[email] : undefined
+    if (!source) return []
+    const day = isoDay(source.found_at)
+    const page = text(source.page)
+    return [`${email}${page ? `: ${page}` : ''}${day ? ` (${day})` : ''}`]
+  })
+  return parts.length ? parts.join('; ') : null
+}

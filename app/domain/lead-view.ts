@@ -18,4 +18,6 @@ export interface ExportLeadView {
   rating: number | null
   reviewCount: number | null
   statuses: Record<string, LeadEnrichmentStatus>
+  /** Option key -> date of the earlier purchase this export reused for 0 credits. */
+  reused: Record<string, string>
 }

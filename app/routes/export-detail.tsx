@@ -101,7 +101,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {actionData?.error && !showDelete && !showAdd ? <ErrorAlert message={actionData.error} withPlansLink={'code' in actionData && errorNeedsPlans(actionData.code)} /> : null}
       {offersResume({ status: detail.status, can_resume: detail.canResume }) ? <ResumeBanner /> : null}
-      <ExportSummary searchParams={detail.searchParams} chosen={chosen} leadCount={detail.leadCount} creditsUsed={detail.creditsUsed} progress={detail.progress} excluded={detail.excluded} />
+      <ExportSummary searchParams={detail.searchParams} chosen={chosen} leadCount={detail.leadCount} creditsUsed={detail.creditsUsed} progress={detail.progress} excluded={detail.excluded} reusedCount={detail.reusedCount} />
       {detail.totalLeads === 0 ? (
         <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-sm text-slate-600">{t('exports.detail.noLeads')}</div>
       ) : (

@@ -41,6 +41,7 @@ const ALL_HEADERS = [
   'Phone enrichment status',
   'Website enrichment status',
   'Emails',
+  'Email sources',
   'Email enrichment status',
   'Technologies',
   'Technologies enrichment status',
@@ -129,6 +130,10 @@ async function seedLeads(userId: string, exportId: string) {
               operational_state: 'OPERATIONAL',
               description: 'Pain, "viennoiseries"\net gâteaux',
               email: ['contact@boulangerie-paul.fr', 'paul@boulangerie-paul.fr'],
+              email_sources: {
+                'contact@boulangerie-paul.fr': { page: 'https://boulangerie-paul.fr/contact', found_at: '2026-11-21T09:30:00.000Z' },
+                'paul@boulangerie-paul.fr': { page: null, found_at: '2026-11-21T09:30:00.000Z' },
+              },
               technologies: { CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React'] },
               social_media: {
                 facebook: 'https://facebook.com/paul',
@@ -163,6 +168,8 @@ async function seedLeads(userId: string, exportId: string) {
             technologies_status: 'success',
             social_media_status: 'success',
             admin_fr_info_status: 'success',
+            // The phone was bought by an earlier export and reused here for free.
+            reused: { phone: '2026-11-20T08:00:00+00:00' },
           } as const
         : { phone_status: 'not_found', email_status: 'failed', admin_fr_info_status: 'pending' } as const
     await db.insertInto('export_leads').values({ export_id: exportId, lead_id: id, user_id: userId, position, ...statuses }).execute()
@@ -294,9 +301,10 @@ describe('CSV', () => {
       'Opening hours': 'Monday: 7:00 AM – 8:00 PM; Tuesday: Closed',
       'Business status': 'OPERATIONAL',
       Description: 'Pain, "viennoiseries"\net gâteaux',
-      'Phone enrichment status': 'Found',
+      'Phone enrichment status': 'Reused (2026-11-20)',
       'Website enrichment status': 'Found',
       Emails: 'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',
+      'Email sources': 'contact@boulangerie-paul.fr: https://boulangerie-paul.fr/contact (2026-11-21); paul@boulangerie-paul.fr (2026-11-21)',
       'Email enrichment status': 'Found',
       Technologies: 'CMS: WordPress; JavaScript libraries: jQuery, React',
       'Technologies enrichment status': 'Found',
@@ -334,14 +342,19 @@ describe('CSV', () => {
     expect(rows[0]?.slice(0, 6)).toEqual(['Nom', 'Adresse', 'Ville', 'Code postal', 'Code pays', 'Téléphone'])
     expect(rows[0]).toContain('Raison sociale')
     expect(rows[2]).toContain('Trouvé')
+    expect(rows[2]).toContain('Réutilisé (2026-11-20)')
   })
 
   test('enrichment columns only for the options the export chose', async () => {
     const { fileName, bytes } = await download('csv', ids.emailOnly)
     expect(fileName).toBe('cafe_creme_2026-11-22.csv')
     const rows = parseCsv(bytes.subarray(3).toString('utf8'))
-    expect(rows[0]).toEqual([...BASE_HEADERS, 'Emails', 'Email enrichment status', ...PROVENANCE_HEADERS])
-    expect(rows[2]?.slice(-5, -3)).toEqual(['contact@boulangerie-paul.fr; paul@boulangerie-paul.fr', 'Found'])
+    expect(rows[0]).toEqual([...BASE_HEADERS, 'Emails', 'Email sources', 'Email enrichment status', ...PROVENANCE_HEADERS])
+    expect(rows[2]?.slice(-6, -3)).toEqual([
+      'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',
+      'contact@boulangerie-paul.fr: https://boulangerie-paul.fr/contact (2026-11-21); paul@boulangerie-paul.fr (2026-11-21)',
+      'Found',
+    ])
   })
 
   test('an export without leads is the header row alone', async () => {
@@ -482,8 +495,8 @@ describe('XLSX', () => {
     const sheet = await loadXlsx(bytes)
     expect(sheet.name).toBe('Prospects')
     const headers = (sheet.getRow(1).values as unknown[]).slice(1)
-    expect(headers).toHaveLength(BASE_HEADERS.length + 2 + PROVENANCE_HEADERS.length)
-    expect(headers.slice(-5)).toEqual(['E-mails', 'Statut enrichissement e-mail', 'Source', 'Identifiant source', 'Lien source'])
+    expect(headers).toHaveLength(BASE_HEADERS.length + 3 + PROVENANCE_HEADERS.length)
+    expect(headers.slice(-6)).toEqual(['E-mails', 'Sources des e-mails', 'Statut enrichissement e-mail', 'Source', 'Identifiant source', 'Lien source'])
   })
 
   test('thousands of leads', { timeout: SLOW }, async () => {

@@ -78,6 +78,8 @@ describe('website crawler against the demo websites', () => {
     for (const { slug, truth, findings } of results) {
       expect(findings.status, slug).toBe('ok')
       expect(findings.emails, `${slug} (${truth.emailMarkup})`).toEqual(truth.emails)
+      // Provenance: each email was found on one of the pages the crawl read.
+      for (const email of findings.emails) expect(findings.pages, `${slug}: ${email}`).toContain(findings.emailPages[email])
       for (const decoy of truth.decoys.emails) expect(findings.emails, slug).not.toContain(decoy)
       if (truth.privateEmail) expect(findings.emails, slug).not.toContain(truth.privateEmail)
     }

@@ -89,6 +89,22 @@ describe('export detail', () => {
     expect(last!.leads.map((lead) => lead.name)).toEqual(['Lead 91', 'Lead 92', 'Lead 93', 'Lead 94', 'Lead 95'])
   })
 
+  test('reused marks come by option key, and the summary counts every reused result of the export', async () => {
+    await admin.query(
+      `update public.export_leads el set reused = '{"email": "2026-11-20T08:00:00+00:00", "social_media": "2026-11-21T08:00:00+00:00"}'
+         from public.leads l where l.id = el.lead_id and el.export_id = $1 and l.name in ('Lead 2', 'Lead 94')`,
+      [bigExport],
+    )
+    try {
+      const first = await getExportDetail(alice, bigExport, 1)
+      expect(first!.reusedCount).toBe(4)
+      expect(first!.leads[0]!.reused).toEqual({})
+      expect(first!.leads[1]!.reused).toEqual({ email: '2026-11-20T08:00:00+00:00', social: '2026-11-21T08:00:00+00:00' })
+    } finally {
+      await admin.query(`update public.export_leads set reused = '{}' where export_id = $1`, [bigExport])
+    }
+  })
+
   test("another user's export is not found", async () => {
     expect(await getExportDetail(bob, bigExport, 1)).toBeNull()
   })

@@ -432,6 +432,15 @@ describe('delete', () => {
 })
 
 describe('fairness', () => {
+  // These runs must take crawl time to overlap: with reuse on, the Lyon businesses earlier tests enriched would
+  // come from the results store at once (reuse is tested in enrichment-reuse.test.ts).
+  beforeAll(() => {
+    process.env.ENRICHMENT_REUSE_DAYS = '0'
+  })
+  afterAll(() => {
+    delete process.env.ENRICHMENT_REUSE_DAYS
+  })
+
   it("one user's batch of exports cannot make another user's export wait for all of it", { timeout: 180_000 }, async () => {
     await stopTestWorker()
     const busy = await createUser()

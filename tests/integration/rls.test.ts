@@ -95,11 +95,26 @@ describe('reading', () => {
     })
   })
 
-  test('enrichment_cache is invisible to users', async () => {
-    await adminDb().insertInto('enrichment_cache').values({ key: `site:${randomUUID()}`, kind: 'website', value: { emails: [] } }).execute()
-    await expect(withUser({ sub: a }, (trx) => trx.selectFrom('enrichment_cache').selectAll().execute())).rejects.toThrow(
+  test('enrichment_results (shared by all users) is invisible to users', async () => {
+    await adminDb().insertInto('enrichment_results').values({ source: 'demo', place_id: `rls-${randomUUID()}`, task: 'email', value: { email: ['a@b.fr'] } }).execute()
+    await expect(withUser({ sub: a }, (trx) => trx.selectFrom('enrichment_results').selectAll().execute())).rejects.toThrow(
       /permission denied/,
     )
+  })
+
+  test("enrichment_purchases: a user reads their own, never another's, and writes none", async () => {
+    const placeId = `rls-${randomUUID()}`
+    await adminDb().insertInto('enrichment_purchases').values({ user_id: a, source: 'demo', place_id: placeId, task: 'phone' }).execute()
+    const own = await withUser({ sub: a }, (trx) => trx.selectFrom('enrichment_purchases').select('place_id').where('place_id', '=', placeId).execute())
+    expect(own).toEqual([{ place_id: placeId }])
+    const theirs = await withUser({ sub: b }, (trx) => trx.selectFrom('enrichment_purchases').select('place_id').where('place_id', '=', placeId).execute())
+    expect(theirs).toEqual([])
+    await expect(
+      withUser({ sub: b }, (trx) => trx.insertInto('enrichment_purchases').values({ user_id: b, source: 'demo', place_id: placeId, task: 'email' }).execute()),
+    ).rejects.toThrow(/permission denied/)
+    await expect(
+      withUser({ sub: a }, (trx) => trx.deleteFrom('enrichment_purchases').where('place_id', '=', placeId).execute()),
+    ).rejects.toThrow(/permission denied/)
   })
 })
 
@@ -227,7 +242,7 @@ describe('anon', () => {
   test('anon can read or write nothing', async () => {
     const client = await admin.connect()
     try {
-      for (const [table] of [...OWNED, ['enrichment_cache']]) {
+      for (const [table] of [...OWNED, ['enrichment_results'], ['enrichment_purchases']]) {
         await client.query('begin')
         await client.query("set local role anon; select set_config('request.jwt.claims', '{\"role\":\"anon\"}', true)")
         await expect(client.query(`select * from public.${table}`), table).rejects.toThrow(/permission denied/)

@@ -29,7 +29,8 @@ describe('the table of enrichment types', () => {
     })
     expect(STATUS_COLUMNS).toHaveLength(ENRICHMENT_TABLE.length)
     expect(new Set(ENRICHMENT_TABLE.map((entry) => entry.task)).size).toBe(ENRICHMENT_TABLE.length)
-    expect(ENRICHED_LEAD_COLUMNS).toEqual(['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'])
+    // email_sources: the email type's provenance column (leads.<task>_sources), written with the emails.
+    expect(ENRICHED_LEAD_COLUMNS).toEqual(['phone', 'website', 'email', 'email_sources', 'technologies', 'social_media', 'admin_fr_info'])
   })
 
   it('lists what a type needs before it, so one pass of the rules settles them', () => {

@@ -7,6 +7,7 @@ const OK: WebsiteFindings = {
   status: 'ok',
   finalUrl: 'https://boulangerie.example/',
   emails: ['Contact@Boulangerie.example'],
+  emailPages: { 'Contact@Boulangerie.example': 'https://boulangerie.example/contact' },
   socialMedia: { facebook: 'https://www.facebook.com/boulangerie', instagram: undefined },
   technologies: { CMS: 'WordPress', 'JavaScript libraries': ['jQuery'], Empty: [] },
   phones: ['04 78 00 00 00'],
@@ -43,6 +44,7 @@ describe('enrichLead', () => {
     expect(result.values).toEqual({
       website: 'https://boulangerie.example/',
       email: ['contact@boulangerie.example'],
+      email_sources: { 'contact@boulangerie.example': { page: 'https://boulangerie.example/contact', found_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) } },
       social_media: { facebook: 'https://www.facebook.com/boulangerie' },
       technologies: { CMS: 'WordPress', 'JavaScript libraries': 'jQuery' },
       phone: '+33 4 78 00 00 00',
@@ -52,6 +54,15 @@ describe('enrichLead', () => {
       { name: 'Boulangerie Martin', postalCode: '69001', city: 'Lyon', siret: '73282932000074', siren: undefined, nafCodes: ['10.71C'] },
       expect.anything(),
     )
+  })
+
+  it('an email the lead source listed has no page, one the site printed has the page it was on', async () => {
+    const result = await enrichLead({ ...lead, sourceEmails: ['listed@boulangerie.example'] }, new Set(['email']), { enrichers: fake(), exportCountryCode: 'FR' })
+    expect(result.values.email).toEqual(['listed@boulangerie.example', 'contact@boulangerie.example'])
+    expect(result.values.email_sources).toMatchObject({
+      'listed@boulangerie.example': { page: null },
+      'contact@boulangerie.example': { page: 'https://boulangerie.example/contact' },
+    })
   })
 
   it('runs only the pending tasks, and crawls only when one needs the site', async () => {

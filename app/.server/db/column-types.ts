@@ -39,3 +39,7 @@ export type TechnologiesJson = { [category: string]: string | string[] }
 export type SocialMediaJson = { [network: string]: string }
 /** leads.admin_fr_info: the registry match; has a `results` list. */
 export type AdminFrInfoJson = JsonObject & { results?: JsonValue[] }
+/** leads.email_sources: email -> where it was found (page URL; null when the lead source listed it) and when. */
+export type EmailSourcesJson = { [email: string]: { page: string | null; found_at: string } }
+/** export_leads.reused: task -> date of the user's earlier purchase this export reused for free. */
+export type ReusedMarks = { [task: string]: string }

@@ -5,7 +5,7 @@
  */
 
 import type { ColumnType } from "kysely";
-import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, DownloadPreset, EnrichmentOptionsJson, EnrichmentStatus, ExclusionCounts, ExportStatus, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
+import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, DownloadPreset, EnrichmentOptionsJson, EmailSourcesJson, EnrichmentStatus, ExclusionCounts, ExportStatus, ReusedMarks, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
@@ -73,11 +73,22 @@ export interface CreditLedger {
   user_id: string;
 }
 
-export interface EnrichmentCache {
-  fetched_at: Generated<Timestamp>;
-  key: string;
-  kind: string;
-  value: Json | null;
+export interface EnrichmentPurchases {
+  export_id: string | null;
+  lead_id: string | null;
+  paid_at: Generated<Timestamp>;
+  place_id: string;
+  source: string;
+  task: string;
+  user_id: string;
+}
+
+export interface EnrichmentResults {
+  found_at: Generated<Timestamp>;
+  place_id: string;
+  source: string;
+  task: string;
+  value: JsonObject;
 }
 
 export interface ExportLeads {
@@ -87,6 +98,7 @@ export interface ExportLeads {
   lead_id: string;
   phone_status: Generated<EnrichmentStatus>;
   position: number;
+  reused: Generated<ReusedMarks>;
   social_media_status: Generated<EnrichmentStatus>;
   technologies_status: Generated<EnrichmentStatus>;
   user_id: string;
@@ -135,6 +147,7 @@ export interface Leads {
   created_at: Generated<Timestamp>;
   description: string | null;
   email: Generated<string[]>;
+  email_sources: Generated<EmailSourcesJson>;
   full_address: string | null;
   full_address_array: string[] | null;
   google_maps_url: string | null;
@@ -208,7 +221,8 @@ export interface DB {
   billing_events: BillingEvents;
   billing_sandbox_subscriptions: BillingSandboxSubscriptions;
   credit_ledger: CreditLedger;
-  enrichment_cache: EnrichmentCache;
+  enrichment_purchases: EnrichmentPurchases;
+  enrichment_results: EnrichmentResults;
   export_leads: ExportLeads;
   exports: Exports;
   leads: Leads;

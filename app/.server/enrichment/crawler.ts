@@ -19,6 +19,8 @@ export interface WebsiteFindings {
   finalUrl: string | null
   /** Deduplicated, lower case, junk dropped; in the order found (homepage first). */
   emails: string[]
+  /** Each email → the page it was first found on (provenance in the downloaded file). */
+  emailPages: Record<string, string>
   socialMedia: Partial<Record<SocialNetworkName, string>>
   /** Category name → technology name, or a list when the category has several (SPEC §3). */
   technologies: Record<string, string | string[]>
@@ -116,7 +118,7 @@ function isHtml(response: HttpResponse): boolean {
 }
 
 function emptyFindings(status: WebsiteFindings['status'], finalUrl: string | null, error?: string): WebsiteFindings {
-  return { status, finalUrl, emails: [], socialMedia: {}, technologies: {}, phones: [], siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
+  return { status, finalUrl, emails: [], emailPages: {}, socialMedia: {}, technologies: {}, phones: [], siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
 }
 
 /** "www.example.fr" → "http://www.example.fr/" (sources often store bare domains). */
@@ -345,6 +347,7 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
 function extractFindings(pages: FetchedPage[], { country, robotsText }: { country: string | null; robotsText: string }): WebsiteFindings {
   const home = pages[0] as FetchedPage
   const emails = new Set<string>()
+  const emailPages: Record<string, string> = {}
   const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
   const telLinks: string[] = []
   const jsonLdPhones: string[] = []
@@ -353,13 +356,19 @@ function extractFindings(pages: FetchedPage[], { country, robotsText }: { countr
   for (const page of pages) {
     const { parsed } = page
     const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
+    const pageEmails = new Set<string>()
     for (const link of links) {
-      if (/^\s*mailto:/i.test(link.href)) addEmails(emails, emailsFromMailto(link.href))
+      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href))
       else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
     }
-    addEmails(emails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
-    addEmails(emails, jsonLdStrings(parsed.jsonLd, 'email'))
-    addEmails(emails, emailsFromText(parsed.text))
+    addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
+    addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
+    addEmails(pageEmails, emailsFromText(parsed.text))
+    for (const email of pageEmails) {
+      if (emails.has(email)) continue
+      emails.add(email)
+      emailPages[email] = page.url
+    }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
     jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
@@ -399,6 +408,7 @@ function extractFindings(pages: FetchedPage[], { country, robotsText }: { countr
     status: 'ok',
     finalUrl: home.url,
     emails: [...emails].slice(0, MAX_EMAILS),
+    emailPages,
     socialMedia,
     technologies: groupByCategory(technologyDetails),
     phones: [...phones.values()].slice(0, MAX_PHONES),

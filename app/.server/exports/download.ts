@@ -176,6 +176,7 @@ export function exportLeadsQuery(exportId: string, db: Kysely<Database> | Transa
       'l.source',
       ...ENRICHED_LEAD_SELECT,
       ...STATUS_SELECT,
+      'el.reused',
     ])
     .where('el.export_id', '=', exportId)
     .orderBy('el.position')

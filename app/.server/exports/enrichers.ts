@@ -2,7 +2,7 @@
  * What the export pipeline needs from the enrichment engine, as a small injected interface: tests and the
  * benchmark pass their own, the worker uses the real engine (app/.server/enrichment) by default.
  */
-import type { JsonObject } from '#app/.server/db.ts'
+import type { EmailSourcesJson as EmailSources, JsonObject } from '#app/.server/db.ts'
 import type { EnrichmentTask } from '#app/domain/enrichment-types.ts'
 import type { RegistryLead } from '#app/.server/enrichment/registry.ts'
 
@@ -14,6 +14,8 @@ export interface WebsiteFindings {
   status: 'ok' | 'not_found' | 'failed'
   finalUrl: string | null
   emails: string[]
+  /** email → the page it was first found on (when the engine reports it). */
+  emailPages?: Record<string, string>
   /** network → URL */
   socialMedia: Record<string, string | undefined>
   /** category → name(s) */
@@ -71,6 +73,8 @@ export interface LeadEnrichmentResult {
     phone?: string
     website?: string
     email?: string[]
+    /** Where each email was found, and when (leads.email_sources). */
+    email_sources?: EmailSources
     technologies?: Record<string, string | string[]>
     social_media?: Record<string, string>
     admin_fr_info?: JsonObject
@@ -143,6 +147,13 @@ function cleanSocial(...maps: Array<Record<string, string | undefined> | null | 
     }
   }
   return out
+}
+
+/** Each email's page (null: the lead source listed it, or the crawler did not say) and the date of this run. */
+function emailSources(emails: string[], pages: Record<string, string> | undefined, foundAt: string): EmailSources {
+  // Keyed like the emails: trimmed and lower case (dedupeEmails).
+  const pageOf = new Map(Object.entries(pages ?? {}).map(([email, page]) => [email.trim().toLowerCase(), page]))
+  return Object.fromEntries(emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt }]))
 }
 
 /** The list or map when it holds something, else null. */
@@ -224,6 +235,7 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
   }
   fromCrawl('website', ok ? findings?.finalUrl || (lead.website as string) : null)
   fromCrawl('email', nonEmpty(dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []])))
+  if (values.email) values.email_sources = emailSources(values.email, ok ? findings?.emailPages : undefined, new Date().toISOString())
   fromCrawl('social_media', nonEmpty(cleanSocial(lead.sourceSocialMedia, ok ? findings?.socialMedia : null)))
   fromCrawl('technologies', nonEmpty(ok ? cleanTechnologies(findings?.technologies) : {}))
   if (pending.has('phone')) {

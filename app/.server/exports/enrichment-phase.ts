@@ -7,12 +7,12 @@
 import type { Kysely } from 'kysely'
 import pMap from 'p-map'
 import type { Database } from '#app/.server/db.ts'
-import { enrichLead } from './enrichers.ts'
 import { abortError, exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { finishEnrichment, type StopReason } from './finish-run.ts'
-import { leadForEnrichment, pendingLeads, pendingTasks, type PendingLead } from './pending-leads.ts'
+import { pendingLeads, pendingTasks, type PendingLead } from './pending-leads.ts'
 import { refreshProgress } from './progress.ts'
 import { recordLeadEnrichment } from './record-lead.ts'
+import { enrichWithStore } from './results-store.ts'
 
 const MAX_WALKS = 3
 
@@ -75,7 +75,7 @@ export async function runEnrichmentPhase(
   db: Kysely<Database>,
   row: ExportRow,
   search: ExportSearch,
-  options: ProcessOptions & { concurrency: number },
+  options: ProcessOptions & { concurrency: number; reuseDays: number },
 ): Promise<ProcessResult> {
   const exportId = row.id
   const log = options.log ?? (() => {})
@@ -84,13 +84,14 @@ export async function runEnrichmentPhase(
   const stop = runStop(options.signal)
   const progress = throttledProgress(db, exportId, options.progressIntervalMs ?? 250, stop.halt)
   const totals = { enrichedLeads: 0, charged: 0 }
-  const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf }
+  const { reuseDays } = options
+  const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf, reuseDays }
 
   const enrichOne = async (lead: PendingLead) => {
     const pending = pendingTasks(lead)
     if (pending.size === 0) return
-    const result = await enrichLead(leadForEnrichment(lead), pending, context)
-    const recorded = await recordLeadEnrichment(db, { userId: row.user_id, exportId, leadId: lead.lead_id }, result, log)
+    const result = await enrichWithStore(db, lead, pending, context)
+    const recorded = await recordLeadEnrichment(db, { userId: row.user_id, exportId, leadId: lead.lead_id, reuseDays }, result, log)
     if (recorded.missing) return stop.halt('gone')
     totals.enrichedLeads++
     totals.charged += recorded.charged

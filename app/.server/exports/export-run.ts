@@ -24,6 +24,8 @@ export interface ProcessOptions {
   concurrency?: number
   /** Lead cap of the search phase (default EXPORT_MAX_LEADS or 1000). */
   maxLeads?: number
+  /** Days a paid enrichment is reused free and a stored result replaces a crawl (default ENRICHMENT_REUSE_DAYS). */
+  reuseDays?: number
   /** Minimum time between two progress writes (default 250 ms). */
   progressIntervalMs?: number
   /**

@@ -30,7 +30,9 @@ export async function finishEnrichment(
   const completed = await sql<{ id: string }>`
     update public.exports e
        set status = 'completed', completed_at = now(), enrichment_status = 'completed', can_resume = false,
-           enrichment_status_details = null
+           enrichment_status_details = null,
+           -- With the status, not after it: a reader must never see a completed export short of 100 %.
+           progress_percentage = 100
      where e.id = ${exportId} and e.status = 'processing'
        and not exists (select 1 from public.export_leads el where el.export_id = ${exportId} and ${ANY_PENDING})
     returning e.id`.execute(db)

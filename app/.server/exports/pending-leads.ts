@@ -16,6 +16,8 @@ export const ANY_PENDING = sql.raw(`(${STATUS_COLUMNS.map((column) => `el.${colu
 export type PendingLead = Record<EnrichmentStatusColumn, EnrichmentStatus> & {
   lead_id: string
   position: number
+  source: string
+  place_id: string | null
   name: string
   phone: string | null
   website: string | null
@@ -39,7 +41,7 @@ export async function* pendingLeads(
   while (!stopped()) {
     const { rows } = await sql<PendingLead>`
       select el.lead_id, el.position, ${sql.raw(STATUS_COLUMNS.map((column) => `el.${column}`).join(', '))},
-             l.name, l.phone, l.website, l.city, l.postal_code, l.country_code, l.email, l.social_media
+             l.source, l.place_id, l.name, l.phone, l.website, l.city, l.postal_code, l.country_code, l.email, l.social_media
         from public.export_leads el
         join public.leads l on l.id = el.lead_id
        where el.export_id = ${exportId}

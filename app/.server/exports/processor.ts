@@ -37,5 +37,6 @@ export async function processExport(exportId: string, options: ProcessOptions): 
 
   options.onPhase?.('enrichment')
   const concurrency = Math.max(1, options.concurrency ?? env.EXPORT_CONCURRENCY)
-  return runEnrichmentPhase(db, row, search, { ...options, concurrency })
+  const reuseDays = options.reuseDays ?? env.ENRICHMENT_REUSE_DAYS
+  return runEnrichmentPhase(db, row, search, { ...options, concurrency, reuseDays })
 }

@@ -1,6 +1,7 @@
 /**
  * Records one lead's outcomes with public.record_lead_enrichment(): each success is charged 1 credit in the
- * transaction that records it, conditional on the task still being pending, so two workers never double-charge.
+ * transaction that records it, conditional on the task still being pending, so two workers never double-charge; a
+ * success the user already paid for within the reuse window is recorded free and marked reused.
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
@@ -9,6 +10,8 @@ import { storable, type LeadEnrichmentResult, type TaskOutcome } from './enriche
 interface RecordResult {
   missing: boolean
   charged: number
+  /** Successes recorded free: the user paid for them within the reuse window. */
+  reused: number
   recorded: number
   out_of_credits: boolean
 }
@@ -17,6 +20,8 @@ interface LeadRef {
   userId: string
   exportId: string
   leadId: string
+  /** The reuse window, in days (ENRICHMENT_REUSE_DAYS). */
+  reuseDays: number
 }
 
 /** Postgres errors worth retrying at once: deadlock, serialization failure. */
@@ -25,12 +30,13 @@ function isTransientDbError(error: unknown): boolean {
   return code === '40P01' || code === '40001'
 }
 
-async function record(db: Kysely<Database>, { userId, exportId, leadId }: LeadRef, outcomes: object, values: object): Promise<RecordResult> {
+async function record(db: Kysely<Database>, { userId, exportId, leadId, reuseDays }: LeadRef, outcomes: object, values: object): Promise<RecordResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       const { rows } = await sql<{ result: RecordResult }>`
         select public.record_lead_enrichment(
-          ${userId}::uuid, ${exportId}::uuid, ${leadId}::uuid, ${JSON.stringify(outcomes)}::jsonb, ${JSON.stringify(values)}::jsonb
+          ${userId}::uuid, ${exportId}::uuid, ${leadId}::uuid, ${JSON.stringify(outcomes)}::jsonb, ${JSON.stringify(values)}::jsonb,
+          ${reuseDays}::integer
         ) as result`.execute(db)
       return (rows[0] as { result: RecordResult }).result
     } catch (error) {

@@ -102,6 +102,8 @@ export interface ExportDetail {
   leadCount: number
   creditsUsed: number
   progress: number
+  /** Successes this export reused from the user's earlier purchases, for 0 credits. */
+  reusedCount: number
   /** Businesses the search left out before enrichment, by reason (lead-gates.ts). */
   excluded: Record<string, number>
   canResume: boolean
@@ -123,7 +125,7 @@ export interface ExportDetail {
 function leadPage(trx: Transaction<Database>, exportId: string, page: number) {
   const pageLeads = trx
     .selectFrom('export_leads')
-    .select(['lead_id', 'position', ...STATUS_COLUMNS])
+    .select(['lead_id', 'position', 'reused', ...STATUS_COLUMNS])
     .where('export_id', '=', exportId)
     .orderBy('position')
     .limit(LEADS_PAGE_SIZE)
@@ -132,7 +134,7 @@ function leadPage(trx: Transaction<Database>, exportId: string, page: number) {
   return trx
     .selectFrom(pageLeads)
     .innerJoin('leads as l', 'l.id', 'el.lead_id')
-    .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
+    .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', 'el.reused', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
     .orderBy('el.position')
     .execute()
 }
@@ -151,7 +153,13 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     rating: lead.rating == null ? null : Number(lead.rating),
     reviewCount: lead.review_count,
     statuses: Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, lead[entry.statusColumn]])) as Record<string, LeadEnrichmentStatus>,
+    reused: reusedByOption(lead.reused),
   }
+}
+
+/** export_leads.reused is keyed by task; the page speaks in option keys. */
+function reusedByOption(marks: Record<string, string> | null): Record<string, string> {
+  return Object.fromEntries(ENRICHMENT_TABLE.flatMap((entry) => (marks?.[entry.task] ? [[entry.key, String(marks[entry.task])]] : [])))
 }
 
 /** One export and one page of its leads (exact count), or null when it is not the user's. */
@@ -160,9 +168,12 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
   return withUser(user.claims, async (trx) => {
     const row = await trx.selectFrom('exports').selectAll().where('id', '=', exportId).executeTakeFirst()
     if (!row) return null
-    const total = Number(
-      (await trx.selectFrom('export_leads').select(sql<number>`count(*)`.as('count')).where('export_id', '=', exportId).executeTakeFirst())?.count ?? 0,
-    )
+    const counts = await trx
+      .selectFrom('export_leads')
+      .select([sql<string>`count(*)`.as('count'), sql<string>`coalesce(sum((select count(*) from jsonb_object_keys(reused))), 0)`.as('reused')])
+      .where('export_id', '=', exportId)
+      .executeTakeFirst()
+    const total = Number(counts?.count ?? 0)
     const pageCount = Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE))
     const page = Math.min(Math.max(1, Number.isFinite(requestedPage) ? Math.floor(requestedPage) : 1), pageCount)
     const leads = await leadPage(trx, exportId, page)
@@ -177,6 +188,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
       creditsUsed: row.total_credits_used,
       progress: Number(row.progress_percentage ?? 0),
       excluded: row.excluded,
+      reusedCount: Number(counts?.reused ?? 0),
       canResume: row.can_resume,
       searchParams: {
         sector: params.sector || undefined,

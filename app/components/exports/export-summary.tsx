@@ -24,6 +24,7 @@ export function ExportSummary({
   creditsUsed,
   progress,
   excluded,
+  reusedCount,
 }: {
   searchParams: ExportSearchParams
   chosen: EnrichmentType[]
@@ -31,6 +32,8 @@ export function ExportSummary({
   creditsUsed: number
   progress: number
   excluded: Readonly<Record<string, number>>
+  /** Successes reused from earlier purchases, for 0 credits. */
+  reusedCount: number
 }) {
   const { t, i18n } = useTranslation()
   const summary = searchSummary(searchParams, t)
@@ -61,6 +64,11 @@ export function ExportSummary({
         <dd className="mt-1 text-2xl font-semibold text-slate-900" data-testid="credits-used">
           {number.format(creditsUsed)}
         </dd>
+        {reusedCount > 0 ? (
+          <dd className="mt-1 text-xs font-medium text-sky-800" data-testid="reused-count">
+            {t('exports.detail.reusedFree', { count: reusedCount, formatted: number.format(reusedCount) })}
+          </dd>
+        ) : null}
         <dd className="mt-2">
           <ProgressBar percent={progress} />
         </dd>

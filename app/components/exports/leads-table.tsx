@@ -4,6 +4,7 @@ import type { EnrichmentType } from '#app/domain/enrichment.ts'
 import { cn } from '#app/utils/misc.ts'
 import { CategoryChips } from '../search/results.tsx'
 import { Reviews } from '../search/reviews.tsx'
+import { ReusedMark } from './reused-mark.tsx'
 import { SocialIcons } from './social-icons.tsx'
 import { ChipList } from '../ui/chips.tsx'
 
@@ -74,6 +75,21 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
   }
 }
 
+/** The value, and under it whether it was reused from an earlier purchase. */
+function Enriched({ lead, type, wrap = false }: { lead: ExportLeadView; type: EnrichmentType; wrap?: boolean }) {
+  const paidAt = lead.statuses[type] === 'success' ? lead.reused[type] : undefined
+  if (!paidAt) return <Value lead={lead} type={type} wrap={wrap} />
+  return (
+    // A block, not a flex column: the value keeps the cell's width, so long emails still truncate.
+    <div className="min-w-0">
+      <Value lead={lead} type={type} wrap={wrap} />
+      <div>
+        <ReusedMark paidAt={paidAt} />
+      </div>
+    </div>
+  )
+}
+
 // Compact widths per enrichment column: enough for a typical value, so all of them fit a laptop screen more often.
 const COLUMN_CLASSES: Partial<Record<EnrichmentType, string>> = {
   website: 'max-w-44',
@@ -124,7 +140,7 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
                 </td>
                 {chosen.map((type) => (
                   <td key={type} className={`${td} ${COLUMN_CLASSES[type] ?? 'whitespace-nowrap'}`} data-column={type}>
-                    <Value lead={lead} type={type} />
+                    <Enriched lead={lead} type={type} />
                   </td>
                 ))}
                 <td className={`${td} pr-4`}>
@@ -158,7 +174,7 @@ function LeadCards({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
               <div key={type} className="grid grid-cols-[7rem_minmax(0,1fr)] items-start gap-3 py-2" data-column={type}>
                 <dt className="text-xs font-medium text-slate-500">{t(`exports.detail.columns.${type}`)}</dt>
                 <dd className="min-w-0">
-                  <Value lead={lead} type={type} wrap />
+                  <Enriched lead={lead} type={type} wrap />
                 </dd>
               </div>
             ))}

@@ -13,7 +13,7 @@ import {
   type FileLang,
 } from '#app/domain/enrichment-types.ts'
 import { normalizeEnrichmentOptions } from '#app/domain/enrichment.ts'
-import { formatWorkingHours, joinList, num, text, type Cell } from '#app/domain/lead-file-values.ts'
+import { formatWorkingHours, isoDay, joinList, num, text, type Cell } from '#app/domain/lead-file-values.ts'
 import { sourceName, sourceUrl } from '#app/domain/lead-provenance.ts'
 import type { EnrichmentStatus, JsonValue } from '#app/.server/db.ts'
 
@@ -40,6 +40,8 @@ type BaseLeadRow = {
   description: string | null
   place_id: string | null
   source: string
+  /** export_leads.reused: task -> date of the earlier purchase this export reused. */
+  reused: unknown
 }
 
 /** One row of the download query: the lead fields, what the enrichments filled, and their statuses. */
@@ -64,6 +66,16 @@ const STATUS_LABELS: Record<EnrichmentStatus, FileLabel> = {
   success: { en: 'Found', fr: 'Trouvé' },
   not_found: { en: 'Not found', fr: 'Non trouvé' },
   failed: { en: 'Failed', fr: 'Échec' },
+}
+
+/** A success this export reused from an earlier purchase (0 credits), with that purchase's day. */
+const REUSED_LABEL: FileLabel = { en: 'Reused', fr: 'Réutilisé' }
+
+function reusedStatus(row: LeadExportRow, task: string, lang: DownloadLang): string | null {
+  const marks = row.reused && typeof row.reused === 'object' ? (row.reused as Record<string, unknown>) : {}
+  if (!(task in marks)) return null
+  const day = isoDay(marks[task])
+  return day ? `${REUSED_LABEL[lang]} (${day})` : REUSED_LABEL[lang]
 }
 
 const HEADER_LABELS = {
@@ -144,7 +156,10 @@ function enrichmentBlock(entry: EnrichmentTypeEntry, lang: DownloadLang): Candid
     key: entry.statusColumn,
     header: entry.statusHeader[lang],
     width: 14,
-    value: (row) => STATUS_LABELS[row[entry.statusColumn]]?.[lang] ?? text(row[entry.statusColumn]),
+    value: (row) =>
+      (row[entry.statusColumn] === 'success' ? reusedStatus(row, entry.task, lang) : null) ??
+      STATUS_LABELS[row[entry.statusColumn]]?.[lang] ??
+      text(row[entry.statusColumn]),
     role: 'status',
     crm: null,
   }
