@@ -39,6 +39,10 @@ interface EnrichmentTypeSpec {
   /** Its value columns in the downloaded file, written before its status column. */
   fileColumns: readonly FileColumn[]
   statusHeader: FileLabel
+  /** The share of its tasks expected to succeed before this product has observed any (README "Cost estimate"). */
+  defaultFillRate: number
+  /** One line saying what counts as a success, i.e. what a credit buys. */
+  successKey: string
 }
 
 function registryColumn(key: keyof AdminFrFields, header: FileLabel, width: number): FileColumn {
@@ -67,6 +71,8 @@ export const ENRICHMENT_TABLE = [
     // The enrichment fills the lead's own phone, already a file column: its block only adds the status.
     fileColumns: [],
     statusHeader: { en: 'Phone enrichment status', fr: 'Statut enrichissement téléphone' },
+    defaultFillRate: 0.8,
+    successKey: 'exports.modal.success.phone',
   },
   {
     key: 'website',
@@ -79,6 +85,8 @@ export const ENRICHMENT_TABLE = [
     franceOnly: false,
     fileColumns: [],
     statusHeader: { en: 'Website enrichment status', fr: 'Statut enrichissement site web' },
+    defaultFillRate: 0.6,
+    successKey: 'exports.modal.success.website',
   },
   {
     key: 'email',
@@ -91,6 +99,8 @@ export const ENRICHMENT_TABLE = [
     franceOnly: false,
     fileColumns: [{ key: 'email', header: { en: 'Emails', fr: 'E-mails' }, width: 32, value: (row) => joinList(row.email) }],
     statusHeader: { en: 'Email enrichment status', fr: 'Statut enrichissement e-mail' },
+    defaultFillRate: 0.35,
+    successKey: 'exports.modal.success.email',
   },
   {
     key: 'technologies',
@@ -106,6 +116,8 @@ export const ENRICHMENT_TABLE = [
       { key: 'technologies', header: { en: 'Technologies', fr: 'Technologies' }, width: 40, value: (row) => formatTechnologies(row.technologies) },
     ],
     statusHeader: { en: 'Technologies enrichment status', fr: 'Statut enrichissement technologies' },
+    defaultFillRate: 0.55,
+    successKey: 'exports.modal.success.technologies',
   },
   {
     key: 'social',
@@ -126,6 +138,8 @@ export const ENRICHMENT_TABLE = [
       }),
     ),
     statusHeader: { en: 'Social media enrichment status', fr: 'Statut enrichissement réseaux sociaux' },
+    defaultFillRate: 0.4,
+    successKey: 'exports.modal.success.social',
   },
   {
     key: 'admin_fr_info',
@@ -147,6 +161,8 @@ export const ENRICHMENT_TABLE = [
       registryColumn('match_confidence', { en: 'Match confidence', fr: 'Indice de confiance' }, 10),
     ],
     statusHeader: { en: 'Company registry enrichment status', fr: 'Statut enrichissement données légales' },
+    defaultFillRate: 0.7,
+    successKey: 'exports.modal.success.admin_fr_info',
   },
 ] as const satisfies readonly EnrichmentTypeSpec[]
 
