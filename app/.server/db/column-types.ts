@@ -25,6 +25,10 @@ export type SearchParamsJson = JsonObject & {
   department?: string
   city?: string
   lang?: string
+  /** The user's own cap on the export's leads (search-phase cap). */
+  maxLeads?: number
+  /** The search filters (search-filters.ts), when any narrows the search. */
+  filters?: JsonObject
 }
 
 /** On a stored export, `social` may be an object: it counts as true when any value is true. */
