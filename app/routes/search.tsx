@@ -25,7 +25,7 @@ import { SearchOutcomePanel, type SearchOutcome } from '#app/components/search/s
 import { useRunSearch, useSearchCriteria, type PlanRefusal } from '#app/components/search/use-search-criteria.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { FILTER_FIELDS, NO_FILTERS, readSearchFilters } from '#app/domain/search-filters.ts'
-import type { FilterValues } from '#app/components/search/search-filters-panel.tsx'
+import { SearchFiltersPanel, type FilterValues } from '#app/components/search/search-filters-panel.tsx'
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
 import { criteriaFromSearchParams, levelAvailable, sameSearch, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
@@ -223,6 +223,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
         serverOptions={loaderData.serverOptions}
         onSubmit={onSubmit}
         pending={searching}
+        filters={<SearchFiltersPanel values={loaderData.filterValues} />}
       />
       <SearchOutcomePanel search={lastSearch} current={current} searching={searching} pageSearch={location.search} />
       {exportForm && lastSearch && current && !searching ? (
@@ -231,6 +232,8 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
           france={exportForm.france}
           idempotencyKey={exportForm.idempotencyKey}
           credits={exportForm.credits}
+          cost={{ matches: exportForm.matches, exportCap: exportForm.exportCap, fillRates: exportForm.fillRates }}
+          filters={loaderData.filterValues}
           defaultName={exportForm.defaultName}
           closeHref={`${location.pathname}?${searchWithout(location.search, 'export')}`}
           last={exportState ?? undefined}

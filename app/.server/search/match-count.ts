@@ -7,15 +7,9 @@
  * - Google Places: every page is billed and there is no count endpoint, so only the page the preview fetches
  *   anyway is read, and the count is "at least N" unless that page was the last.
  */
-import { PREVIEW_LIMIT } from '#app/domain/search.ts'
+import { PREVIEW_LIMIT, type MatchCount } from '#app/domain/search.ts'
 import { matchesFilters, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { Business, LeadSource, ResolvedCategory, SearchParams } from '#app/.server/sources/types.ts'
-
-/** How many businesses match: exactly, or at least `value` where the source was not read to its end. */
-export interface MatchCount {
-  value: number
-  exact: boolean
-}
 
 export const COUNT_SCAN_LIMIT = 2_000
 

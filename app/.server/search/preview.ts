@@ -1,13 +1,13 @@
 import type { Language } from '#app/i18n.ts'
 import type { PlanId } from '#app/domain/plans.ts'
-import { PREVIEW_LIMIT, validateSearch, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
+import { validateSearch, type MatchCount, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { LeadSourceError, type ResolvedCategory } from '#app/.server/sources/types.ts'
 import { findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { Business } from '#app/.server/sources/types.ts'
 import { countryCodeOf, locationLevelsAvailable } from './locations.ts'
-import { scanMatches, type MatchCount } from './match-count.ts'
+import { scanMatches } from './match-count.ts'
 
 export type PreviewOutcome =
   | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount }

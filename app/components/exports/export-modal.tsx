@@ -16,6 +16,9 @@ import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
 import { CloseIcon, Modal } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
+import { ExportCostPanel, type ExportCostInfo } from './export-cost-panel.tsx'
+import { FilterFields } from './filter-fields.tsx'
+import type { FilterValues } from '../search/search-filters-panel.tsx'
 
 export interface ExportFormState {
   name: string
@@ -24,6 +27,9 @@ export interface ExportFormState {
   /** The error's code, when the UI offers a way out beside it (insufficient credits → plans). */
   code?: string
   fieldError?: string
+  /** The max leads field as typed, and its refusal (above the export limit). */
+  maxLeads?: string
+  maxLeadsError?: string
   /** conform's answer for the form (validated with CreateExportSchema on both sides). */
   result?: SubmissionResult<string[]>
 }
@@ -36,6 +42,8 @@ export function ExportModal({
   france,
   idempotencyKey,
   credits,
+  cost,
+  filters,
   closeHref,
   defaultName,
   last,
@@ -44,6 +52,9 @@ export function ExportModal({
   france: boolean
   idempotencyKey: string
   credits: number
+  cost: ExportCostInfo
+  /** The search's filters, sent with the command so the export applies them. */
+  filters: FilterValues
   closeHref: string
   defaultName: string
   last?: ExportFormState
@@ -68,6 +79,7 @@ export function ExportModal({
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
+  const maxLeadsErrors = fields.maxLeads.errors?.map((key) => t(key, { max: cost.exportCap })) ?? (last?.maxLeadsError ? [last.maxLeadsError] : undefined)
   const nameErrors = fields.name.errors?.map((key) => t(key, { max: EXPORT_NAME_MAX })) ?? (last?.fieldError ? [last.fieldError] : undefined)
   return (
     <Modal
@@ -78,6 +90,7 @@ export function ExportModal({
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
         <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} />
+        <FilterFields values={filters} />
         {noCredits ? (
           <Alert tone="warning" title={t('upsell.noCreditsTitle')}>
             <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
@@ -100,7 +113,14 @@ export function ExportModal({
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
-        {noCredits ? null : <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>}
+        {noCredits ? null : (
+          <ExportCostPanel
+            cost={cost}
+            credits={credits}
+            options={options}
+            maxLeadsField={{ id: fields.maxLeads.id, name: fields.maxLeads.name, defaultValue: last?.maxLeads ?? '', errors: maxLeadsErrors }}
+          />
+        )}
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>

@@ -51,6 +51,7 @@ export function SearchForm({
   serverOptions,
   onSubmit,
   pending,
+  filters,
 }: {
   criteria: SearchCriteria
   onCriteriaChange: (criteria: SearchCriteria, label?: string) => void
@@ -58,6 +59,8 @@ export function SearchForm({
   categories: Array<Pick<CategoryOption, 'id' | 'label'>>
   serverOptions: ServerPickerOptions
   onSubmit: (event: React.FormEvent<HTMLFormElement>) => void
+  /** More fields of the same GET form, below the pickers (the search filters). */
+  filters?: React.ReactNode
   pending: boolean
 }) {
   const { t, i18n } = useTranslation()
@@ -108,6 +111,7 @@ export function SearchForm({
           ),
         )}
       </div>
+      {filters}
       <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
         <p id="search-requirement" className={cn('text-sm', canSubmit ? 'text-slate-500' : 'text-amber-700')} role={canSubmit ? undefined : 'status'}>
           {canSubmit ? t('search.previewNote') : t('search.errors.sectorOrLocation')}
