@@ -5,7 +5,7 @@ import { ENRICHMENT } from '#app/domain/enrichment-types.ts'
 import { exportCost, exportLeadCount, type FillRates } from '#app/domain/export-cost.ts'
 import type { MatchCount } from '#app/domain/search.ts'
 import { Alert } from '../ui/alert.tsx'
-import { Field, type FieldErrors } from '../ui/field.tsx'
+import { Field } from '../ui/field.tsx'
 
 export interface ExportCostInfo {
   /** The preview's free count (with the search's filters). */
@@ -30,15 +30,20 @@ export function ExportCostPanel({
   cost,
   credits,
   options,
-  maxLeadsField,
+  field,
+  last,
 }: {
   cost: ExportCostInfo
   credits: number
   options: EnrichmentOptions
-  maxLeadsField: { id: string; name: string; defaultValue: string; errors: FieldErrors }
+  /** conform's max leads field (its errors are locale keys). */
+  field: { id: string; name: string; errors?: string[] }
+  /** The last submission: the value as typed and the server's refusal. */
+  last?: { maxLeads?: string; maxLeadsError?: string }
 }) {
   const { t, i18n } = useTranslation()
-  const [typed, setTyped] = useState(maxLeadsField.defaultValue)
+  const [typed, setTyped] = useState(last?.maxLeads ?? '')
+  const errors = field.errors?.map((key) => t(key, { max: cost.exportCap })) ?? (last?.maxLeadsError ? [last.maxLeadsError] : undefined)
   const format = (value: number) => new Intl.NumberFormat(i18n.language).format(value)
   const types = selectedTypes(options)
   const cap = typedCap(typed)
@@ -76,10 +81,10 @@ export function ExportCostPanel({
       <Field
         label={t('exports.modal.cost.maxLeads')}
         hint={t('exports.modal.cost.maxLeadsHint', { formatted: format(cost.exportCap) })}
-        errors={maxLeadsField.errors}
+        errors={errors}
         inputProps={{
-          id: maxLeadsField.id,
-          name: maxLeadsField.name,
+          id: field.id,
+          name: field.name,
           type: 'number',
           inputMode: 'numeric',
           min: 1,

@@ -59,7 +59,7 @@ export function ExportModal({
   defaultName: string
   last?: ExportFormState
 }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
   const formAction = useOwnFormAction()
@@ -79,7 +79,6 @@ export function ExportModal({
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
-  const maxLeadsErrors = fields.maxLeads.errors?.map((key) => t(key, { max: cost.exportCap })) ?? (last?.maxLeadsError ? [last.maxLeadsError] : undefined)
   const nameErrors = fields.name.errors?.map((key) => t(key, { max: EXPORT_NAME_MAX })) ?? (last?.fieldError ? [last.fieldError] : undefined)
   return (
     <Modal
@@ -89,8 +88,7 @@ export function ExportModal({
       closeControl={<CloseLink to={closeHref} />}
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
-        <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} />
-        <FilterFields values={filters} />
+        <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} filters={filters} />
         {noCredits ? (
           <Alert tone="warning" title={t('upsell.noCreditsTitle')}>
             <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
@@ -113,14 +111,7 @@ export function ExportModal({
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
-        {noCredits ? null : (
-          <ExportCostPanel
-            cost={cost}
-            credits={credits}
-            options={options}
-            maxLeadsField={{ id: fields.maxLeads.id, name: fields.maxLeads.name, defaultValue: last?.maxLeads ?? '', errors: maxLeadsErrors }}
-          />
-        )}
+        {noCredits ? null : <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} last={last} />}
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>
@@ -137,9 +128,10 @@ function CloseLink({ to }: { to: string }) {
 }
 
 /** What the create-export command carries besides the user's choices: the search and the idempotency key. */
-function CommandFields({ criteria, idempotencyKey }: { criteria: SearchCriteria; idempotencyKey: string }) {
+function CommandFields({ criteria, idempotencyKey, filters }: { criteria: SearchCriteria; idempotencyKey: string; filters: FilterValues }) {
   return (
     <>
+      <FilterFields values={filters} />
       <input type="hidden" name="intent" value="create-export" />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
