@@ -52,3 +52,8 @@ export function exportCost({ leads, types, fillRates, balance }: ExportCostInput
 export function exportLeadCount(matches: number, exportCap: number, maxLeads: number | null): number {
   return Math.max(0, Math.min(matches, exportCap, maxLeads ?? Number.POSITIVE_INFINITY))
 }
+
+/** The user's cap on an export's leads as search_params.maxLeads stores it, or null when none was set. */
+export function storedMaxLeads(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null
+}

@@ -106,12 +106,6 @@ export function exportSearch(row: ExportRow) {
 }
 export type ExportSearch = ReturnType<typeof exportSearch>
 
-/** The user's cap on the export's leads, when one was set. */
-export function storedMaxLeads(searchParams: JsonObject | null): number | null {
-  const value = searchParams?.maxLeads
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null
-}
-
 /** The tasks of the types chosen on the export. */
 export function chosenTaskTypes(enrichmentOptions: unknown): TaskType[] {
   return selectedTypes(normalizeEnrichmentOptions(enrichmentOptions)).map((type) => ENRICHMENT[type].task)

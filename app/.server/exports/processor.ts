@@ -7,7 +7,8 @@
 import { adminDb } from '#app/.server/db.ts'
 import { env } from '#app/.server/env.server.ts'
 import { runEnrichmentPhase } from './enrichment-phase.ts'
-import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, storedMaxLeads, type ExportRow, type ProcessOptions, type ProcessResult } from './export-run.ts'
+import { storedMaxLeads } from '#app/domain/export-cost.ts'
+import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, type ExportRow, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { runSearchPhase } from './search-phase.ts'
 
 export type { ProcessOptions, ProcessResult } from './export-run.ts'
@@ -31,7 +32,7 @@ export async function processExport(exportId: string, options: ProcessOptions): 
   if (row.search_status !== 'completed') {
     options.onPhase?.('search')
     // The user's own cap (search_params.maxLeads) within the export limit.
-    const maxLeads = Math.min(options.maxLeads ?? env.EXPORT_MAX_LEADS, storedMaxLeads(row.search_params) ?? Number.POSITIVE_INFINITY)
+    const maxLeads = Math.min(options.maxLeads ?? env.EXPORT_MAX_LEADS, storedMaxLeads(row.search_params?.maxLeads) ?? Number.POSITIVE_INFINITY)
     const ended = await runSearchPhase(db, row, search, chosenTaskTypes(row.enrichment_options), { ...options, maxLeads })
     if (ended) return ended
   }
