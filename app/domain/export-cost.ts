@@ -42,7 +42,7 @@ export function exportCost({ leads, types, fillRates, balance }: ExportCostInput
   return {
     leads: count,
     maxCredits,
-    expectedCredits: Math.ceil(expected - 1e-9),
+    expectedCredits: Math.max(0, Math.ceil(expected - 1e-9)),
     fullyEnrichableLeads: perLead === 0 ? count : Math.min(count, Math.floor(credits / perLead)),
     exceedsBalance: maxCredits > credits,
   }

@@ -8,7 +8,7 @@ export function ExportSearchLimits({ filters, maxLeads }: { filters: SearchFilte
   const chips = FILTER_FIELDS.flatMap((field) => {
     const value = filters[field]
     if (value === true) return [t(`search.filters.${field}`)]
-    if (typeof value === 'number') return [`${t(`search.filters.${field}`)} : ${format(value)}`.replace(' :', i18n.language === 'fr' ? ' :' : ':')]
+    if (typeof value === 'number') return [`${t(`search.filters.${field}`)}${i18n.language === 'fr' ? ' : ' : ': '}${format(value)}`]
     return []
   })
   if (maxLeads !== null) chips.push(t('exports.detail.maxLeads', { formatted: format(maxLeads) }))
