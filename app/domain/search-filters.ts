@@ -44,7 +44,7 @@ function minimum(max: number, integer: boolean) {
 export const MAX_RATING = 5
 const MAX_REVIEWS = 1_000_000
 
-export const SearchFiltersSchema = z.object({
+const SearchFiltersSchema = z.object({
   hasWebsite: Checkbox,
   hasPhone: Checkbox,
   minRating: minimum(MAX_RATING, false),

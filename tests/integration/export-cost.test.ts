@@ -6,7 +6,9 @@ import fs from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { closeDb } from '#app/.server/db.ts'
+import { sql } from 'kysely'
+import { closeDb, getDb } from '#app/.server/db.ts'
+import { defaultFillRates, MIN_OBSERVED_TASKS, observedFillRates } from '#app/.server/exports/fill-rates.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import { openExportDownload } from '#app/.server/exports/download.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
@@ -248,5 +250,35 @@ describe('a failed export', () => {
     // A success is written "Found" in its status column (a whole cell).
     const successCells = text.split('\n').reduce((n, line) => n + (line.match(/(?<=^|,)"?Found"?(?=,|\r?$)/g)?.length ?? 0), 0)
     expect(successCells).toBe(s.successes)
+  })
+})
+
+describe('observed fill rates', () => {
+  it('are success / decided tasks per type over recent exports, with the documented default below enough history', async () => {
+    // Temporary tables shadow public.exports / export_leads inside this transaction (pg_temp comes first in the
+    // search path), so the rates are read over known rows only, whatever other tests write meanwhile.
+    await getDb()
+      .transaction()
+      .execute(async (trx) => {
+        await sql`create temp table exports (like public.exports including defaults) on commit drop`.execute(trx)
+        await sql`create temp table export_leads (like public.export_leads including defaults) on commit drop`.execute(trx)
+        const recent = randomUUID()
+        const old = randomUUID()
+        await sql`insert into exports (id, user_id, name, created_at) values (${recent}, ${randomUUID()}, 'recent', now()), (${old}, ${randomUUID()}, 'old', now() - interval '40 days')`.execute(trx)
+        const rows: string[] = []
+        const phone = [...Array(45).fill('success'), ...Array(10).fill('not_found'), ...Array(5).fill('failed'), ...Array(7).fill('pending')]
+        phone.forEach((status, i) => rows.push(`('${recent}', '${randomUUID()}', '${randomUUID()}', ${i}, '${status}', '${i < 10 ? 'success' : 'not_required'}', 'not_required')`))
+        // Plenty of website successes, but on an export older than the window.
+        for (let i = 0; i < MIN_OBSERVED_TASKS * 2; i++) rows.push(`('${old}', '${randomUUID()}', '${randomUUID()}', ${i}, 'not_required', 'not_found', 'success')`)
+        await sql.raw(`insert into export_leads (export_id, lead_id, user_id, position, phone_status, email_status, website_status) values ${rows.join(', ')}`).execute(trx)
+
+        const rates = await observedFillRates(trx)
+        const defaults = defaultFillRates()
+        expect(rates.phone).toBeCloseTo(45 / 60)
+        // 10 decided email tasks are too few to trust: the default stays.
+        expect(rates.email).toBe(defaults.email)
+        expect(rates.website).toBe(defaults.website)
+        expect(rates.admin_fr_info).toBe(defaults.admin_fr_info)
+      })
   })
 })
