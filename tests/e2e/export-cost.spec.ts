@@ -39,7 +39,7 @@ test.describe('count and cost before spending', () => {
     expect(all).toBeGreaterThan(20)
 
     // Filters: a disclosure of the GET form, so they land in the URL (JS on and off).
-    await page.getByText('Filters', { exact: true }).click()
+    await page.getByTestId('search-filters').locator('summary').click()
     await page.getByLabel('Has a website').check()
     await page.getByLabel('Minimum rating').fill('4')
     await page.getByRole('button', { name: 'Search', exact: true }).click()
