@@ -21,7 +21,7 @@ async function shots(page: Page, name: string, project: string) {
   if (!process.env.SCREENSHOTS) return
   for (const width of [1440, 375]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 })
-    await page.screenshot({ path: `scratch/export-cost/${project}/${name}-${width}.png`, fullPage: true })
+    await page.screenshot({ path: `scratch/export-cost/${project}/${name}-${width}.png`, fullPage: width === 1440 })
   }
   await page.setViewportSize({ width: 1440, height: 900 })
 }
@@ -125,6 +125,7 @@ test.describe('count and cost before spending', () => {
     await expect(dialog.getByTestId('cost-exceeds')).toContainText('enrichissent entièrement')
     await expect(page.getByLabel('A un numéro de téléphone')).toBeChecked()
     await expectNoA11yViolations(page)
+    await dialog.getByTestId('export-cost').scrollIntoViewIfNeeded()
     await shots(page, 'export-modal-fr', test.info().project.name)
   })
 })
