@@ -201,7 +201,8 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
   const lastSearch = loaderData.search
   const current = sameSearch(criteria, loaderData.criteria)
   const serverPlanModal = lastSearch?.status === 'plan' && current ? lastSearch : null
-  const closeHref = `${location.pathname}?${new URLSearchParams(Object.entries(loaderData.criteria).filter(([, v]) => v) as Array<[string, string]>)}`
+  // Closing the plan modal keeps the search and its filters.
+  const closeHref = `${location.pathname}?${new URLSearchParams(Object.entries({ ...loaderData.criteria, ...loaderData.filterValues }).filter(([, v]) => v) as Array<[string, string]>)}`
   const exportForm = loaderData.exportForm
 
   return (
