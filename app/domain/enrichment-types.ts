@@ -46,6 +46,10 @@ interface EnrichmentTypeSpec {
   /** What its file columns are for, unless a column says otherwise: the download presets keep columns by role. */
   fileRole: ColumnRole
   statusHeader: FileLabel
+  /** The share of its tasks expected to succeed before this product has observed any (README "Cost estimate"). */
+  defaultFillRate: number
+  /** One line saying what counts as a success, i.e. what a credit buys. */
+  successKey: string
 }
 
 function registryColumn(key: keyof AdminFrFields, header: FileLabel, width: number): EnrichmentFileColumn {
@@ -81,6 +85,8 @@ export const ENRICHMENT_TABLE = [
     fileColumns: [],
     fileRole: 'contact',
     statusHeader: { en: 'Phone enrichment status', fr: 'Statut enrichissement téléphone' },
+    defaultFillRate: 0.8,
+    successKey: 'exports.modal.success.phone',
   },
   {
     key: 'website',
@@ -94,6 +100,8 @@ export const ENRICHMENT_TABLE = [
     fileColumns: [],
     fileRole: 'contact',
     statusHeader: { en: 'Website enrichment status', fr: 'Statut enrichissement site web' },
+    defaultFillRate: 0.6,
+    successKey: 'exports.modal.success.website',
   },
   {
     key: 'email',
@@ -123,6 +131,8 @@ export const ENRICHMENT_TABLE = [
     ],
     fileRole: 'contact',
     statusHeader: { en: 'Email enrichment status', fr: 'Statut enrichissement e-mail' },
+    defaultFillRate: 0.35,
+    successKey: 'exports.modal.success.email',
   },
   {
     key: 'technologies',
@@ -139,6 +149,8 @@ export const ENRICHMENT_TABLE = [
     ],
     fileRole: 'detail',
     statusHeader: { en: 'Technologies enrichment status', fr: 'Statut enrichissement technologies' },
+    defaultFillRate: 0.55,
+    successKey: 'exports.modal.success.technologies',
   },
   {
     key: 'social',
@@ -161,6 +173,8 @@ export const ENRICHMENT_TABLE = [
     ),
     fileRole: 'contact',
     statusHeader: { en: 'Social media enrichment status', fr: 'Statut enrichissement réseaux sociaux' },
+    defaultFillRate: 0.4,
+    successKey: 'exports.modal.success.social',
   },
   {
     key: 'admin_fr_info',
@@ -183,6 +197,8 @@ export const ENRICHMENT_TABLE = [
     ],
     fileRole: 'detail',
     statusHeader: { en: 'Company registry enrichment status', fr: 'Statut enrichissement données légales' },
+    defaultFillRate: 0.7,
+    successKey: 'exports.modal.success.admin_fr_info',
   },
 ] as const satisfies readonly EnrichmentTypeSpec[]
 

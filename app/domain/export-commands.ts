@@ -20,12 +20,21 @@ export const EnrichmentChoiceSchema = z
 /** The same choice as the API sends it (SPEC §7): a map of each chosen type to true. */
 export const EnrichmentMapSchema = z.record(z.string(), z.unknown()).transform((map) => knownTypes(Object.keys(map).filter((type) => map[type] === true)))
 
+/** Empty is "no cap of my own"; else a whole number of leads, at least 1 (conform sends numbers as text). */
+const MaxLeadsSchema = z.coerce
+  .number({ message: 'exports.errors.maxLeadsInvalid' })
+  .int('exports.errors.maxLeadsInvalid')
+  .min(1, 'exports.errors.maxLeadsInvalid')
+  .optional()
+
 /** "Enrich and export" on the search page. The criteria ride along as the search's own fields (search-schema.ts). */
 export const CreateExportSchema = ExportNameSchema.extend({
   intent: z.literal('create-export'),
   options: EnrichmentChoiceSchema,
   // Generated when the form renders, so a double submit creates one export; the server makes one when missing.
   idempotencyKey: z.string().optional(),
+  // Caps the leads (and so the credits) of the export; the upper bound is the server's EXPORT_MAX_LEADS.
+  maxLeads: MaxLeadsSchema,
 })
 
 export const ResumeCommandSchema = z.object({ intent: z.literal('resume') })

@@ -143,6 +143,12 @@ export function criteriaFromSearchParams(params: URLSearchParams, levelsFor?: (c
   return criteria
 }
 
+/** How many businesses match (free, before any export): exactly, or at least `value` where the source was not read to its end. */
+export interface MatchCount {
+  value: number
+  exact: boolean
+}
+
 /** One row of the results preview (SPEC §3 Preview lead result). */
 export interface PreviewLead {
   id: string

@@ -24,6 +24,10 @@ import { SearchForm, type ServerPickerOptions } from '#app/components/search/sea
 import { SearchOutcomePanel, type SearchOutcome } from '#app/components/search/search-outcome.tsx'
 import { useRunSearch, useSearchCriteria, type PlanRefusal } from '#app/components/search/use-search-criteria.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
+import { FILTER_FIELDS, NO_FILTERS, readSearchFilters } from '#app/domain/search-filters.ts'
+import { SearchFiltersPanel, type FilterValues } from '#app/components/search/search-filters-panel.tsx'
+import { env } from '#app/.server/env.server.ts'
+import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
 import { criteriaFromSearchParams, levelAvailable, sameSearch, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.search' }
@@ -69,6 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     levels: { country: criteria.country, region: criteria.region, withData: levels },
   }
 
+  const filtersRead = readSearchFilters(url.searchParams)
   const { plan, remaining } = await getCreditsSummary(user)
   let search: SearchOutcome | null = null
   let status = 200
@@ -79,9 +84,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search = { status: 'error', message: refusal.message }
     status = refusal.status
     headers.set('Retry-After', refusal.headers['Retry-After'])
+  } else if (url.searchParams.get('run') === '1' && !filtersRead.ok) {
+    search = { status: 'error', message: t(`search.filters.invalid.${filtersRead.field}`) }
+    status = 400
   } else if (url.searchParams.get('run') === '1') {
-    const outcome = await runPreview(criteria, { lang, plan, signal: request.signal })
-    if (outcome.ok) search = { status: 'ok', results: outcome.results, source: outcome.source }
+    const outcome = await runPreview(criteria, { lang, plan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS })
+    if (outcome.ok) search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
     else if (outcome.validation && !outcome.validation.ok && outcome.validation.reason === 'plan') {
       search = { status: 'plan', message: t(outcome.messageKey), modalKey: outcome.validation.modalKey }
       status = outcome.status
@@ -96,6 +104,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? {
           idempotencyKey: randomUUID(),
           credits: remaining,
+          matches: search.count,
+          exportCap: env.EXPORT_MAX_LEADS,
+          fillRates: await currentFillRates(),
           france: isFrance(criteria.country),
           defaultName: [categoryLabel || t('search.allSectors'), criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX),
         }
@@ -110,15 +121,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       plan,
       source: getLeadSource().name,
       search,
+      // As typed (not as parsed), so a refused value stays in its field.
+      filterValues: Object.fromEntries(FILTER_FIELDS.map((field) => [field, url.searchParams.get(field) ?? ''])) as FilterValues,
     },
     { status, headers },
   )
 }
 
 /** The modal's fields as they were sent, so a refused form renders again as the user left it. */
-function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick<ExportFormState, 'name' | 'options'> {
+function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick<ExportFormState, 'name' | 'options' | 'maxLeads'> {
   const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
-  return { name: typeof payload.name === 'string' ? payload.name.trim() : '', options: optionsFromValues(chosen.data ?? [], { france }) }
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+  return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france }), maxLeads: text(payload.maxLeads) }
+}
+
+/** The export's cap and filters: a cap above the export limit is refused under its field, bad filters above the form. */
+function exportLimits(formData: FormData, maxLeads: number | undefined, t: (key: string, options?: Record<string, unknown>) => string) {
+  const filters = readSearchFilters(new URLSearchParams(FILTER_FIELDS.map((field) => [field, String(formData.get(field) ?? '')])))
+  if (!filters.ok) return { ok: false as const, error: { error: t(`search.filters.invalid.${filters.field}`) } }
+  if (maxLeads !== undefined && maxLeads > env.EXPORT_MAX_LEADS) {
+    return { ok: false as const, error: { maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } }
+  }
+  return { ok: true as const, maxLeads: maxLeads ?? null, filters: filters.filters }
 }
 
 /** "Enrich and export" (the search page's modal): parsed with the schema the modal validates with. */
@@ -141,17 +165,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ ...sentExportForm(submission.payload, france), result: submission.reply() } satisfies ExportFormState, { status: 400 })
   const { name } = submission.value
   const options = optionsFromValues(submission.value.options, { france })
+  const maxLeads = String(formData.get('maxLeads') ?? '').trim()
+  const limits = exportLimits(formData, submission.value.maxLeads, t)
+  if (!limits.ok) return data({ name, options, maxLeads, ...limits.error } satisfies ExportFormState, { status: 400 })
   const overLimit = refused(await consumeLimit('exportCreate', user.id))
   if (overLimit) {
     const { status, message, headers } = refusalAnswer(context, overLimit)
-    return data({ name, options, error: message } satisfies ExportFormState, { status, headers })
+    return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
   }
   const idempotencyKey = submission.value.idempotencyKey || randomUUID()
-  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang })
+  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
-    return data({ name, options, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
+    return data({ name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
   }
   throw redirect('/exports')
 }
@@ -174,7 +201,8 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
   const lastSearch = loaderData.search
   const current = sameSearch(criteria, loaderData.criteria)
   const serverPlanModal = lastSearch?.status === 'plan' && current ? lastSearch : null
-  const closeHref = `${location.pathname}?${new URLSearchParams(Object.entries(loaderData.criteria).filter(([, v]) => v) as Array<[string, string]>)}`
+  // Closing the plan modal keeps the search and its filters.
+  const closeHref = `${location.pathname}?${new URLSearchParams(Object.entries({ ...loaderData.criteria, ...loaderData.filterValues }).filter(([, v]) => v) as Array<[string, string]>)}`
   const exportForm = loaderData.exportForm
 
   return (
@@ -196,6 +224,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
         serverOptions={loaderData.serverOptions}
         onSubmit={onSubmit}
         pending={searching}
+        filters={<SearchFiltersPanel values={loaderData.filterValues} />}
       />
       <SearchOutcomePanel search={lastSearch} current={current} searching={searching} pageSearch={location.search} />
       {exportForm && lastSearch && current && !searching ? (
@@ -204,6 +233,8 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
           france={exportForm.france}
           idempotencyKey={exportForm.idempotencyKey}
           credits={exportForm.credits}
+          cost={{ matches: exportForm.matches, exportCap: exportForm.exportCap, fillRates: exportForm.fillRates }}
+          filters={loaderData.filterValues}
           defaultName={exportForm.defaultName}
           closeHref={`${location.pathname}?${searchWithout(location.search, 'export')}`}
           last={exportState ?? undefined}

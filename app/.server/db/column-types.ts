@@ -21,7 +21,13 @@ export type SandboxSubscriptionStatus = 'active' | 'canceled'
 /** exports.excluded: businesses an export left out before enrichment, by reason (lead-gates.ts). */
 export type ExclusionCounts = Record<string, number>
 
-export type SearchParamsJson = JsonObject & Partial<SearchParams>
+export type SearchParamsJson = JsonObject &
+  Partial<SearchParams> & {
+    /** The user's own cap on the export's leads (search-phase cap). */
+    maxLeads?: number
+    /** The search filters (search-filters.ts), when any narrows the search. */
+    filters?: JsonObject
+  }
 
 /** On a stored export, `social` may be an object: it counts as true when any value is true. */
 export type EnrichmentOptionsJson = JsonObject & {

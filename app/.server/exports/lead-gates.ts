@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import type { Business } from '#app/.server/sources/types.ts'
 import type { ExportRow } from './export-run.ts'
+import { filterGate } from './filter-gate.ts'
 
 export interface LeadGate {
   /** Judges one batch: the reason each left-out business is left out for (businesses not in the map are kept). */
@@ -18,7 +19,7 @@ export interface LeadGate {
 /** Builds a gate for one run, or null when the export does not ask for it. */
 export type LeadGateFactory = (db: Kysely<Database>, row: ExportRow) => Promise<LeadGate | null>
 
-const GATE_FACTORIES: readonly LeadGateFactory[] = []
+const GATE_FACTORIES: readonly LeadGateFactory[] = [filterGate]
 
 export interface GateVerdict {
   kept: Business[]

@@ -7,6 +7,7 @@
 import { adminDb } from '#app/.server/db.ts'
 import { env } from '#app/.server/env.server.ts'
 import { runEnrichmentPhase } from './enrichment-phase.ts'
+import { storedMaxLeads } from '#app/domain/export-cost.ts'
 import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, type ExportRow, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { runSearchPhase } from './search-phase.ts'
 
@@ -30,7 +31,8 @@ export async function processExport(exportId: string, options: ProcessOptions): 
   const search = exportSearch(row)
   if (row.search_status !== 'completed') {
     options.onPhase?.('search')
-    const maxLeads = options.maxLeads ?? env.EXPORT_MAX_LEADS
+    // The user's own cap (search_params.maxLeads) within the export limit.
+    const maxLeads = Math.min(options.maxLeads ?? env.EXPORT_MAX_LEADS, storedMaxLeads(row.search_params?.maxLeads) ?? Number.POSITIVE_INFINITY)
     const ended = await runSearchPhase(db, row, search, chosenTaskTypes(row.enrichment_options), { ...options, maxLeads })
     if (ended) return ended
   }

@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
 import { fromKysely } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
-import { withUser, type Database, type EnrichmentOptionsJson } from '#app/.server/db.ts'
+import { withUser, type Database, type EnrichmentOptionsJson, type JsonObject } from '#app/.server/db.ts'
+import { hasFilters, type SearchFilters } from '#app/domain/search-filters.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
 import { countryCodeOf, locationLevelsAvailable } from '#app/.server/search/locations.ts'
 import { isFrance, normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
@@ -34,6 +35,9 @@ export interface CreateExportArgs {
   /** From the form (a hidden field generated when the form renders): a double submit creates one export. */
   idempotencyKey: string
   lang: 'fr' | 'en'
+  /** The user's cap on the leads (null: the export limit only). */
+  maxLeads?: number | null
+  filters?: SearchFilters
 }
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
@@ -73,6 +77,14 @@ function storedCriteria(exp: OwnedExport) {
 /** Leaves the user role for the rest of this transaction (queue tables are not the user's). Call last. */
 async function asService(trx: Transaction<Database>): Promise<void> {
   await sql`set local role none`.execute(trx)
+}
+
+/** The cap and the filters as search_params keeps them: only when the user set them. */
+function storedSearchLimits({ maxLeads, filters }: Pick<CreateExportArgs, 'maxLeads' | 'filters'>): { maxLeads?: number; filters?: JsonObject } {
+  return {
+    ...(maxLeads && maxLeads > 0 ? { maxLeads: Math.floor(maxLeads) } : {}),
+    ...(filters && hasFilters(filters) ? { filters: { ...filters } } : {}),
+  }
 }
 
 function clean(value: unknown, max = 200): string {
@@ -123,6 +135,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
           country: criteria.country,
           ...(countryCode ? { countryCode } : {}),
           lang,
+          ...storedSearchLimits(args),
         },
         enrichment_options: { ...validation.enrichmentOptions },
         bbox: null,

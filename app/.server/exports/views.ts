@@ -1,6 +1,8 @@
 // Read models for the exports pages (SPEC §7 data access), always run as the user so RLS decides
 // what exists: another user's export is simply not found. progress_percentage is read as the
 // pipeline wrote it (progress.ts, the rule of app/domain/exports.ts progressPercentage).
+import { storedMaxLeads } from '#app/domain/export-cost.ts'
+import { storedFilters, type SearchFilters } from '#app/domain/search-filters.ts'
 import { sql, type Transaction } from 'kysely'
 import { ENRICHMENT_TABLE, STATUS_COLUMNS } from '#app/domain/enrichment-types.ts'
 import { normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
@@ -107,7 +109,7 @@ export interface ExportDetail {
   /** Businesses the search left out before enrichment, by reason (lead-gates.ts). */
   excluded: Record<string, number>
   canResume: boolean
-  searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string }
+  searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string; filters: SearchFilters; maxLeads: number | null }
   enrichmentOptions: EnrichmentOptions
   leads: ExportLeadView[]
   totalLeads: number
@@ -177,7 +179,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
     const pageCount = Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE))
     const page = Math.min(Math.max(1, Number.isFinite(requestedPage) ? Math.floor(requestedPage) : 1), pageCount)
     const leads = await leadPage(trx, exportId, page)
-    const params = (row.search_params ?? {}) as ExportDetail['searchParams']
+    const params = (row.search_params ?? {}) as Record<string, string | undefined>
     return {
       id: row.id,
       name: row.name,
@@ -196,6 +198,8 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         department: row.department ?? params.department ?? undefined,
         region: row.region ?? params.region ?? undefined,
         country: row.country ?? params.country ?? undefined,
+        filters: storedFilters(row.search_params?.filters),
+        maxLeads: storedMaxLeads(row.search_params?.maxLeads),
       },
       enrichmentOptions: normalizeEnrichmentOptions(row.enrichment_options),
       leads: leads.map(leadView),

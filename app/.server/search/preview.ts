@@ -1,13 +1,16 @@
 import type { Language } from '#app/i18n.ts'
 import type { PlanId } from '#app/domain/plans.ts'
-import { PREVIEW_LIMIT, validateSearch, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
+import { validateSearch, type MatchCount, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { LeadSourceError, type ResolvedCategory } from '#app/.server/sources/types.ts'
 import { findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
+import { NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
+import type { Business } from '#app/.server/sources/types.ts'
 import { countryCodeOf, locationLevelsAvailable } from './locations.ts'
+import { scanMatches } from './match-count.ts'
 
 export type PreviewOutcome =
-  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google' }
+  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount }
   | { ok: false; status: number; error: string; messageKey: string; validation?: SearchValidation }
 
 /** The category id from the picker, or free text resolved to a known category when it names one. */
@@ -20,7 +23,10 @@ export function resolveCategory(sector: string, lang: Language): ResolvedCategor
 }
 
 /** Validates against the plan (server-side enforcement of SPEC §5), then asks the lead source for 20 results. */
-export async function runPreview(criteria: SearchCriteria, { lang, plan, signal }: { lang: Language; plan: PlanId; signal?: AbortSignal }): Promise<PreviewOutcome> {
+export async function runPreview(
+  criteria: SearchCriteria,
+  { lang, plan, signal, filters = NO_FILTERS }: { lang: Language; plan: PlanId; signal?: AbortSignal; filters?: SearchFilters },
+): Promise<PreviewOutcome> {
   const levels = criteria.country ? locationLevelsAvailable(criteria.country, criteria.region || undefined) : {}
   const validation = validateSearch(criteria, plan, levels)
   if (!validation.ok) {
@@ -28,7 +34,7 @@ export async function runPreview(criteria: SearchCriteria, { lang, plan, signal 
   }
   const source = getLeadSource()
   const category = resolveCategory(criteria.sector, lang)
-  const results: PreviewLead[] = []
+  let scan: Awaited<ReturnType<typeof scanMatches>>
   try {
     const params = {
       sector: criteria.sector || undefined,
@@ -39,18 +45,7 @@ export async function runPreview(criteria: SearchCriteria, { lang, plan, signal 
       city: criteria.city || undefined,
       lang,
     }
-    for await (const business of source.search(params, category, { limit: PREVIEW_LIMIT, signal })) {
-      results.push({
-        id: `${business.source}:${business.placeId}`,
-        name: business.name,
-        address: business.address,
-        businessTypes: business.businessTypes,
-        website: business.website,
-        rating: business.rating,
-        reviewCount: business.reviewCount,
-      })
-      if (results.length >= PREVIEW_LIMIT) break
-    }
+    scan = await scanMatches(source, params, category, filters, signal)
   } catch (error) {
     if (error instanceof LeadSourceError) {
       const status = error.code === 'rate_limited' ? 429 : error.code === 'bad_request' ? 400 : 502
@@ -60,5 +55,17 @@ export async function runPreview(criteria: SearchCriteria, { lang, plan, signal 
     console.error('Preview search failed', error)
     return { ok: false, status: 502, error: 'unknown', messageKey: 'search.errors.unknown' }
   }
-  return { ok: true, results, source: source.name }
+  return { ok: true, results: scan.preview.map(previewLead), source: source.name, count: scan.count }
+}
+
+function previewLead(business: Business): PreviewLead {
+  return {
+    id: `${business.source}:${business.placeId}`,
+    name: business.name,
+    address: business.address,
+    businessTypes: business.businessTypes,
+    website: business.website,
+    rating: business.rating,
+    reviewCount: business.reviewCount,
+  }
 }

@@ -16,6 +16,9 @@ import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
 import { CloseIcon, Modal } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
+import { ExportCostPanel, type ExportCostInfo } from './export-cost-panel.tsx'
+import { FilterFields } from './filter-fields.tsx'
+import type { FilterValues } from '../search/search-filters-panel.tsx'
 
 export interface ExportFormState {
   name: string
@@ -24,6 +27,9 @@ export interface ExportFormState {
   /** The error's code, when the UI offers a way out beside it (insufficient credits → plans). */
   code?: string
   fieldError?: string
+  /** The max leads field as typed, and its refusal (above the export limit). */
+  maxLeads?: string
+  maxLeadsError?: string
   /** conform's answer for the form (validated with CreateExportSchema on both sides). */
   result?: SubmissionResult<string[]>
 }
@@ -36,6 +42,8 @@ export function ExportModal({
   france,
   idempotencyKey,
   credits,
+  cost,
+  filters,
   closeHref,
   defaultName,
   last,
@@ -44,11 +52,14 @@ export function ExportModal({
   france: boolean
   idempotencyKey: string
   credits: number
+  cost: ExportCostInfo
+  /** The search's filters, sent with the command so the export applies them. */
+  filters: FilterValues
   closeHref: string
   defaultName: string
   last?: ExportFormState
 }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const hydrated = useHydrated()
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
   const formAction = useOwnFormAction()
@@ -77,7 +88,7 @@ export function ExportModal({
       closeControl={<CloseLink to={closeHref} />}
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
-        <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} />
+        <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} filters={filters} />
         {noCredits ? (
           <Alert tone="warning" title={t('upsell.noCreditsTitle')}>
             <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
@@ -100,7 +111,7 @@ export function ExportModal({
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
-        {noCredits ? null : <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>}
+        {noCredits ? null : <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} last={last} />}
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>
@@ -117,9 +128,10 @@ function CloseLink({ to }: { to: string }) {
 }
 
 /** What the create-export command carries besides the user's choices: the search and the idempotency key. */
-function CommandFields({ criteria, idempotencyKey }: { criteria: SearchCriteria; idempotencyKey: string }) {
+function CommandFields({ criteria, idempotencyKey, filters }: { criteria: SearchCriteria; idempotencyKey: string; filters: FilterValues }) {
   return (
     <>
+      <FilterFields values={filters} />
       <input type="hidden" name="intent" value="create-export" />
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (

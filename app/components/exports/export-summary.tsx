@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { EnrichmentType } from '#app/domain/enrichment.ts'
+import type { SearchFilters } from '#app/domain/search-filters.ts'
+import { ExportSearchLimits } from './export-search-limits.tsx'
 import { ProgressBar } from './status-badge.tsx'
 
 export interface ExportSearchParams {
@@ -8,6 +10,8 @@ export interface ExportSearchParams {
   department?: string
   region?: string
   country?: string
+  filters?: SearchFilters
+  maxLeads?: number | null
 }
 
 /** The search as one line: sector or "all sectors", then the places from the most precise, or "all countries". */
@@ -45,6 +49,7 @@ export function ExportSummary({
         <dd className="mt-1 text-sm text-slate-900">
           <span className="font-medium">{summary.sector}</span> · {summary.place}
         </dd>
+        {searchParams.filters ? <ExportSearchLimits filters={searchParams.filters} maxLeads={searchParams.maxLeads ?? null} /> : null}
         <dd className="mt-3 flex flex-wrap gap-1.5" aria-label={t('exports.detail.enrichments')}>
           {chosen.map((type) => (
             <span key={type} className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-200 ring-inset">

@@ -51,6 +51,7 @@ export function SearchForm({
   serverOptions,
   onSubmit,
   pending,
+  filters,
 }: {
   criteria: SearchCriteria
   onCriteriaChange: (criteria: SearchCriteria, label?: string) => void
@@ -58,9 +59,11 @@ export function SearchForm({
   categories: Array<Pick<CategoryOption, 'id' | 'label'>>
   serverOptions: ServerPickerOptions
   onSubmit: (event: React.FormEvent<HTMLFormElement>) => void
+  /** More fields of the same GET form, below the pickers (the search filters). */
+  filters?: React.ReactNode
   pending: boolean
 }) {
-  const { t, i18n } = useTranslation()
+  const { i18n } = useTranslation()
   const canSubmit = hasSectorOrLocation(criteria)
   // Which levels have data: what the pickers loaded, else what the server said for this country and region.
   const known = useKnownLocationLevels(criteria, i18n.language)
@@ -108,23 +111,32 @@ export function SearchForm({
           ),
         )}
       </div>
-      <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
-        <p id="search-requirement" className={cn('text-sm', canSubmit ? 'text-slate-500' : 'text-amber-700')} role={canSubmit ? undefined : 'status'}>
-          {canSubmit ? t('search.previewNote') : t('search.errors.sectorOrLocation')}
-        </p>
-        <div className="flex gap-3">
-          {!hydrated ? (
-            <Button type="submit" name="refine" value="1" variant="secondary">
-              {t('search.loadNext')}
-            </Button>
-          ) : null}
-          {/* Without JavaScript the server checks the rule and answers with the message instead. */}
-          <Button type="submit" name="run" value="1" disabled={hydrated && !canSubmit} pending={pending} className="min-w-32">
-            {pending ? t('search.searching') : t('search.search')}
-          </Button>
-        </div>
-      </div>
+      {filters}
+      <SearchFormActions canSubmit={canSubmit} hydrated={hydrated} pending={pending} />
     </Form>
+  )
+}
+
+/** The requirement or preview note, then the submit (and, without JavaScript, the next level's loader). */
+function SearchFormActions({ canSubmit, hydrated, pending }: { canSubmit: boolean; hydrated: boolean; pending: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
+      <p id="search-requirement" className={cn('text-sm', canSubmit ? 'text-slate-500' : 'text-amber-700')} role={canSubmit ? undefined : 'status'}>
+        {canSubmit ? t('search.previewNote') : t('search.errors.sectorOrLocation')}
+      </p>
+      <div className="flex gap-3">
+        {!hydrated ? (
+          <Button type="submit" name="refine" value="1" variant="secondary">
+            {t('search.loadNext')}
+          </Button>
+        ) : null}
+        {/* Without JavaScript the server checks the rule and answers with the message instead. */}
+        <Button type="submit" name="run" value="1" disabled={hydrated && !canSubmit} pending={pending} className="min-w-32">
+          {pending ? t('search.searching') : t('search.search')}
+        </Button>
+      </div>
+    </div>
   )
 }
 

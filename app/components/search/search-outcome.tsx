@@ -1,13 +1,14 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import type { PreviewLead } from '#app/domain/search.ts'
+import type { MatchCount, PreviewLead } from '#app/domain/search.ts'
+import { MatchCountLine } from './match-count-line.tsx'
 import { Alert } from '../ui/alert.tsx'
 import { buttonClasses } from '../ui/button.tsx'
 import { EmptyResults, ResultsSkeleton, ResultsTable, SearchError } from './results.tsx'
 
 /** What the loader's preview run gave: results, an error, or the plan's refusal (shown as a modal). */
 export type SearchOutcome =
-  | { status: 'ok'; results: PreviewLead[]; source: string }
+  | { status: 'ok'; results: PreviewLead[]; source: string; count: MatchCount }
   | { status: 'error'; message: string }
   | { status: 'plan'; message: string; modalKey: string }
 
@@ -33,6 +34,7 @@ export function SearchOutcomePanel({ search, current, searching, pageSearch }: {
           {t('search.enrichAndExport')}
         </Link>
       </div>
+      <MatchCountLine count={search.count} />
       <ResultsTable results={search.results} />
       {search.source === 'osm' ? <p className="text-xs text-slate-500">{t('search.osmAttribution')}</p> : null}
     </div>

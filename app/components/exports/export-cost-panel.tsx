@@ -1,0 +1,119 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import { ENRICHMENT } from '#app/domain/enrichment-types.ts'
+import { exportCost, exportLeadCount, type FillRates } from '#app/domain/export-cost.ts'
+import type { MatchCount } from '#app/domain/search.ts'
+import { Alert } from '../ui/alert.tsx'
+import { Field } from '../ui/field.tsx'
+
+export interface ExportCostInfo {
+  /** The preview's free count (with the search's filters). */
+  matches: MatchCount
+  /** EXPORT_MAX_LEADS: no export holds more leads. */
+  exportCap: number
+  fillRates: FillRates
+}
+
+/** Reads the max leads field: a whole number ≥ 1, else no cap of the user's own. */
+function typedCap(text: string): number | null {
+  const value = Number(text)
+  return text.trim() !== '' && Number.isInteger(value) && value >= 1 ? value : null
+}
+
+/**
+ * The export's cost before it starts: leads, the most it can cost, what it is expected to cost, the balance; when
+ * the most exceeds the balance, how many leads the balance fully enriches. Its max leads field caps the export
+ * (recomputed as typed with JavaScript; server-rendered from the last submission without).
+ */
+export function ExportCostPanel({
+  cost,
+  credits,
+  options,
+  field,
+  last,
+}: {
+  cost: ExportCostInfo
+  credits: number
+  options: EnrichmentOptions
+  /** conform's max leads field (its errors are locale keys). */
+  field: { id: string; name: string; errors?: string[] }
+  /** The last submission: the value as typed and the server's refusal. */
+  last?: { maxLeads?: string; maxLeadsError?: string }
+}) {
+  const { t, i18n } = useTranslation()
+  const [typed, setTyped] = useState(last?.maxLeads ?? '')
+  const errors = field.errors?.map((key) => t(key, { max: cost.exportCap })) ?? (last?.maxLeadsError ? [last.maxLeadsError] : undefined)
+  const format = (value: number) => new Intl.NumberFormat(i18n.language).format(value)
+  const types = selectedTypes(options)
+  const cap = typedCap(typed)
+  const leads = exportLeadCount(cost.matches.value, cost.exportCap, cap)
+  const estimate = exportCost({ leads, types, fillRates: cost.fillRates, balance: credits })
+  // An "at least" count not cut by a cap is a floor: so are the credits computed from it.
+  const floor = !cost.matches.exact && leads === cost.matches.value ? '+' : ''
+  const stats = [
+    { key: 'leads', value: `${format(estimate.leads)}${floor}` },
+    { key: 'maxCredits', value: `${format(estimate.maxCredits)}${floor}` },
+    { key: 'expectedCredits', value: `≈ ${format(estimate.expectedCredits)}${floor}` },
+    { key: 'balance', value: format(credits) },
+  ]
+  return (
+    <section aria-labelledby="export-cost-title" className="space-y-4 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200 ring-inset" data-testid="export-cost">
+      <h3 id="export-cost-title" className="text-sm font-semibold text-slate-900">
+        {t('exports.modal.cost.title')}
+      </h3>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {stats.map(({ key, value }) => (
+          <div key={key} className="rounded-lg bg-white px-3 py-2 ring-1 ring-slate-200">
+            <dt className="text-xs font-medium text-slate-500">{t(`exports.modal.cost.${key}`)}</dt>
+            <dd className="mt-0.5 text-lg font-semibold text-slate-900 tabular-nums" data-testid={`cost-${key}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="text-xs text-slate-500">{t('exports.modal.cost.expectedHint')}</p>
+      {estimate.exceedsBalance ? (
+        <Alert tone="warning">
+          <span data-testid="cost-exceeds">{t('exports.modal.cost.exceeds', { count: estimate.fullyEnrichableLeads, formatted: format(estimate.fullyEnrichableLeads) })}</span>
+        </Alert>
+      ) : null}
+      <Field
+        label={t('exports.modal.cost.maxLeads')}
+        hint={t('exports.modal.cost.maxLeadsHint', { formatted: format(cost.exportCap) })}
+        errors={errors}
+        inputProps={{
+          id: field.id,
+          name: field.name,
+          type: 'number',
+          inputMode: 'numeric',
+          min: 1,
+          max: cost.exportCap,
+          step: 1,
+          value: typed,
+          onChange: (event) => setTyped(event.currentTarget.value),
+          placeholder: estimate.exceedsBalance ? String(estimate.fullyEnrichableLeads) : undefined,
+          className: 'sm:max-w-48',
+        }}
+      />
+      <SuccessRules options={options} />
+    </section>
+  )
+}
+
+/** What a credit buys: one line per chosen enrichment saying what counts as its success. */
+function SuccessRules({ options }: { options: EnrichmentOptions }) {
+  const { t } = useTranslation()
+  const types = selectedTypes(options)
+  if (types.length === 0) return null
+  return (
+    <div data-testid="success-rules">
+      <h4 className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{t('exports.modal.success.title')}</h4>
+      <ul className="mt-1.5 list-disc space-y-1 pl-5 text-xs text-slate-600">
+        {types.map((type) => (
+          <li key={type}>{t(ENRICHMENT[type].successKey)}</li>
+        ))}
+      </ul>
+    </div>
+  )
+}
