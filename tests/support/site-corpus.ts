@@ -14,10 +14,10 @@ import { type ExtractedFindings, type ExtractionPage, extractFindings } from '#a
 import { parsePage } from '#app/.server/enrichment/html.ts'
 import type { SocialNetworkName } from '#app/.server/enrichment/social.ts'
 
-export const SITES_DIR = path.resolve(import.meta.dirname, '../fixtures/sites')
-export const NETWORKS: SocialNetworkName[] = ['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'tiktok']
+const SITES_DIR = path.resolve(import.meta.dirname, '../fixtures/sites')
+const NETWORKS: SocialNetworkName[] = ['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'tiktok']
 
-export interface SiteExpectation {
+interface SiteExpectation {
   /** Where the site lives (page URLs are built from it). */
   url: string
   country: string
@@ -72,7 +72,7 @@ export function loadCorpus(): CorpusSite[] {
 }
 
 /** The findings for a site: every page (as the crawler does now), or the homepage alone (as the product did before). */
-export function runSite(site: CorpusSite, { homeOnly = false } = {}): ExtractedFindings {
+function runSite(site: CorpusSite, { homeOnly = false } = {}): ExtractedFindings {
   const pages = (homeOnly ? site.pages.slice(0, 1) : site.pages).map((page) => ({ ...page, parsed: parsePage(page.html, page.url), headers: page.kind === 'home' ? (site.expected.homeHeaders ?? {}) : {} }))
   return extractFindings(pages, { country: site.expected.country, robotsText: '' })
 }
