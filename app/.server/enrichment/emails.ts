@@ -27,8 +27,14 @@ export function emailsFromMailto(href: string): string[] {
   return target.split(/[,;]/).map((part) => part.trim()).filter(Boolean)
 }
 
-const AT_FORMS = /\s*(?:\[\s*(?:at|arobase|@)\s*\]|\(\s*(?:at|arobase|@)\s*\)|\{\s*(?:at|arobase|@)\s*\}|<\s*at\s*>)\s*/gi
-const DOT_FORMS = /\s*(?:\[\s*(?:dot|point|\.)\s*\]|\(\s*(?:dot|point|\.)\s*\)|\{\s*(?:dot|point)\s*\})\s*/gi
+// at / arobase (fr) / arroba (es) / chiocciola (it) / ät (de); dot / point / punkt / punto.
+const AT_WORDS = '(?:at|arobase|arroba|chiocciola|ät|@)'
+const DOT_WORDS = '(?:dot|point|punkt|punto|\\.)'
+const AT_FORMS = new RegExp(`\\s*(?:\\[\\s*${AT_WORDS}\\s*\\]|\\(\\s*${AT_WORDS}\\s*\\)|\\{\\s*${AT_WORDS}\\s*\\}|<\\s*at\\s*>)\\s*`, 'gi')
+const DOT_FORMS = new RegExp(`\\s*(?:\\[\\s*${DOT_WORDS}\\s*\\]|\\(\\s*${DOT_WORDS}\\s*\\)|\\{\\s*${DOT_WORDS}\\s*\\})\\s*`, 'gi')
+// "agence arobase atelier-ma.fr", "julie point perrin arobase site point fr": "arobase" is never prose, so a real dot
+// in the domain is enough; the local part may itself be spelled with "point".
+const AROBASE = /\b([a-z0-9][a-z0-9_%+-]*(?:(?:\s+point\s+|\.)[a-z0-9_%+-]+)*)\s+arobase\s+([a-z0-9-]+(?:(?:\s+point\s+|\.)[a-z0-9-]+)+)\b/gi
 // "contact at domain dot fr": only with both words, so "meet us at example.com" is not read as an address.
 const SPELLED = /\b([a-z0-9][a-z0-9._%+-]*)\s+(?:at|arobase)\s+([a-z0-9-]+(?:\s+(?:dot|point)\s+[a-z0-9-]+)+)\b/gi
 const EMAIL_IN_TEXT = /[a-z0-9][a-z0-9._%+-]*@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+/gi
@@ -36,6 +42,7 @@ const EMAIL_IN_TEXT = /[a-z0-9][a-z0-9._%+-]*@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:
 /** Rewrites the common obfuscations into plain addresses. */
 export function deobfuscate(text: string): string {
   return text
+    .replace(AROBASE, (_m, local: string, domain: string) => `${local}@${domain}`.replace(/\s+point\s+/gi, '.'))
     .replace(SPELLED, (_m, local: string, domain: string) => `${local}@${domain.replace(/\s+(?:dot|point)\s+/gi, '.')}`)
     .replace(AT_FORMS, '@')
     .replace(DOT_FORMS, '.')
@@ -58,9 +65,12 @@ export function emailsFromText(text: string): string[] {
 
 const ASSET_EXTENSIONS = /\.(?:png|jpe?g|gif|webp|svg|bmp|ico|avif|tiff?|heic|css|js|mjs|map|json|xml|mp4|webm|mp3|woff2?|ttf|eot|pdf|php|html?)$/
 const PLACEHOLDER_DOMAINS =
-  /^(?:[a-z0-9-]+\.)*(?:example|exemple|beispiel|ejemplo|esempio|your-?domain|yourdomain|votre-?domaine|votredomaine|votre-?site|votresite|yoursite|your-?company|mydomain|mondomaine|monsite|mysite|domain|domaine|email|e-mail|adresse|test|company|entreprise|societe|sample|placeholder)\.[a-z]{2,}$/
+  /^(?:[a-z0-9-]+\.)*(?:example|exemple|beispiel|ejemplo|esempio|your-?domain|yourdomain|votre-?domaine|votredomaine|votre-?site|votresite|yoursite|your-?company|mydomain|mondomaine|monsite|mysite|domain|domaine|email|e-mail|adresse|test|company|entreprise|societe|sample|placeholder|website|ihre-?firma|ihre-?domain|esempio|ejemplo|voorbeeld|tu-?empresa|tu-?dominio)\.[a-z]{2,}$/
 const PLACEHOLDER_LOCALS =
-  /^(?:votre|vous|your|you|yourname|your[._-]?name|youremail|your[._-]?email|your[._-]?mail|votre[._-]?(?:e-?mail|adresse|nom|mail)|nom|name|prenom[._-]?nom|firstname[._-]?lastname|first[._-]?last|john[._-]?doe|jane[._-]?doe|jdoe|user|username|utilisateur|example|exemple|someone|quelquun|x+)$/
+  /^(?:votre|vous|your|you|yourname|your[._-]?name|youremail|your[._-]?email|your[._-]?mail|votre[._-]?(?:e-?mail|adresse|nom|mail)|nom|name|prenom[._-]?nom|firstname[._-]?lastname|first[._-]?last|john[._-]?doe|jane[._-]?doe|jdoe|user|username|utilisateur|example|exemple|someone|quelquun|x+|jean[._-]?dupont|max[._-]?mustermann|erika[._-]?mustermann|mario[._-]?rossi|juan[._-]?perez|jan[._-]?jansen|vorname[._-]?nachname|nom[._-]?prenom)$/
+/** Site builders, e-commerce platforms and theme vendors: their addresses show up in templates and credits, never as the business's. */
+const PLATFORM_DOMAINS =
+  /(?:^|\.)(?:prestashop\.com|shopify\.com|wix\.com|squarespace\.com|jimdo\.com|webflow\.com|wordpress\.(?:com|org)|elegantthemes\.com|wpastra\.com|brainstormforce\.com|themegrill\.com|themeisle\.com|oceanwp\.org|generatepress\.com|kadencewp\.com|elementor\.com|themeforest\.net|envato\.com|themefusion\.com|woocommerce\.com)$/
 const SERVICE_DOMAINS = /(?:^|\.)(?:sentry\.io|sentry-next\.wixpress\.com|wixpress\.com|sentry\.wixpress\.com|ingest\.sentry\.io|sentry\.dev|bugsnag\.com|raygun\.io)$/
 const NO_REPLY = /^(?:no-?reply|do-?not-?reply|donotreply|ne-?pas-?repondre|mailer-daemon)(?:[._+-].*)?$/
 const LOCAL_SYNTAX = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/
@@ -78,6 +88,7 @@ export function junkEmailReason(email: string): string | null {
   if (PLACEHOLDER_DOMAINS.test(domain) || PLACEHOLDER_LOCALS.test(local)) return 'placeholder'
   if (SERVICE_DOMAINS.test(domain) || domain.includes('.ingest.') || /^[0-9a-f]{24,}$/.test(local)) return 'service address'
   if (NO_REPLY.test(local)) return 'no-reply'
+  if (PLATFORM_DOMAINS.test(domain)) return 'platform address'
   return null
 }
 

@@ -36,13 +36,34 @@ export function cleanSiret(raw: string | null | undefined): string | null {
   return isValidSiret(digits) ? digits : null
 }
 
-const GROUPED_DIGITS = '((?:\\d[ .\\-\\u00a0\\u202f]?){8,13}\\d)'
+// One separator between digit groups; a line break too ("Siret : 559 132 410<br>00056").
+const GROUPED_DIGITS = '((?:\\d(?:[ .\\-\\u00a0\\u202f]|\\n)?){8,13}\\d)'
 const SIRET_LABEL = new RegExp(`\\bSIRE[TN]\\b(?:\\s*(?:n[°o]\\.?|num[ée]ro|number|no\\.?))?\\s*(?:du\\s+si[èe]ge\\s*)?[:：]?\\s*${GROUPED_DIGITS}`, 'gi')
-const RCS_LABEL = /\bR\.?\s?C\.?\s?S\.?\b[^\d\n]{0,40}?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/gi
+// "RCS de⏎Lyon sous le numéro 123 456 789": the city may sit on the next line (<br>, table cell).
+const RCS_LABEL = /\bR\.?\s?C\.?\s?S\.?(?![\w.])[^\d]{0,40}?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/gi
+// "850 616 327 R.C.S. Reims", "687 890 947 RM 68" (Répertoire des Métiers): the number before its register.
+const NUMBER_THEN_REGISTER = /(?<![\d.])((?:\d[ .\u00a0\u202f]?){8}\d)\s*(?:R\.?\s?C\.?\s?S\.?|RM)(?![a-z])/gi
+// "Répertoire des Métiers … n° 687 890 947"
+const RM_LABEL = /\bR[ée]pertoire\s+des\s+m[ée]tiers\b[^\d]{0,60}?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/gi
+// Intra-community VAT number: FR + 2-character key + SIREN ("FR 93 598058493").
+const VAT_FR = /\bFR\s?[0-9A-HJ-NP-Z]{2}\s?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/g
+// "858 653 181 00025 (SIRET)": the label after the number.
+const SIRET_AFTER = /(?<![\d.])((?:\d[ .\u00a0\u202f]?){13}\d)\s*\(?\s*SIRET\b/gi
 
 export interface CompanyIds {
   siret: string | null
   siren: string | null
+}
+
+/** The first valid SIREN after any of the labels, tried in order. */
+function firstSiren(text: string, patterns: RegExp[]): string | null {
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) {
+      const digits = (match[1] as string).replace(/\D/g, '')
+      if (isValidSiren(digits)) return digits
+    }
+  }
+  return null
 }
 
 /** The first valid SIRET (and a SIREN from it, or from a SIREN/RCS mention) in visible text. */
@@ -55,14 +76,15 @@ export function companyIdsFromText(text: string): CompanyIds {
     else if (!siren && digits.length === 9 && isValidSiren(digits)) siren = digits
     if (siret) break
   }
-  if (!siren && !siret) {
-    for (const match of text.matchAll(RCS_LABEL)) {
+  if (!siret) {
+    for (const match of text.matchAll(SIRET_AFTER)) {
       const digits = (match[1] as string).replace(/\D/g, '')
-      if (isValidSiren(digits)) {
-        siren = digits
+      if (isValidSiret(digits)) {
+        siret = digits
         break
       }
     }
   }
+  if (!siren && !siret) siren = firstSiren(text, [RCS_LABEL, NUMBER_THEN_REGISTER, RM_LABEL, VAT_FR])
   return { siret, siren: siret ? siret.slice(0, 9) : siren }
 }

@@ -21,6 +21,21 @@ function hostIs(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`)
 }
 
+/**
+ * Accounts of site builders, shops and theme vendors: templates link them by default (Dawn's Facebook/YouTube point
+ * at Shopify, Wix's social bar at Wix) and theme credits link their authors. Never the business's own profile.
+ */
+const PLATFORM_ACCOUNTS = new Set([
+  'wix', 'wixfr', 'shopify', 'shopifyfr', 'squarespace', 'jimdo', 'webflow', 'wordpress', 'wordpressdotcom', 'prestashop', 'elegantthemes',
+  'wpastra', 'themegrill', 'themeisle', 'oceanwp', 'generatepress', 'elementor', 'envato', 'themeforest', 'woocommerce', 'godaddy',
+])
+
+function isPlatformAccount(url: URL): boolean {
+  const segments = url.pathname.split('/').filter(Boolean).map((s) => s.toLowerCase().replace(/^@/, ''))
+  const handle = ['company', 'c', 'user', 'pages'].includes(segments[0] ?? '') ? segments[1] : segments[0]
+  return PLATFORM_ACCOUNTS.has(handle ?? '')
+}
+
 /** The network of a profile URL, or null (not social, or a share/intent/post/home link). */
 export function classifySocialUrl(raw: string): SocialNetworkName | null {
   let url: URL
@@ -30,6 +45,7 @@ export function classifySocialUrl(raw: string): SocialNetworkName | null {
     return null
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
+  if (isPlatformAccount(url)) return null
   const host = url.hostname.toLowerCase()
   const segments = url.pathname.split('/').filter(Boolean)
   const first = (segments[0] ?? '').toLowerCase()

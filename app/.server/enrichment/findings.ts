@@ -1,0 +1,97 @@
+/**
+ * The extraction half of a crawl as a pure function: from pages already fetched and parsed to emails, phones,
+ * social profiles, SIREN/SIRET and technologies. Same steps, same order as crawler.ts's (private) extractFindings,
+ * so the discovery bench (bench/discovery.ts) and the corpus test measure what the crawler finds on a site without a
+ * network. crawler.ts is being changed on another branch (page of each email) and is left untouched here; once that
+ * lands it can call this function instead of keeping its own copy.
+ */
+import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
+import { jsonLdStrings, type ParsedPage } from './html.ts'
+import { addPhones, phonesFromText } from './phones.ts'
+import { companyIdsFromText } from './siret.ts'
+import { addSocialLinks, type SocialNetworkName } from './social.ts'
+import { type DetectedTechnology, detectTechnologies } from './technologies.ts'
+
+export interface ExtractionPage {
+  kind: 'home' | 'contact' | 'legal' | 'about'
+  url: string
+  html: string
+  parsed: ParsedPage
+  headers: Record<string, string | string[]>
+}
+
+export interface ExtractedFindings {
+  emails: string[]
+  phones: string[]
+  socialMedia: Partial<Record<SocialNetworkName, string>>
+  siret: string | null
+  siren: string | null
+  technologyDetails: DetectedTechnology[]
+}
+
+const MAX_EMAILS = 20
+const MAX_PHONES = 10
+
+function companyIds(pages: ExtractionPage[]): { siret: string | null; siren: string | null } {
+  // Legal notices first: that is where the SIRET is meant to be.
+  let ids = { siret: null as string | null, siren: null as string | null }
+  for (const page of [...pages.filter((p) => p.kind === 'legal'), ...pages.filter((p) => p.kind !== 'legal')]) {
+    const found = companyIdsFromText(page.parsed.text)
+    if (found.siret) return found
+    if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren }
+  }
+  return ids
+}
+
+function homeTechnologies(home: ExtractionPage, robotsText: string): DetectedTechnology[] {
+  const cookies = home.headers['set-cookie']
+  try {
+    return detectTechnologies({
+      url: home.url,
+      html: home.html,
+      text: home.parsed.text,
+      scriptSrc: home.parsed.scriptSrc,
+      meta: home.parsed.meta,
+      headers: home.headers,
+      cookies: cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [cookies],
+      robots: robotsText || undefined,
+    })
+  } catch {
+    return []
+  }
+}
+
+/** Pages: the homepage first, then the contact / legal / about pages the crawler chose. */
+export function extractFindings(pages: ExtractionPage[], { country, robotsText }: { country: string | null; robotsText: string }): ExtractedFindings {
+  const home = pages[0] as ExtractionPage
+  const emails = new Set<string>()
+  const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
+  const telLinks: string[] = []
+  const jsonLdPhones: string[] = []
+  const textPhones: string[] = []
+  const legalTextPhones: string[] = []
+  for (const page of pages) {
+    const { parsed } = page
+    const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
+    for (const link of links) {
+      if (/^\s*mailto:/i.test(link.href)) addEmails(emails, emailsFromMailto(link.href))
+      else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
+    }
+    addEmails(emails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
+    addEmails(emails, jsonLdStrings(parsed.jsonLd, 'email'))
+    addEmails(emails, emailsFromText(parsed.text))
+    addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
+    addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
+    jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.text))
+  }
+  const phones = new Map<string, string>()
+  addPhones(phones, [...telLinks, ...jsonLdPhones, ...textPhones, ...legalTextPhones], country)
+  return {
+    emails: [...emails].slice(0, MAX_EMAILS),
+    phones: [...phones.values()].slice(0, MAX_PHONES),
+    socialMedia,
+    ...companyIds(pages),
+    technologyDetails: homeTechnologies(home, robotsText),
+  }
+}

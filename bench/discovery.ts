@@ -1,0 +1,76 @@
+// Discovery bench (issue "Contact quality", item 2): recall and precision of the website extraction per field over
+// the hand-written corpus of small-business sites in tests/fixtures/sites (expected.json per site, written by hand).
+// The extraction is the crawler's own (findings.ts: parsePage + the same extractors in the same order) over the
+// pages the crawler would fetch; the baseline in the same run is the homepage alone, as the product worked before it
+// crawled contact / legal pages.
+//
+//   npx tsx bench/discovery.ts [--details]   (--details: every miss and false positive, not only the first 12)
+import { type FieldScore, loadCorpus, precision, recall, scoreCorpus } from '#tests/support/site-corpus.ts'
+import { printTable } from './lib/table.ts'
+
+const DETAILS = process.argv.includes('--details')
+const LIST_LIMIT = DETAILS ? Infinity : 12
+
+const pct = (value: number) => `${(value * 100).toFixed(1)}`
+
+function sum(scores: FieldScore[], fields: string[], name: string): FieldScore {
+  const picked = scores.filter((s) => fields.includes(s.field))
+  return {
+    field: name,
+    expected: picked.reduce((n, s) => n + s.expected, 0),
+    found: picked.reduce((n, s) => n + s.found, 0),
+    truePositives: picked.reduce((n, s) => n + s.truePositives, 0),
+    misses: picked.flatMap((s) => s.misses.map((m) => `${s.field} ${m}`)),
+    falsePositives: picked.flatMap((s) => s.falsePositives.map((m) => `${s.field} ${m}`)),
+    trapsTaken: picked.flatMap((s) => s.trapsTaken),
+  }
+}
+
+function withTotals(scores: FieldScore[]): FieldScore[] {
+  const social = ['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'tiktok']
+  const out = scores.flatMap((s) => (s.field === 'tiktok' ? [s, sum(scores, social, 'social (all)')] : [s]))
+  return out.flatMap((s) => (s.field === 'siren' ? [s, sum(scores, ['siret', 'siren'], 'siren/siret')] : [s]))
+}
+
+function printList(title: string, values: string[]) {
+  if (values.length === 0) return
+  console.log(`  ${title} (${values.length}):`)
+  for (const value of values.slice(0, LIST_LIMIT)) console.log(`    ${value}`)
+  if (values.length > LIST_LIMIT) console.log(`    … ${values.length - LIST_LIMIT} more (--details)`)
+}
+
+const sites = loadCorpus()
+const pages = sites.reduce((n, s) => n + s.pages.length, 0)
+const started = performance.now()
+const baseline = withTotals(scoreCorpus(sites, { homeOnly: true }))
+const current = withTotals(scoreCorpus(sites))
+console.log(`Discovery over ${sites.length} sites, ${pages} pages (${((performance.now() - started) / 1000).toFixed(1)} s)\n`)
+console.log('baseline = homepage only (the product before it crawled contact/legal pages); current = homepage + contact/legal/about pages\n')
+
+printTable(
+  ['field', 'expected', 'base found', 'base TP', 'base recall %', 'base prec %', 'found', 'TP', 'recall %', 'precision %', 'traps taken'],
+  current.map((s, i) => {
+    const b = baseline[i] as FieldScore
+    return [s.field, s.expected, b.found, b.truePositives, pct(recall(b)), pct(precision(b)), s.found, s.truePositives, pct(recall(s)), pct(precision(s)), s.trapsTaken.length]
+  }),
+)
+
+console.log('\nMisses and false positives (current):')
+for (const score of current) {
+  if (score.field.includes('(all)') || score.field === 'siren/siret') continue
+  if (score.misses.length + score.falsePositives.length === 0) continue
+  console.log(`${score.field}:`)
+  printList('missed', score.misses)
+  printList('false positives', score.falsePositives)
+  printList('traps taken', score.trapsTaken)
+}
+
+const field = (name: string) => current.find((s) => s.field === name) as FieldScore
+const goals: Array<[string, boolean]> = [
+  [`email recall ≥ 90 % (${pct(recall(field('email')))} %)`, recall(field('email')) >= 0.9],
+  [`email precision ≥ 95 % (${pct(precision(field('email')))} %)`, precision(field('email')) >= 0.95],
+  [`technologies recall ≥ 80 % (${pct(recall(field('technologies')))} %)`, recall(field('technologies')) >= 0.8],
+  [`SIREN/SIRET recall ≥ 80 % (${pct(recall(field('siren/siret')))} %)`, recall(field('siren/siret')) >= 0.8],
+]
+console.log('\nGoals:')
+for (const [label, met] of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${label}`)
