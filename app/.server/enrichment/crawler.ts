@@ -3,15 +3,14 @@
  * Homepage first, then up to `maxPages` same-site contact / legal / about pages, all through the SSRF-guarded,
  * polite, bounded HTTP client, and only where robots.txt allows.
  */
-import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
+import { extractFindings as extractPageFindings } from './findings.ts'
 import { FetchError, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
-import { jsonLdStrings, type ParsedPage, parsePage } from './html.ts'
-import { addPhones, countryFromHostname, phonesFromText, toCountryCode } from './phones.ts'
+import { type ParsedPage, parsePage } from './html.ts'
+import { countryFromHostname, toCountryCode } from './phones.ts'
 import { RobotsCache, type RobotsRules } from './robots.ts'
-import { companyIdsFromText } from './siret.ts'
-import { addSocialLinks, type SocialNetworkName } from './social.ts'
+import type { SocialNetworkName } from './social.ts'
 import { HostAllowList, type LookupFn, allowListFromEnv, normalizeHostname, systemLookup } from './ssrf.ts'
-import { type DetectedTechnology, detectTechnologies, groupByCategory, loadTechnologies } from './technologies.ts'
+import { type DetectedTechnology, groupByCategory, loadTechnologies } from './technologies.ts'
 
 export interface WebsiteFindings {
   /** not_found: no website / 404 / robots.txt disallows the homepage; failed: network, timeout, refused, blocked. */
@@ -108,8 +107,6 @@ const KIND_PATTERNS: Array<[Exclude<PageKind, 'home'>, RegExp]> = [
   ['about', /about|a[-_ ]?propos|à[-_ ]propos|qui[-_ ]sommes|notre[-_ ](?:histoire|[ée]quipe)|uber[-_ ]uns|über[-_ ]uns/i],
 ]
 /** A business has a few addresses and numbers; a page listing hundreds is a directory, not the business. */
-const MAX_EMAILS = 20
-const MAX_PHONES = 10
 const SKIP_EXTENSIONS = /\.(?:pdf|jpe?g|png|gif|webp|svg|zip|docx?|xlsx?|pptx?|mp4|mp3|avi|mov|ics|vcf|xml|json|css|js)$/i
 
 function isHtml(response: HttpResponse): boolean {
@@ -344,84 +341,20 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
   }
 }
 
-function extractFindings(pages: FetchedPage[], { country, robotsText }: { country: string | null; robotsText: string }): WebsiteFindings {
-  const home = pages[0] as FetchedPage
-  const emails = new Set<string>()
-  const emailPages: Record<string, string> = {}
-  const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
-  const telLinks: string[] = []
-  const jsonLdPhones: string[] = []
-  const textPhones: string[] = []
-  const legalTextPhones: string[] = []
-  for (const page of pages) {
-    const { parsed } = page
-    const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
-    const pageEmails = new Set<string>()
-    for (const link of links) {
-      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href))
-      else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
-    }
-    addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
-    addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
-    addEmails(pageEmails, emailsFromText(parsed.text))
-    for (const email of pageEmails) {
-      if (emails.has(email)) continue
-      emails.add(email)
-      emailPages[email] = page.url
-    }
-    addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
-    addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
-    jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
-    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.text))
-  }
-  const phones = new Map<string, string>()
-  addPhones(phones, [...telLinks, ...jsonLdPhones, ...textPhones, ...legalTextPhones], country)
-
-  // Legal notices first: that is where the SIRET is meant to be.
-  let ids = { siret: null as string | null, siren: null as string | null }
-  for (const page of [...pages.filter((p) => p.kind === 'legal'), ...pages.filter((p) => p.kind !== 'legal')]) {
-    const found = companyIdsFromText(page.parsed.text)
-    if (found.siret) {
-      ids = found
-      break
-    }
-    if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren }
-  }
-
-  let technologyDetails: DetectedTechnology[]
-  try {
-    technologyDetails = detectTechnologies({
-      url: home.url,
-      html: home.html,
-      text: home.parsed.text,
-      scriptSrc: home.parsed.scriptSrc,
-      meta: home.parsed.meta,
-      headers: home.response.headers,
-      cookies: toList(home.response.headers['set-cookie']),
-      robots: robotsText || undefined,
-    })
-  } catch {
-    technologyDetails = []
-  }
-
+/** The findings of the pages read (findings.ts, the one extraction the corpus bench measures too). */
+function extractFindings(pages: FetchedPage[], context: { country: string | null; robotsText: string }): WebsiteFindings {
+  const found = extractPageFindings(
+    pages.map((page) => ({ kind: page.kind, url: page.url, html: page.html, parsed: page.parsed, headers: page.response.headers })),
+    context,
+  )
   return {
+    ...found,
     status: 'ok',
-    finalUrl: home.url,
-    emails: [...emails].slice(0, MAX_EMAILS),
-    emailPages,
-    socialMedia,
-    technologies: groupByCategory(technologyDetails),
-    phones: [...phones.values()].slice(0, MAX_PHONES),
-    siret: ids.siret,
-    siren: ids.siren,
-    technologyDetails,
+    finalUrl: (pages[0] as FetchedPage).url,
+    technologies: groupByCategory(found.technologyDetails),
     pages: pages.map((p) => p.url),
     pageErrors: [],
   }
-}
-
-function toList(value: string | string[] | undefined): string[] {
-  return value === undefined ? [] : Array.isArray(value) ? value : [value]
 }
 
 /** Successful lookups kept 30 s (bounded): crawls of the same host do not each pay a DNS round trip. */

@@ -1,9 +1,8 @@
 /**
  * The extraction half of a crawl as a pure function: from pages already fetched and parsed to emails, phones,
  * social profiles, SIREN/SIRET and technologies. Same steps, same order as crawler.ts's (private) extractFindings,
- * so the discovery bench (bench/discovery.ts) and the corpus test measure what the crawler finds on a site without a
- * network. crawler.ts is being changed on another branch (page of each email) and is left untouched here; once that
- * lands it can call this function instead of keeping its own copy.
+ * The crawler calls it on the pages it fetched; the discovery bench (bench/discovery.ts) and the corpus test call it
+ * on fixture pages, so they measure exactly what the crawler finds on a site, without a network.
  */
 import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
 import { jsonLdStrings, type ParsedPage } from './html.ts'
@@ -22,6 +21,8 @@ export interface ExtractionPage {
 
 export interface ExtractedFindings {
   emails: string[]
+  /** The page each email was first found on (provenance: the file names it). */
+  emailPages: Record<string, string>
   phones: string[]
   socialMedia: Partial<Record<SocialNetworkName, string>>
   siret: string | null
@@ -65,6 +66,7 @@ function homeTechnologies(home: ExtractionPage, robotsText: string): DetectedTec
 export function extractFindings(pages: ExtractionPage[], { country, robotsText }: { country: string | null; robotsText: string }): ExtractedFindings {
   const home = pages[0] as ExtractionPage
   const emails = new Set<string>()
+  const emailPages: Record<string, string> = {}
   const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
   const telLinks: string[] = []
   const jsonLdPhones: string[] = []
@@ -73,13 +75,19 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
   for (const page of pages) {
     const { parsed } = page
     const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
+    const pageEmails = new Set<string>()
     for (const link of links) {
-      if (/^\s*mailto:/i.test(link.href)) addEmails(emails, emailsFromMailto(link.href))
+      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href))
       else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
     }
-    addEmails(emails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
-    addEmails(emails, jsonLdStrings(parsed.jsonLd, 'email'))
-    addEmails(emails, emailsFromText(parsed.text))
+    addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
+    addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
+    addEmails(pageEmails, emailsFromText(parsed.text))
+    for (const email of pageEmails) {
+      if (emails.has(email)) continue
+      emails.add(email)
+      emailPages[email] = page.url
+    }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
     jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
@@ -89,6 +97,7 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
   addPhones(phones, [...telLinks, ...jsonLdPhones, ...textPhones, ...legalTextPhones], country)
   return {
     emails: [...emails].slice(0, MAX_EMAILS),
+    emailPages,
     phones: [...phones.values()].slice(0, MAX_PHONES),
     socialMedia,
     ...companyIds(pages),
