@@ -122,6 +122,14 @@ export const envSchema = z.object({
   ENRICH_TIMEOUT_MS: positiveInt().default(8_000),
   ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
   ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(64),
+  /** Comma list of "ip" or "ip:port"; empty: the system's resolvers (demo source: the demo mail zone). */
+  EMAIL_DNS_SERVERS: z.string().default(''),
+  EMAIL_DNS_TIMEOUT_MS: positiveInt().default(3_000),
+  /** Domains whose DNS answer is remembered (LRU, one hour). */
+  EMAIL_DNS_CACHE_SIZE: positiveInt().default(10_000),
+  EMAIL_SMTP_CHECK: boolean().default(false),
+  EMAIL_SMTP_PORT: port().default(25),
+  EMAIL_SMTP_TIMEOUT_MS: positiveInt().default(10_000),
   EXPORT_MAX_LEADS: positiveInt().default(1_000),
   EXPORT_CONCURRENCY: positiveInt().default(16),
   /** Days an enrichment a user paid for is reused free (and a found result reused without a crawl); 0: never. */

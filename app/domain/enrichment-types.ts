@@ -4,6 +4,7 @@
 // columns (leads.<task>, export_leads.<task>_status: public.record_lead_enrichment reads them by that convention)
 // and its locale strings. Pure: shared by client and server.
 import type { ColumnRole } from './download-presets.ts'
+import { formatEmailChecks } from './email-quality.ts'
 import { adminFrField, firstOfList, formatEmailSources, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
 
 export type FileLang = 'fr' | 'en'
@@ -127,6 +128,13 @@ export const ENRICHMENT_TABLE = [
         header: { en: 'Email sources', fr: 'Sources des e-mails' },
         width: 48,
         value: (row) => formatEmailSources(row.email, row.email_sources),
+      },
+      {
+        // The verification of each address (app/domain/email-quality.ts), stored in leads.email_sources[email].check.
+        key: 'email_checks',
+        header: { en: 'Email status', fr: 'Statut des e-mails' },
+        width: 40,
+        value: (row) => formatEmailChecks(row.email, row.email_sources),
       },
     ],
     fileRole: 'contact',

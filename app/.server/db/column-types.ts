@@ -46,6 +46,9 @@ export type SocialMediaJson = { [network: string]: string }
 /** leads.admin_fr_info: the registry match; has a `results` list. */
 export type AdminFrInfoJson = JsonObject & { results?: JsonValue[] }
 /** leads.email_sources: email -> where it was found (page URL; null when the lead source listed it) and when. */
-export type EmailSourcesJson = { [email: string]: { page: string | null; found_at: string } }
+/** `check`: its verification (app/domain/email-quality.ts), absent for emails found before verification existed. */
+export type EmailSourcesJson = {
+  [email: string]: { page: string | null; found_at: string; check?: { status: 'valid' | 'risky' | 'invalid'; reason?: string; role: boolean; webmail: boolean } }
+}
 /** export_leads.reused: task -> date of the user's earlier purchase this export reused for free. */
 export type ReusedMarks = { [task: string]: string }

@@ -9,15 +9,32 @@
  *   DEMO_WEBSITES_URL            the demo websites server (its host gets the demo concurrency when allow-listed)
  *   REGISTRY_URL                 French registry base URL (unset: the public API, https://recherche-entreprises.api.gouv.fr)
  *   REGISTRY_REQUESTS_PER_SECOND unset: 7 (the public API's limit), or 100 for an allow-listed local registry (demo)
+ *   EMAIL_DNS_* / EMAIL_SMTP_*   email verification (app/.server/enrichment/email-verification.ts); the demo source
+ *                                without EMAIL_DNS_SERVERS answers from the demo mail zone (sources/demo/mail-dns.ts)
  */
 import { createRegistryClient, createWebsiteCrawler, normalizePhone } from '#app/.server/enrichment/index.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
+import { createEmailVerifier, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
+import { demoMailDns } from '#app/.server/sources/demo/mail-dns.ts'
 import type { Enrichers } from './enrichers.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
 /** The host of a configured URL (the schema has checked it parses), lower case. */
 function hostOf(url: string | undefined): string | null {
   return url ? new URL(url).host.toLowerCase() : null
+}
+
+function emailVerifierFrom(config: Env): EmailVerifier {
+  const dnsServers = config.EMAIL_DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean)
+  return createEmailVerifier({
+    dns: config.LEADS_SOURCE === 'demo' && dnsServers.length === 0 ? demoMailDns : undefined,
+    dnsServers,
+    dnsTimeoutMs: config.EMAIL_DNS_TIMEOUT_MS,
+    cacheSize: config.EMAIL_DNS_CACHE_SIZE,
+    smtp: config.EMAIL_SMTP_CHECK
+      ? { port: config.EMAIL_SMTP_PORT, timeoutMs: config.EMAIL_SMTP_TIMEOUT_MS, heloName: hostOf(config.APP_URL)?.replace(/:\d+$/, '') || 'localhost' }
+      : undefined,
+  })
 }
 
 export function createDefaultEnrichers(config: Env = validateEnv()): Enrichers {
@@ -46,6 +63,7 @@ export function createDefaultEnrichers(config: Env = validateEnv()): Enrichers {
       return { status: 'not_found' }
     },
     normalizePhone: (raw, countryCode) => normalizePhone(raw, countryCode),
+    emailVerifier: emailVerifierFrom(config),
     close: () => crawler.close(),
   }
 }

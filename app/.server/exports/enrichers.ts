@@ -5,6 +5,8 @@
 import type { EmailSourcesJson as EmailSources, JsonObject } from '#app/.server/db.ts'
 import type { EnrichmentTask } from '#app/domain/enrichment-types.ts'
 import type { RegistryLead } from '#app/.server/enrichment/registry.ts'
+import { verifyFoundEmails, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
+import type { EmailCheck } from '#app/domain/email-quality.ts'
 
 /** One task per (lead, type), named by the table of enrichment types. */
 export type TaskType = EnrichmentTask
@@ -38,6 +40,8 @@ export interface Enrichers {
   lookupRegistry(query: RegistryQuery, options: { signal?: AbortSignal }): Promise<RegistryOutcome>
   /** A valid number in a normalised (international) form, or null. */
   normalizePhone(raw: string, countryCode: string | null): string | null
+  /** Verifies found emails (invalid ones are dropped); none: every email is kept unverified. */
+  emailVerifier?: EmailVerifier
   /** Releases sockets, timers (worker shutdown). */
   close?(): Promise<void>
 }
@@ -150,10 +154,10 @@ function cleanSocial(...maps: Array<Record<string, string | undefined> | null | 
 }
 
 /** Each email's page (null: the lead source listed it, or the crawler did not say) and the date of this run. */
-function emailSources(emails: string[], pages: Record<string, string> | undefined, foundAt: string): EmailSources {
+function emailSources(emails: string[], pages: Record<string, string> | undefined, foundAt: string, checks: Record<string, EmailCheck>): EmailSources {
   // Keyed like the emails: trimmed and lower case (dedupeEmails).
   const pageOf = new Map(Object.entries(pages ?? {}).map(([email, page]) => [email.trim().toLowerCase(), page]))
-  return Object.fromEntries(emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt }]))
+  return Object.fromEntries(emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt, ...(checks[email] && { check: checks[email] }) }]))
 }
 
 /** The list or map when it holds something, else null. */
@@ -201,7 +205,8 @@ async function lookupRegistry(lead: LeadForEnrichment, findings: WebsiteFindings
  *
  * Outcome rules (README "Export pipeline"):
  *   website       success = the crawl reached the site (status ok); no website → not_found
- *   email/social  success = at least one found (crawl ∪ what the source gave)
+ *   email         success = at least one found (crawl ∪ what the source gave) and not invalid (verification)
+ *   social        success = at least one found (crawl ∪ what the source gave)
  *   technologies  success = at least one detected
  *   phone         success = a valid number after normalisation (the source's first, else one printed on the site)
  *   admin_fr_info success = a registry match; only French leads (others: not_found)
@@ -234,8 +239,11 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
     } else outcomes[type] = crawlFailed ? 'failed' : 'not_found'
   }
   fromCrawl('website', ok ? findings?.finalUrl || (lead.website as string) : null)
-  fromCrawl('email', nonEmpty(dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []])))
-  if (values.email) values.email_sources = emailSources(values.email, ok ? findings?.emailPages : undefined, new Date().toISOString())
+  // Only valid and risky addresses count (and are stored): invalid ones are dropped (README "Email verification").
+  const found = pending.has('email') ? dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []]) : []
+  const emails = await verifyFoundEmails(enrichers.emailVerifier, found, context.signal)
+  fromCrawl('email', nonEmpty(emails.kept))
+  if (values.email) values.email_sources = emailSources(values.email, ok ? findings?.emailPages : undefined, new Date().toISOString(), emails.checks)
   fromCrawl('social_media', nonEmpty(cleanSocial(lead.sourceSocialMedia, ok ? findings?.socialMedia : null)))
   fromCrawl('technologies', nonEmpty(ok ? cleanTechnologies(findings?.technologies) : {}))
   if (pending.has('phone')) {

@@ -66,7 +66,7 @@ export interface DemoSiteTruth {
   analyticsId: string | null
 }
 
-const FREE_MAIL = ['orange.fr', 'gmail.com', 'wanadoo.fr', 'free.fr', 'sfr.fr', 'laposte.net', 'outlook.fr']
+export const FREE_MAIL = ['orange.fr', 'gmail.com', 'wanadoo.fr', 'free.fr', 'sfr.fr', 'laposte.net', 'outlook.fr']
 const PRIMARY_LOCALS = ['contact', 'bonjour', 'info', 'accueil']
 const SECONDARY_LOCALS = ['commandes', 'reservation', 'devis', 'secretariat', 'compta']
 
