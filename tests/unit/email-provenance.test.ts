@@ -21,7 +21,7 @@ describe('email provenance in the file', () => {
 
   it('is a file column of the email type, after the emails', () => {
     const keys = ENRICHMENT.email.fileColumns.map((column) => column.key)
-    expect(keys).toEqual(['email', 'email_sources'])
+    expect(keys).toEqual(['email', 'email_sources', 'email_checks'])
     const row = { email: ['contact@paul.fr'], email_sources: sources }
     expect(ENRICHMENT.email.fileColumns[1]?.value(row)).toBe('contact@paul.fr: https://paul.fr/contact (2026-11-21)')
   })
