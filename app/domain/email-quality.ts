@@ -41,7 +41,7 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
 
 /** The domain in ASCII (punycode) and lower case, or null when it is no hostname. */
-export function asciiDomain(domain: string): string | null {
+function asciiDomain(domain: string): string | null {
   if (!domain || domain.length > DOMAIN_MAX * 4 || /[\s/\\@:[\]?#%]/.test(domain)) return null
   let host: string
   try {

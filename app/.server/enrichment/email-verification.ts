@@ -62,7 +62,7 @@ async function lookup<T>(query: () => Promise<T[]>): Promise<{ answer: 'found' |
 }
 
 /** MX first; without MX (RFC 5321 §5.1) the domain's own address (A, AAAA). A null MX (RFC 7505) takes no mail. */
-export async function domainMailFacts(dns: MailDns, domain: string): Promise<DomainFacts> {
+async function domainMailFacts(dns: MailDns, domain: string): Promise<DomainFacts> {
   const mx = await lookup(() => dns.resolveMx(domain))
   if (mx.answer === 'found') {
     const hosts = mx.records

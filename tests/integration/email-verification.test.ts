@@ -1,0 +1,148 @@
+// Email verification against a local DNS server (dns2 on loopback) and a local SMTP server (smtp-server): the real
+// node:dns Resolver and SMTP dialogue, never the internet.
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import dns2 from 'dns2'
+import { SMTPServer } from 'smtp-server'
+import { createEmailVerifier, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
+import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
+import { parseEnv } from '#app/.server/env.server.ts'
+
+const { Packet } = dns2
+
+type Answer = { type: 'MX'; exchange: string } | { type: 'A'; address: string }
+/** The zone: name → answers; `NXDOMAIN` / `SERVFAIL` / `SILENT` (never answers, a timeout). */
+const ZONE: Record<string, Answer[] | 'NXDOMAIN' | 'SERVFAIL' | 'SILENT'> = {
+  'good.test': [{ type: 'MX', exchange: 'mx.good.test' }],
+  'mx.good.test': [{ type: 'A', address: '127.0.0.1' }],
+  'catchall.test': [{ type: 'MX', exchange: 'mx.good.test' }],
+  'fallback.test': [{ type: 'A', address: '127.0.0.1' }],
+  'nomail.test': [],
+  'missing.test': 'NXDOMAIN',
+  'broken.test': 'SERVFAIL',
+  'slow.test': 'SILENT',
+  'nosmtp.test': [{ type: 'MX', exchange: 'mx.nosmtp.test' }],
+  'mx.nosmtp.test': [{ type: 'A', address: '127.0.0.2' }],
+}
+const queries: string[] = []
+
+let dnsServer: ReturnType<typeof dns2.createServer>
+let dnsAddress: string
+let smtp: SMTPServer
+let smtpPort: number
+const MAILBOXES = new Set(['jean@good.test', 'contact@good.test'])
+
+beforeAll(async () => {
+  dnsServer = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = Packet.createResponseFromRequest(request)
+      const [question] = request.questions
+      const name = (question?.name ?? '').toLowerCase()
+      const entry = ZONE[name] ?? 'NXDOMAIN'
+      queries.push(`${name}/${question?.type}`)
+      if (entry === 'SILENT') return
+      if (entry === 'NXDOMAIN') response.header.rcode = Packet.RCODE.NXDOMAIN
+      else if (entry === 'SERVFAIL') response.header.rcode = Packet.RCODE.SERVFAIL
+      else {
+        for (const answer of entry) {
+          if (answer.type === 'MX' && question?.type === Packet.TYPE.MX) response.answers.push({ name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 60, exchange: answer.exchange, priority: 10 } as never)
+          if (answer.type === 'A' && question?.type === Packet.TYPE.A) response.answers.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address: answer.address } as never)
+        }
+      }
+      void send(response)
+    },
+  })
+  const addresses = await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } })
+  dnsAddress = `127.0.0.1:${addresses.udp?.port}`
+
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const email = address.address.toLowerCase()
+      if (email.endsWith('@catchall.test') || MAILBOXES.has(email)) return callback()
+      if (email.startsWith('busy@')) return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }))
+      callback(Object.assign(new Error('No such user'), { responseCode: 550 }))
+    },
+  })
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  smtpPort = (smtp.server.address() as AddressInfo).port
+})
+
+afterAll(async () => {
+  await dnsServer?.close()
+  await new Promise<void>((resolve) => smtp.close(() => resolve()))
+})
+
+const statuses = async (verifier: EmailVerifier, emails: string[]) =>
+  Object.fromEntries(Object.entries(await verifier.verify(emails)).map(([email, check]) => [email, check.reason ? `${check.status}:${check.reason}` : check.status]))
+
+describe('DNS (node:dns Resolver, local server)', () => {
+  const verifier = () => createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300 })
+
+  it('MX, A fallback, no record, NXDOMAIN, SERVFAIL and timeout', async () => {
+    expect(
+      await statuses(verifier(), [
+        'jean@good.test',
+        'contact@fallback.test',
+        'info@nomail.test',
+        'paul@missing.test',
+        'marie@broken.test',
+        'luc@slow.test',
+        'x@yopmail.com',
+      ]),
+    ).toEqual({
+      'jean@good.test': 'valid',
+      'contact@fallback.test': 'valid',
+      'info@nomail.test': 'invalid:no_mail',
+      'paul@missing.test': 'invalid:no_mail',
+      'marie@broken.test': 'risky:dns_unavailable',
+      'luc@slow.test': 'risky:dns_unavailable',
+      // Disposable: decided from the list, no DNS query.
+      'x@yopmail.com': 'invalid:disposable',
+    })
+    expect(queries.some((query) => query.startsWith('yopmail.com'))).toBe(false)
+  })
+
+  it('asks DNS once per domain (cache, shared in-flight lookups)', async () => {
+    const cached = verifier()
+    queries.length = 0
+    await cached.verify(['a@good.test', 'b@good.test'])
+    await cached.verify(['c@good.test'])
+    expect(queries.filter((query) => query.startsWith('good.test/'))).toHaveLength(1)
+  })
+
+  it('the default enrichers use EMAIL_DNS_SERVERS (even with the demo source)', async () => {
+    const { emailVerifier } = createDefaultEnrichers(parseEnv({ LEADS_SOURCE: 'demo', EMAIL_DNS_SERVERS: dnsAddress, EMAIL_DNS_TIMEOUT_MS: '300' }))
+    expect(await statuses(emailVerifier!, ['jean@good.test', 'paul@missing.test'])).toEqual({ 'jean@good.test': 'valid', 'paul@missing.test': 'invalid:no_mail' })
+  })
+})
+
+describe('SMTP mailbox check (EMAIL_SMTP_CHECK, local server)', () => {
+  const verifier = () => createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: { port: smtpPort, timeoutMs: 2_000, heloName: 'leadatlas.test' } })
+
+  it('accepted → valid, refused → invalid, catch-all → risky, a temporary refusal → risky', async () => {
+    expect(await statuses(verifier(), ['jean@good.test', 'contact@good.test', 'nobody@good.test', 'busy@good.test', 'anyone@catchall.test'])).toEqual({
+      'jean@good.test': 'valid',
+      'contact@good.test': 'valid',
+      'nobody@good.test': 'invalid:mailbox_refused',
+      'busy@good.test': 'risky:smtp_unavailable',
+      'anyone@catchall.test': 'risky:catch_all',
+    })
+  })
+
+  it('an unreachable mail server makes the address risky, not invalid', async () => {
+    const closed = createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: { port: 1, timeoutMs: 1_000, heloName: 'leadatlas.test' } })
+    expect(await statuses(closed, ['jean@good.test', 'x@nosmtp.test'])).toEqual({ 'jean@good.test': 'risky:smtp_unavailable', 'x@nosmtp.test': 'risky:smtp_unavailable' })
+  })
+
+  it('off by default: EMAIL_SMTP_CHECK=true with EMAIL_SMTP_PORT turns it on', async () => {
+    const env = { EMAIL_DNS_SERVERS: dnsAddress, EMAIL_DNS_TIMEOUT_MS: '300' }
+    const off = createDefaultEnrichers(parseEnv(env)).emailVerifier!
+    const on = createDefaultEnrichers(parseEnv({ ...env, EMAIL_SMTP_CHECK: 'true', EMAIL_SMTP_PORT: String(smtpPort) })).emailVerifier!
+    expect(await statuses(off, ['nobody@good.test'])).toEqual({ 'nobody@good.test': 'valid' })
+    expect(await statuses(on, ['nobody@good.test'])).toEqual({ 'nobody@good.test': 'invalid:mailbox_refused' })
+  })
+})
