@@ -42,6 +42,7 @@ const ALL_HEADERS = [
   'Website enrichment status',
   'Emails',
   'Email sources',
+  'Email status',
   'Email enrichment status',
   'Technologies',
   'Technologies enrichment status',
@@ -131,7 +132,11 @@ async function seedLeads(userId: string, exportId: string) {
               description: 'Pain, "viennoiseries"\net gâteaux',
               email: ['contact@boulangerie-paul.fr', 'paul@boulangerie-paul.fr'],
               email_sources: {
-                'contact@boulangerie-paul.fr': { page: 'https://boulangerie-paul.fr/contact', found_at: '2026-11-21T09:30:00.000Z' },
+                'contact@boulangerie-paul.fr': {
+                  page: 'https://boulangerie-paul.fr/contact',
+                  found_at: '2026-11-21T09:30:00.000Z',
+                  check: { status: 'valid', role: true, webmail: false },
+                },
                 'paul@boulangerie-paul.fr': { page: null, found_at: '2026-11-21T09:30:00.000Z' },
               },
               technologies: { CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React'] },
@@ -305,6 +310,8 @@ describe('CSV', () => {
       'Website enrichment status': 'Found',
       Emails: 'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',
       'Email sources': 'contact@boulangerie-paul.fr: https://boulangerie-paul.fr/contact (2026-11-21); paul@boulangerie-paul.fr (2026-11-21)',
+      // paul@ was found before verification existed: no status.
+      'Email status': 'contact@boulangerie-paul.fr: valid, role',
       'Email enrichment status': 'Found',
       Technologies: 'CMS: WordPress; JavaScript libraries: jQuery, React',
       'Technologies enrichment status': 'Found',
@@ -349,10 +356,11 @@ describe('CSV', () => {
     const { fileName, bytes } = await download('csv', ids.emailOnly)
     expect(fileName).toBe('cafe_creme_2026-11-22.csv')
     const rows = parseCsv(bytes.subarray(3).toString('utf8'))
-    expect(rows[0]).toEqual([...BASE_HEADERS, 'Emails', 'Email sources', 'Email enrichment status', ...PROVENANCE_HEADERS])
-    expect(rows[2]?.slice(-6, -3)).toEqual([
+    expect(rows[0]).toEqual([...BASE_HEADERS, 'Emails', 'Email sources', 'Email status', 'Email enrichment status', ...PROVENANCE_HEADERS])
+    expect(rows[2]?.slice(-7, -3)).toEqual([
       'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',
       'contact@boulangerie-paul.fr: https://boulangerie-paul.fr/contact (2026-11-21); paul@boulangerie-paul.fr (2026-11-21)',
+      'contact@boulangerie-paul.fr: valid, role',
       'Found',
     ])
   })
@@ -495,8 +503,8 @@ describe('XLSX', () => {
     const sheet = await loadXlsx(bytes)
     expect(sheet.name).toBe('Prospects')
     const headers = (sheet.getRow(1).values as unknown[]).slice(1)
-    expect(headers).toHaveLength(BASE_HEADERS.length + 3 + PROVENANCE_HEADERS.length)
-    expect(headers.slice(-6)).toEqual(['E-mails', 'Sources des e-mails', 'Statut enrichissement e-mail', 'Source', 'Identifiant source', 'Lien source'])
+    expect(headers).toHaveLength(BASE_HEADERS.length + 4 + PROVENANCE_HEADERS.length)
+    expect(headers.slice(-7)).toEqual(['E-mails', 'Sources des e-mails', 'Statut des e-mails', 'Statut enrichissement e-mail', 'Source', 'Identifiant source', 'Lien source'])
   })
 
   test('thousands of leads', { timeout: SLOW }, async () => {
