@@ -341,7 +341,8 @@ describe('bad data and failures', () => {
       crawl: async () => ({
         status: 'ok',
         finalUrl: 'https://poisoned.example/',
-        emails: ['con\u0000tact@poisoned.example'],
+        // A .fr business domain: the demo mail zone (email verification) gives it an MX.
+        emails: ['con\u0000tact@poisoned.fr'],
         socialMedia: { facebook: 'https://www.facebook.com/p\u0000' },
         technologies: {},
         phones: [],
@@ -356,7 +357,7 @@ describe('bad data and failures', () => {
     expect(rows[0]).toMatchObject({
       place_id: 'nulid',
       name: 'BadName \ufffd',
-      email: ['contact@poisoned.example'],
+      email: ['contact@poisoned.fr'],
       social_media: { facebook: 'https://www.facebook.com/p' },
       working_hours: { k: 'v\ufffd' },
       admin_fr_info: { results: [{ nom_complet: 'BAD \ufffdCO', k: 1 }] },

@@ -240,7 +240,8 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
   }
   fromCrawl('website', ok ? findings?.finalUrl || (lead.website as string) : null)
   // Only valid and risky addresses count (and are stored): invalid ones are dropped (README "Email verification").
-  const found = pending.has('email') ? dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []]) : []
+  // Verified as they will be stored (storable: no NUL, well-formed).
+  const found = pending.has('email') ? dedupeEmails([storable(lead.sourceEmails), storable(ok ? (findings?.emails ?? []) : [])]) : []
   const emails = await verifyFoundEmails(enrichers.emailVerifier, found, context.signal)
   fromCrawl('email', nonEmpty(emails.kept))
   if (values.email) values.email_sources = emailSources(values.email, ok ? findings?.emailPages : undefined, new Date().toISOString(), emails.checks)
