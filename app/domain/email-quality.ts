@@ -153,3 +153,18 @@ export function formatEmailChecks(emails: unknown, sources: unknown): string | n
   })
   return parts.length ? parts.join('; ') : null
 }
+
+/** The download option "valid only": which addresses a file keeps. */
+export type EmailFilter = 'all' | 'valid'
+
+export function isEmailFilter(value: unknown): value is EmailFilter {
+  return value === 'all' || value === 'valid'
+}
+
+/** The row with only its `valid` addresses (unverified ones, found before verification existed, are left out too). */
+export function validEmailsOnly<R extends Readonly<Record<string, unknown>>>(row: R): R {
+  if (!Array.isArray(row.email)) return row
+  const sources = (row.email_sources && typeof row.email_sources === 'object' ? row.email_sources : {}) as Record<string, { check?: { status?: unknown } } | undefined>
+  const kept = row.email.filter((email) => typeof email === 'string' && sources[email]?.check?.status === 'valid')
+  return { ...row, email: kept.length ? kept : null }
+}

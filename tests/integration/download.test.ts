@@ -135,7 +135,7 @@ async function seedLeads(userId: string, exportId: string) {
                 'contact@boulangerie-paul.fr': {
                   page: 'https://boulangerie-paul.fr/contact',
                   found_at: '2026-11-21T09:30:00.000Z',
-                  check: { status: 'valid', role: true, webmail: false },
+                  check: { status: 'valid' as const, role: true, webmail: false },
                 },
                 'paul@boulangerie-paul.fr': { page: null, found_at: '2026-11-21T09:30:00.000Z' },
               },
@@ -198,8 +198,8 @@ async function read(body: ReadableStream<Uint8Array>): Promise<Buffer> {
   return Buffer.from(await new Response(body).arrayBuffer())
 }
 
-async function download(format: DownloadFormat, exportId = ids.full, options: { lang?: 'fr' | 'en'; user?: string; separator?: CsvSeparator } = {}) {
-  const opened = await openExportDownload({ claims: { sub: options.user ?? alice }, exportId, format, now: NOW, lang: options.lang, separator: options.separator })
+async function download(format: DownloadFormat, exportId = ids.full, options: { lang?: 'fr' | 'en'; user?: string; separator?: CsvSeparator; emails?: 'all' | 'valid' } = {}) {
+  const opened = await openExportDownload({ claims: { sub: options.user ?? alice }, exportId, format, now: NOW, lang: options.lang, separator: options.separator, emails: options.emails })
   if (!opened) throw new Error('export not found')
   return { ...opened, bytes: await read(opened.body) }
 }
@@ -363,6 +363,18 @@ describe('CSV', () => {
       'contact@boulangerie-paul.fr: valid, role',
       'Found',
     ])
+  })
+
+  test('"valid only" keeps the addresses verified valid (an unverified one is left out)', async () => {
+    const { bytes } = await download('csv', ids.emailOnly, { emails: 'valid' })
+    const rows = parseCsv(bytes.subarray(3).toString('utf8'))
+    expect(rows[2]?.slice(-7, -3)).toEqual([
+      'contact@boulangerie-paul.fr',
+      'contact@boulangerie-paul.fr: https://boulangerie-paul.fr/contact (2026-11-21)',
+      'contact@boulangerie-paul.fr: valid, role',
+      'Found',
+    ])
+    await expect(download('csv', ids.emailOnly, { emails: 'some' as never })).rejects.toThrow(/unknown emails filter/)
   })
 
   test('an export without leads is the header row alone', async () => {

@@ -1,6 +1,6 @@
 // Email verification rules (app/domain/email-quality.ts), the demo mail zone, and what the email task keeps.
 import { describe, expect, it } from 'vitest'
-import { decideEmailStatus, emailCheck, formatEmailChecks, isDeliverableSyntax, isRoleAddress, isWebmailDomain } from '#app/domain/email-quality.ts'
+import { decideEmailStatus, emailCheck, formatEmailChecks, isDeliverableSyntax, isRoleAddress, isWebmailDomain, validEmailsOnly } from '#app/domain/email-quality.ts'
 import { createEmailVerifier, createLruCache, isDisposableDomain, verifyFoundEmails } from '#app/.server/enrichment/email-verification.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import { enrichLead, type Enrichers } from '#app/.server/exports/enrichers.ts'
@@ -77,6 +77,15 @@ describe('decideEmailStatus', () => {
     const sources = { 'contact@orange.fr': { check }, 'jean@x.fr': { check: { status: 'risky', reason: 'catch_all', role: false, webmail: false } }, 'old@x.fr': {} }
     expect(formatEmailChecks(['contact@orange.fr', 'jean@x.fr', 'old@x.fr'], sources)).toBe('contact@orange.fr: valid, role, webmail; jean@x.fr: risky (catch_all), personal')
     expect(formatEmailChecks(['old@x.fr'], sources)).toBeNull()
+  })
+})
+
+describe('validEmailsOnly (download option "valid only")', () => {
+  it('keeps valid addresses, leaves risky, invalid and unverified ones out', () => {
+    const email_sources = { 'a@x.fr': { check: { status: 'valid' } }, 'b@x.fr': { check: { status: 'risky' } }, 'c@x.fr': {} }
+    expect(validEmailsOnly({ email: ['a@x.fr', 'b@x.fr', 'c@x.fr'], email_sources }).email).toEqual(['a@x.fr'])
+    expect(validEmailsOnly({ email: ['b@x.fr'], email_sources }).email).toBeNull()
+    expect(validEmailsOnly({ email: null, name: 'n' })).toEqual({ email: null, name: 'n' })
   })
 })
 

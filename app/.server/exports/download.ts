@@ -26,6 +26,7 @@ import { exportColumns, rowCells, type Column, type DownloadLang, type LeadExpor
 import { CHUNK_BYTES, csvWriter, xlsxWriter, type FormatWriter } from './download/writers.ts'
 import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import { isEmailFilter, validEmailsOnly, type EmailFilter } from '#app/domain/email-quality.ts'
 
 export type DownloadFormat = 'csv' | 'xlsx'
 export type { DownloadLang } from './download/columns.ts'
@@ -65,6 +66,7 @@ const BEGIN_SQL = `begin isolation level repeatable read read only; select set_c
  * `lang` picks the header labels and status texts written in the file (default 'en');
  * `separator` the CSV dialect (app/domain/csv-format.ts; default: the one of `lang`, so ";" and
  * decimal commas in French); `preset` the columns (app/domain/download-presets.ts; default: all);
+ * `emails` 'valid' keeps only the addresses verified valid (app/domain/email-quality.ts; default 'all');
  * `now` dates the file name (default: the current time, UTC day).
  */
 export async function openExportDownload(args: {
@@ -75,17 +77,19 @@ export async function openExportDownload(args: {
   lang?: DownloadLang
   separator?: CsvSeparator
   preset?: DownloadPreset
+  emails?: EmailFilter
   signal?: AbortSignal
   /** Rows per cursor fetch (default BATCH_SIZE); for benchmarks. */
   batchSize?: number
 }): Promise<ExportDownload | null> {
-  const { claims, exportId, format, now = new Date(), lang = 'en', separator, preset = DEFAULT_DOWNLOAD_PRESET, signal, batchSize = BATCH_SIZE } = args
+  const { claims, exportId, format, now = new Date(), lang = 'en', separator, preset = DEFAULT_DOWNLOAD_PRESET, emails = 'all', signal, batchSize = BATCH_SIZE } = args
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error('openExportDownload: batchSize must be a positive integer')
   if (format !== 'csv' && format !== 'xlsx') throw new Error(`openExportDownload: unknown format "${String(format)}"`)
   if (lang !== 'en' && lang !== 'fr') throw new Error(`openExportDownload: unknown lang "${String(lang)}"`)
   const dialect = csvDialect(separator, lang)
   if (!dialect) throw new Error(`openExportDownload: unknown separator "${String(separator)}"`)
   if (!isDownloadPreset(preset)) throw new Error(`openExportDownload: unknown preset "${String(preset)}"`)
+  if (!isEmailFilter(emails)) throw new Error(`openExportDownload: unknown emails filter "${String(emails)}"`)
   if (!isUuid(exportId)) return null
   signal?.throwIfAborted()
 
@@ -106,12 +110,23 @@ export async function openExportDownload(args: {
     return null
   }
 
-  const columns = exportColumns(found.enrichment_options, lang, preset)
+  const columns = emails === 'valid' ? keepValidEmails(exportColumns(found.enrichment_options, lang, preset)) : exportColumns(found.enrichment_options, lang, preset)
   return {
     fileName: exportFileName(found.name, now, format),
     contentType: DOWNLOAD_CONTENT_TYPES[format],
     body: leadStream({ client, end, exportId, columns, format, lang, dialect, signal, batchSize }),
   }
+}
+
+/** Every column reads the row with its valid addresses only (filtered once per row). */
+function keepValidEmails(columns: Column[]): Column[] {
+  const filtered = new WeakMap<LeadExportRow, LeadExportRow>()
+  const rowOf = (row: LeadExportRow): LeadExportRow => {
+    let kept = filtered.get(row)
+    if (!kept) filtered.set(row, (kept = validEmailsOnly(row)))
+    return kept
+  }
+  return columns.map((column) => ({ ...column, value: (row) => column.value(rowOf(row)) }))
 }
 
 // ---------------------------------------------------------------------------
