@@ -80,14 +80,17 @@ test('the menu is keyboard operable, accessible and inside the viewport at 375 p
   await expectInsideViewport(menu)
   for (const control of await menu.locator('label, button').all()) await expectInsideViewport(control)
 
-  // Keyboard: arrows move between presets, Tab reaches the format buttons, Enter downloads.
+  // Keyboard: arrows move between presets, Tab reaches the "valid emails" checkbox then the format buttons, Enter downloads.
   await menu.getByRole('radio', { name: /^All columns/ }).focus()
   await page.keyboard.press('ArrowDown')
   await expect(menu.getByRole('radio', { name: /^Contacts/ })).toBeChecked()
   await page.keyboard.press('Tab')
+  await expect(menu.getByRole('checkbox', { name: /^Verified emails only/ })).toBeFocused()
+  await page.keyboard.press('Tab')
   await expect(menu.getByRole('button').first()).toBeFocused()
   const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
   expect(new URL(download.url()).searchParams.get('preset')).toBe('contacts')
+  expect(new URL(download.url()).searchParams.get('emails')).toBeNull()
 
   await expectNoA11yViolationsAt(page, [`/exports/${exportId}`], async (target) => {
     await openDownloadMenu(target)

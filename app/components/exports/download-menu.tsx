@@ -58,6 +58,25 @@ export function DownloadMenu({ exportId, userId, preset }: { exportId: string; u
             <PresetOption key={option} preset={option} checked={option === preset} />
           ))}
         </fieldset>
+        {/* Checked: the route gets emails=valid (README "Email verification"). */}
+        <label className="mt-1 flex cursor-pointer items-start gap-2.5 rounded-lg border-t border-slate-100 px-2.5 pt-2 pb-1.5 hover:bg-slate-50 has-[:focus-visible]:bg-slate-50">
+          <input
+            type="checkbox"
+            name="emails"
+            value="valid"
+            aria-labelledby="download-valid-emails"
+            aria-describedby="download-valid-emails-hint"
+            className="mt-0.5 size-4 shrink-0 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+          />
+          <span className="min-w-0">
+            <span id="download-valid-emails" className="block text-sm font-medium text-slate-900">
+              {t('downloadPresets.validEmails')}
+            </span>
+            <span id="download-valid-emails-hint" className="block text-xs text-slate-500">
+              {t('downloadPresets.validEmailsHint')}
+            </span>
+          </span>
+        </label>
         <div role="group" aria-labelledby="download-format-heading">
           <p id="download-format-heading" className={`${HEADING} mt-1 border-t border-slate-100 pt-2`}>
             {t('downloadPresets.formatHeading')}
