@@ -24,6 +24,8 @@ export const EnrichmentMapSchema = z.record(z.string(), z.unknown()).transform((
 export const CreateExportSchema = ExportNameSchema.extend({
   intent: z.literal('create-export'),
   options: EnrichmentChoiceSchema,
+  // "Only new businesses": a checkbox, so present ("on") or absent.
+  onlyNew: z.literal('on').optional().transform((value) => (value === 'on' ? true : undefined)),
   // Generated when the form renders, so a double submit creates one export; the server makes one when missing.
   idempotencyKey: z.string().optional(),
 })

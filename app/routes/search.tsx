@@ -147,7 +147,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ name, options, error: message } satisfies ExportFormState, { status, headers })
   }
   const idempotencyKey = submission.value.idempotencyKey || randomUUID()
-  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang })
+  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang, onlyNew: submission.value.onlyNew })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'

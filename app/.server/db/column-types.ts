@@ -25,6 +25,8 @@ export type SearchParamsJson = JsonObject & {
   department?: string
   city?: string
   lang?: string
+  /** "Only new businesses": leave out those already in another export of the user (lead gate already_exported). */
+  onlyNew?: boolean
 }
 
 /** On a stored export, `social` may be an object: it counts as true when any value is true. */

@@ -73,6 +73,14 @@ export interface CreditLedger {
   user_id: string;
 }
 
+export interface DoNotContact {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  kind: string;
+  user_id: string;
+  value: string;
+}
+
 export interface EnrichmentCache {
   fetched_at: Generated<Timestamp>;
   key: string;
@@ -204,6 +212,7 @@ export interface DB {
   billing_events: BillingEvents;
   billing_sandbox_subscriptions: BillingSandboxSubscriptions;
   credit_ledger: CreditLedger;
+  do_not_contact: DoNotContact;
   enrichment_cache: EnrichmentCache;
   export_leads: ExportLeads;
   exports: Exports;

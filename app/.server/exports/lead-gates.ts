@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import type { Business } from '#app/.server/sources/types.ts'
+import { alreadyExportedGate, doNotContactGate } from './exclusion-gates.ts'
 import type { ExportRow } from './export-run.ts'
 
 export interface LeadGate {
@@ -18,7 +19,7 @@ export interface LeadGate {
 /** Builds a gate for one run, or null when the export does not ask for it. */
 export type LeadGateFactory = (db: Kysely<Database>, row: ExportRow) => Promise<LeadGate | null>
 
-const GATE_FACTORIES: readonly LeadGateFactory[] = []
+const GATE_FACTORIES: readonly LeadGateFactory[] = [alreadyExportedGate, doNotContactGate]
 
 export interface GateVerdict {
   kept: Business[]

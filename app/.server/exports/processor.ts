@@ -6,6 +6,7 @@
  */
 import { adminDb } from '#app/.server/db.ts'
 import { env } from '#app/.server/env.server.ts'
+import { withDoNotContact } from './dnc-enrichers.ts'
 import { runEnrichmentPhase } from './enrichment-phase.ts'
 import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, type ExportRow, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { runSearchPhase } from './search-phase.ts'
@@ -37,5 +38,10 @@ export async function processExport(exportId: string, options: ProcessOptions): 
 
   options.onPhase?.('enrichment')
   const concurrency = Math.max(1, options.concurrency ?? env.EXPORT_CONCURRENCY)
-  return runEnrichmentPhase(db, row, search, { ...options, concurrency })
+  const dnc = await withDoNotContact(db, row.user_id, options.enrichers)
+  try {
+    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, enrichers: dnc.enrichers })
+  } finally {
+    await dnc.record(exportId).catch((error: unknown) => log(`export ${exportId}: do-not-contact counts not saved: ${String(error)}`))
+  }
 }

@@ -34,6 +34,8 @@ export interface CreateExportArgs {
   /** From the form (a hidden field generated when the form renders): a double submit creates one export. */
   idempotencyKey: string
   lang: 'fr' | 'en'
+  /** "Only new businesses" (lead gate already_exported). */
+  onlyNew?: boolean
 }
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
@@ -123,6 +125,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
           country: criteria.country,
           ...(countryCode ? { countryCode } : {}),
           lang,
+          ...(args.onlyNew ? { onlyNew: true } : {}),
         },
         enrichment_options: { ...validation.enrichmentOptions },
         bbox: null,
