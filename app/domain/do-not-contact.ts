@@ -20,6 +20,8 @@ export interface DncEntry {
 export const DNC_MAX_ENTRY_LENGTH = 320
 /** A list is for opt-outs, not a second CRM: the cap keeps every export's gate (read whole per run) cheap. */
 export const DNC_MAX_ENTRIES = 50_000
+/** The list's page in Settings (its CSV at `${DNC_PATH}/download`); lead rows post "never export" to it. */
+export const DNC_PATH = '/settings/do-not-contact'
 /** Entries shown per page in Settings. */
 export const DNC_PAGE_SIZE = 25
 

@@ -18,4 +18,6 @@ export interface ExportLeadView {
   rating: number | null
   reviewCount: number | null
   statuses: Record<string, LeadEnrichmentStatus>
+  /** The business as a do-not-contact entry (`<source>:<place id>`), for "Never export this business". */
+  businessRef: string
 }

@@ -7,7 +7,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
 import { DNC_KINDS, DNC_MAX_ENTRIES, DNC_PAGE_SIZE, type DncEntry, type DncKind } from '#app/domain/do-not-contact.ts'
 
-export interface DncRow extends DncEntry {
+interface DncRow extends DncEntry {
   id: string
   createdAt: Date
 }

@@ -105,7 +105,7 @@ export interface ExportDetail {
   /** Businesses the search left out before enrichment, by reason (lead-gates.ts). */
   excluded: Record<string, number>
   canResume: boolean
-  searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string }
+  searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string; onlyNew?: boolean }
   enrichmentOptions: EnrichmentOptions
   leads: ExportLeadView[]
   totalLeads: number
@@ -132,7 +132,7 @@ function leadPage(trx: Transaction<Database>, exportId: string, page: number) {
   return trx
     .selectFrom(pageLeads)
     .innerJoin('leads as l', 'l.id', 'el.lead_id')
-    .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
+    .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', 'l.place_id', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
     .orderBy('el.position')
     .execute()
 }
@@ -151,6 +151,7 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     rating: lead.rating == null ? null : Number(lead.rating),
     reviewCount: lead.review_count,
     statuses: Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, lead[entry.statusColumn]])) as Record<string, LeadEnrichmentStatus>,
+    businessRef: `${lead.source}:${lead.place_id}`,
   }
 }
 
@@ -184,6 +185,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         department: row.department ?? params.department ?? undefined,
         region: row.region ?? params.region ?? undefined,
         country: row.country ?? params.country ?? undefined,
+        onlyNew: params.onlyNew === true || undefined,
       },
       enrichmentOptions: normalizeEnrichmentOptions(row.enrichment_options),
       leads: leads.map(leadView),

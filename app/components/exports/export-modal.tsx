@@ -16,6 +16,7 @@ import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
 import { CloseIcon, Modal } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
+import { OnlyNewOption } from './only-new-option.tsx'
 
 export interface ExportFormState {
   name: string
@@ -99,6 +100,7 @@ export function ExportModal({
           }}
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
+        <OnlyNewOption />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
         {noCredits ? null : <p className="text-sm text-slate-500">{t('exports.modal.credits', { count: credits, formatted: new Intl.NumberFormat(i18n.language).format(credits) })}</p>}
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
