@@ -3,7 +3,8 @@
  * does not change): listed addresses, and addresses at listed domains, are removed from the email results before
  * they are recorded (an email task left with none is not_found, so not charged); a company the crawl or the
  * registry identifies as listed (SIREN / SIRET) gives nothing (README "Product decisions").
- * What it removed is added to exports.excluded (dnc_email, dnc_registry) when the phase ends.
+ * What it removed is added to exports.excluded (dnc_email, dnc_registry) as each lead is recorded, so the counts
+ * are there when the export completes.
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
@@ -13,7 +14,7 @@ import type { Enrichers, WebsiteFindings } from './enrichers.ts'
 
 export interface DncEnrichers {
   enrichers: Enrichers
-  /** Adds what was removed to the export's exclusion counts. */
+  /** Adds what was removed since the last call to the export's exclusion counts. */
   record(exportId: string): Promise<void>
 }
 
@@ -52,7 +53,13 @@ export async function withDoNotContact(db: Kysely<Database>, userId: string, enr
       return allowed
     },
   }
-  return { enrichers: wrapped, record: (exportId) => addExcluded(db, exportId, removed) }
+  const record = async (exportId: string) => {
+    const delta = { ...removed }
+    removed.dnc_email = 0
+    removed.dnc_registry = 0
+    await addExcluded(db, exportId, delta)
+  }
+  return { enrichers: wrapped, record }
 }
 
 async function addExcluded(db: Kysely<Database>, exportId: string, counts: Record<string, number>): Promise<void> {

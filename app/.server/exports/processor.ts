@@ -39,8 +39,13 @@ export async function processExport(exportId: string, options: ProcessOptions): 
   options.onPhase?.('enrichment')
   const concurrency = Math.max(1, options.concurrency ?? env.EXPORT_CONCURRENCY)
   const dnc = await withDoNotContact(db, row.user_id, options.enrichers)
+  // After each recorded lead (before the phase can mark the export completed), what the list removed is counted.
+  const onLeadRecorded: ProcessOptions['onLeadRecorded'] = async (event) => {
+    await dnc.record(exportId)
+    await options.onLeadRecorded?.(event)
+  }
   try {
-    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, enrichers: dnc.enrichers })
+    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, enrichers: dnc.enrichers, onLeadRecorded })
   } finally {
     await dnc.record(exportId).catch((error: unknown) => log(`export ${exportId}: do-not-contact counts not saved: ${String(error)}`))
   }

@@ -36,11 +36,11 @@ export function AddEntryForm({ failure }: { failure?: DncFailure }) {
   const { t } = useTranslation()
   const pending = useIsPending({ intent: 'add' })
   return (
-    <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-labelledby="dnc-add-title">
+    <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start">
       <input type="hidden" name="intent" value="add" />
       <Field
         className="flex-1"
-        label={<span id="dnc-add-title">{t('doNotContact.addLabel')}</span>}
+        label={t('doNotContact.addLabel')}
         hint={t('doNotContact.addHint')}
         errors={failure ? [failure.message] : undefined}
         inputProps={{ id: 'dnc-value', name: 'value', type: 'text', required: true, maxLength: DNC_MAX_ENTRY_LENGTH, defaultValue: failure?.sent, placeholder: 'contact@exemple.fr' }}
