@@ -75,6 +75,7 @@ export const envSchema = z.object({
   RATE_LIMIT_TOKEN_IP: rateLimit().optional(),
   RATE_LIMIT_PREVIEW: rateLimit().optional(),
   RATE_LIMIT_EXPORT_CREATE: rateLimit().optional(),
+  RATE_LIMIT_DNC_WRITE: rateLimit().optional(),
 
   // Hosted Supabase
   SUPABASE_URL: url().optional(),

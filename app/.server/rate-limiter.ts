@@ -29,6 +29,8 @@ const RATE_LIMITS = {
   preview: { env: 'RATE_LIMIT_PREVIEW', fallback: '60/60' },
   /** Exports created per user. */
   exportCreate: { env: 'RATE_LIMIT_EXPORT_CREATE', fallback: '10/600' },
+  /** Do-not-contact list changes per user (each may import a whole CSV). */
+  dncWrite: { env: 'RATE_LIMIT_DNC_WRITE', fallback: '120/600' },
 } as const
 
 export type LimitName = keyof typeof RATE_LIMITS

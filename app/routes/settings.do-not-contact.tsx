@@ -6,6 +6,7 @@ import { requireUser } from '#app/.server/auth.ts'
 import { runDncCommand } from '#app/.server/do-not-contact/commands.ts'
 import { listDncPage } from '#app/.server/do-not-contact/store.ts'
 import { getInstance } from '#app/.server/i18n.ts'
+import { enforceLimit } from '#app/.server/rate-limit.ts'
 import { AddEntryForm, ImportForm, PasteForm } from '#app/components/do-not-contact/dnc-forms.tsx'
 import { DncList } from '#app/components/do-not-contact/dnc-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -28,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(context, request)
   const t = getInstance(context).t
+  await enforceLimit(context, 'dncWrite', user.id)
   const result = await runDncCommand(user, await request.formData())
   if (result.ok) {
     if (result.returnTo) throw redirect(`${result.returnTo}${result.returnTo.includes('?') ? '&' : '?'}neverExport=1`)
