@@ -174,7 +174,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
   }
   const idempotencyKey = submission.value.idempotencyKey || randomUUID()
-  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters })
+  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'

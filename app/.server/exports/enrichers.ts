@@ -38,6 +38,8 @@ export interface Enrichers {
   lookupRegistry(query: RegistryQuery, options: { signal?: AbortSignal }): Promise<RegistryOutcome>
   /** A valid number in a normalised (international) form, or null. */
   normalizePhone(raw: string, countryCode: string | null): string | null
+  /** The addresses that may be delivered (the do-not-contact list, dnc-enrichers.ts); all when absent. */
+  allowedEmails?(emails: string[]): string[]
   /** Releases sockets, timers (worker shutdown). */
   close?(): Promise<void>
 }
@@ -156,6 +158,10 @@ function emailSources(emails: string[], pages: Record<string, string> | undefine
   return Object.fromEntries(emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt }]))
 }
 
+function allowedBy(enrichers: Enrichers, emails: string[]): string[] {
+  return enrichers.allowedEmails ? enrichers.allowedEmails(emails) : emails
+}
+
 /** The list or map when it holds something, else null. */
 function nonEmpty<T extends object>(found: T): T | null {
   return Object.keys(found).length ? found : null
@@ -234,7 +240,7 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
     } else outcomes[type] = crawlFailed ? 'failed' : 'not_found'
   }
   fromCrawl('website', ok ? findings?.finalUrl || (lead.website as string) : null)
-  fromCrawl('email', nonEmpty(dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []])))
+  fromCrawl('email', nonEmpty(allowedBy(enrichers, dedupeEmails([lead.sourceEmails, ok ? (findings?.emails ?? []) : []]))))
   if (values.email) values.email_sources = emailSources(values.email, ok ? findings?.emailPages : undefined, new Date().toISOString())
   fromCrawl('social_media', nonEmpty(cleanSocial(lead.sourceSocialMedia, ok ? findings?.socialMedia : null)))
   fromCrawl('technologies', nonEmpty(ok ? cleanTechnologies(findings?.technologies) : {}))
