@@ -6,7 +6,8 @@
  */
 import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
 import { jsonLdStrings, type ParsedPage } from './html.ts'
-import { addPhones, phonesFromText } from './phones.ts'
+import { addPhones, phoneFromWhatsAppUrl, phonesFromText } from './phones.ts'
+import { scriptStrings } from './script-strings.ts'
 import { companyIdsFromText } from './siret.ts'
 import { addSocialLinks, type SocialNetworkName } from './social.ts'
 import { type DetectedTechnology, detectTechnologies } from './technologies.ts'
@@ -70,19 +71,23 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
   const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
   const telLinks: string[] = []
   const jsonLdPhones: string[] = []
+  const whatsAppPhones: string[] = []
   const textPhones: string[] = []
   const legalTextPhones: string[] = []
   for (const page of pages) {
     const { parsed } = page
     const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
     const pageEmails = new Set<string>()
-    for (const link of links) {
+    // Links inside a credit block ("Site réalisé par <a>…</a>") are the agency's or host's.
+    for (const link of links.filter((l) => !l.credit)) {
       if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href))
       else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
+      else whatsAppPhones.push(phoneFromWhatsAppUrl(link.url ?? '') ?? '')
     }
     addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
     addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
-    addEmails(pageEmails, emailsFromText(parsed.text))
+    addEmails(pageEmails, emailsFromText(parsed.contactText))
+    addEmails(pageEmails, parsed.inlineScripts.flatMap(scriptStrings).flatMap(emailsFromText))
     for (const email of pageEmails) {
       if (emails.has(email)) continue
       emails.add(email)
@@ -91,10 +96,10 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
     jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
-    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.text))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText))
   }
   const phones = new Map<string, string>()
-  addPhones(phones, [...telLinks, ...jsonLdPhones, ...textPhones, ...legalTextPhones], country)
+  addPhones(phones, [...telLinks, ...jsonLdPhones, ...whatsAppPhones.filter(Boolean), ...textPhones, ...legalTextPhones], country)
   return {
     emails: [...emails].slice(0, MAX_EMAILS),
     emailPages,

@@ -3,6 +3,7 @@
  * text, script URLs, meta tags, JSON-LD blocks and Cloudflare-protected emails. Everything the extractors need.
  */
 import { Parser } from 'htmlparser2'
+import { creditRanges, inRanges, withoutRanges } from './credits.ts'
 
 interface PageLink {
   /** Absolute URL (fragment removed), or null when the href is not a usable http(s)/mailto/tel URL. */
@@ -10,12 +11,16 @@ interface PageLink {
   /** The attribute as written (entities decoded). */
   href: string
   text: string
+  /** Inside a credit block ("Site réalisé par …", "Website by …"): the agency's or host's link, not the business's. */
+  credit: boolean
 }
 
 export interface ParsedPage {
   title: string
   /** Visible text: script/style/template content left out, a newline at every block boundary. */
   text: string
+  /** `text` without its credit blocks (credits.ts): where the business's own emails and phones are read. */
+  contactText: string
   links: PageLink[]
   /** Absolute script URLs, in document order, deduplicated. */
   scriptSrc: string[]
@@ -25,6 +30,8 @@ export interface ParsedPage {
   jsonLd: unknown[]
   /** Hex payloads of Cloudflare email protection (data-cfemail and /cdn-cgi/l/email-protection#… links). */
   cfEmails: string[]
+  /** Inline scripts (no src, JavaScript type), bounded: read by script-strings.ts for emails built in JavaScript. */
+  inlineScripts: string[]
   lang: string | null
 }
 
@@ -38,6 +45,9 @@ const HIDDEN = new Set(['script', 'style', 'template', 'svg', 'textarea', 'objec
 const MAX_TEXT = 400_000
 const MAX_LINKS = 2_000
 const MAX_JSON_LD = 200_000
+const MAX_INLINE_SCRIPT = 20_000
+const MAX_INLINE_SCRIPTS = 40
+const JS_TYPE = /^(?:|text\/javascript|application\/javascript|module|text\/ecmascript)$/
 
 function absolute(href: string, base: URL): string | null {
   const trimmed = href.trim()
@@ -71,8 +81,10 @@ class PageCollector {
   private readonly cfEmails: string[] = []
   private lang: string | null = null
   // Open anchors (nested <a> is invalid but happens): text collects into the innermost.
-  private readonly anchors: Array<{ href: string; text: string[] }> = []
-  private script: { jsonLd: boolean; parts: string[]; size: number } | null = null
+  private readonly anchors: Array<{ href: string; text: string[]; start: number }> = []
+  private readonly linkStarts: number[] = []
+  private script: { jsonLd: boolean; inline: boolean; parts: string[]; size: number } | null = null
+  private readonly inlineScripts: string[] = []
 
   constructor(private readonly pageUrl: string) {
     this.base = new URL(pageUrl)
@@ -84,8 +96,10 @@ class PageCollector {
     this.textLength += value.length
   }
 
-  private pushLink(href: string, text: string) {
-    if (this.links.length < MAX_LINKS) this.links.push({ href, url: absolute(href, this.base), text })
+  private pushLink(href: string, text: string, start = this.textLength) {
+    if (this.links.length >= MAX_LINKS) return
+    this.links.push({ href, url: absolute(href, this.base), text, credit: false })
+    this.linkStarts.push(start)
   }
 
   private setBase(href: string) {
@@ -100,7 +114,8 @@ class PageCollector {
 
   private openScript(attribs: Record<string, string>) {
     const type = (attribs.type ?? '').trim().toLowerCase()
-    this.script = { jsonLd: type === 'application/ld+json', parts: [], size: 0 }
+    const inline = !attribs.src && JS_TYPE.test(type) && this.inlineScripts.length < MAX_INLINE_SCRIPTS
+    this.script = { jsonLd: type === 'application/ld+json', inline, parts: [], size: 0 }
     const src = attribs.src ? absolute(attribs.src, this.base) : null
     if (src && !this.seenScripts.has(src)) {
       this.seenScripts.add(src)
@@ -112,7 +127,7 @@ class PageCollector {
     const href = attribs.href ?? ''
     const cf = CF_PATH.exec(href)
     if (cf) this.cfEmails.push(cf[1] as string)
-    if (name === 'a') this.anchors.push({ href, text: [] })
+    if (name === 'a') this.anchors.push({ href, text: [], start: this.textLength })
     else this.pushLink(href, attribs.alt ?? '')
   }
 
@@ -134,7 +149,7 @@ class PageCollector {
 
   ontext(data: string) {
     if (this.script) {
-      if (this.script.jsonLd && this.script.size < MAX_JSON_LD) {
+      if ((this.script.jsonLd && this.script.size < MAX_JSON_LD) || (this.script.inline && this.script.size < MAX_INLINE_SCRIPT)) {
         this.script.parts.push(data)
         this.script.size += data.length
       }
@@ -154,11 +169,12 @@ class PageCollector {
     if (name === 'title') this.inTitle = false
     if (name === 'script' && this.script) {
       if (this.script.jsonLd) this.jsonLdTexts.push(this.script.parts.join(''))
+      else if (this.script.inline && this.script.size > 0) this.inlineScripts.push(this.script.parts.join('').slice(0, MAX_INLINE_SCRIPT))
       this.script = null
     }
     if (name === 'a') {
       const anchor = this.anchors.pop()
-      if (anchor) this.pushLink(anchor.href, anchor.text.join('').replace(/\s+/g, ' ').trim())
+      if (anchor) this.pushLink(anchor.href, anchor.text.join('').replace(/\s+/g, ' ').trim(), anchor.start)
     }
     if (HIDDEN.has(name)) this.hiddenDepth = Math.max(0, this.hiddenDepth - 1)
     else if (BLOCK.has(name)) this.pushText('\n')
@@ -166,7 +182,7 @@ class PageCollector {
 
   result(): ParsedPage {
     // Anchors never closed (truncated page) still count.
-    for (const anchor of this.anchors) this.pushLink(anchor.href, anchor.text.join('').trim())
+    for (const anchor of this.anchors) this.pushLink(anchor.href, anchor.text.join('').trim(), anchor.start)
     const jsonLd: unknown[] = []
     for (const raw of this.jsonLdTexts) {
       try {
@@ -175,18 +191,27 @@ class PageCollector {
         // Invalid JSON-LD is common; skip it.
       }
     }
+    const raw = this.textParts.join('')
+    const credits = creditRanges(raw)
+    this.links.forEach((link, i) => {
+      link.credit = inRanges(credits, this.linkStarts[i] ?? -1)
+    })
     return {
       title: this.title.replace(/\s+/g, ' ').trim(),
-      text: this.textParts.join('').replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n'),
+      text: normalizeText(raw),
+      contactText: normalizeText(withoutRanges(raw, credits)),
       links: this.links,
       scriptSrc: this.scriptSrc,
       meta: this.meta,
       jsonLd,
       cfEmails: this.cfEmails,
+      inlineScripts: this.inlineScripts,
       lang: this.lang,
     }
   }
 }
+
+const normalizeText = (raw: string) => raw.replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n')
 
 export function parsePage(html: string, pageUrl: string): ParsedPage {
   const collector = new PageCollector(pageUrl)

@@ -1,0 +1,113 @@
+/**
+ * Credit blocks: "Site réalisé par …", "Design : …", "Website by …", "Hébergeur : OVH … tél", in fr/en/de/es/it/nl.
+ * The address and phone printed there are a web agency's, a freelance designer's or a host's, never the business's.
+ * parsePage cuts these segments out of the text it gives to the email/phone extractors and flags the links inside.
+ */
+
+// Phrases that announce who made or hosts the site, whatever follows them.
+const BY_PHRASES = [
+  // fr
+  'site (?:internet |web )?(?:réalisé|conçu|créé|développé|hébergé)', '(?:réalisé|conçu|créé|développé|designé|hébergé|propulsé|motorisé) par',
+  'conception et réalisation', 'création et réalisation', 'réalisation et conception', 'création (?:du |de ce )site', 'conception (?:du |de ce )site',
+  'réalisation (?:du |de ce )site', 'design et développement',
+  // en
+  'made (?:with .{1,20} )?by', '(?:web)?site (?:designed |built |made |created |developed )?by', '(?:web ?)?designed(?: and (?:built|developed))? by',
+  '(?:developed|built|created|powered|hosted|crafted|handcrafted) by', 'web ?design by', 'design by', 'theme by',
+  // de
+  '(?:erstellt|gestaltet|entwickelt|programmiert|realisiert|umgesetzt|gehostet) (?:von|durch)', 'webdesign (?:von|by|durch)', 'design von', 'website von',
+  // es
+  '(?:diseñad[oa]|desarrollad[oa]|realizad[oa]|cread[oa]|alojad[oa]) por', 'diseño web', 'diseño y desarrollo',
+  // it
+  '(?:sito )?(?:realizzato|sviluppato|creato|progettato|ospitato) da', 'realizzazione (?:sito|siti)', 'web agency',
+  // nl
+  '(?:website )?(?:gemaakt|ontwikkeld|ontworpen|gerealiseerd|gebouwd) door', 'website door',
+]
+// Nouns that are a credit only when a name follows them ("Réalisation : X", "Réalisation Nord Web"), not in prose
+// ("Création et entretien de jardins").
+const CREDIT_NOUNS = [
+  'conception', 'création', 'design', 'graphisme', 'développement', 'hébergement', 'hosting', 'web hosting', 'gestaltung', 'umsetzung',
+  'realisierung', 'diseño', 'alojamiento', 'realizzazione', 'progettazione', 'ontwerp', 'realisatie', 'ontwikkeling',
+]
+// Nouns never used in prose before a capitalised name, so "Réalisation Nord Web" (no colon) is a credit too.
+const NAME_NOUNS = ['réalisation', 'webdesign', 'web design', 'crédits?', 'credits?', 'hébergeur']
+const NOUNS = [...CREDIT_NOUNS, ...NAME_NOUNS].join('|')
+/** A credit phrase at the start of the string: a by-phrase, or a credit noun followed by ":" (or a name). */
+const CREDIT_AT = new RegExp(
+  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])|^(?:${NOUNS})(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
+  'iu',
+)
+const NAME_NOUN_AT = new RegExp(`^(?:${NAME_NOUNS.join('|')})\\s+(\\S)`, 'iu')
+
+function isCreditAt(text: string): boolean {
+  if (CREDIT_AT.test(text)) return true
+  const name = NAME_NOUN_AT.exec(text)?.[1]
+  return name !== undefined && (/\d/.test(name) || name !== name.toLowerCase())
+}
+/** A line that is only a credit heading ("Réalisation", "Hébergement", "Crédits :"). */
+const HEADING = new RegExp(`^(?:${NOUNS}|conception et réalisation|réalisation du site|création du site|hébergement du site|web ?design)\\s*:?$`, 'iu')
+const HOST_HEADING = /^(?:hébergement|hébergeur|hébergement du site|hosting|web hosting|alojamiento)\s*:?$/iu
+/** A host's line: a known hosting company or a company form (so a gîte's "Hébergement" section is not cut). */
+const HOST_LINE =
+  /\b(?:ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|amazon web services|aws|google|microsoft|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch|sas|sarl|s\.a\.s|inc|ltd|llc|gmbh|b\.v|s\.l|s\.r\.l)\b/iu
+/** Where a credit may start inside a line: the line start, or after a separator ("© 2024 X – Réalisation : Y"). */
+const SEPARATOR = /[–—|·•:;,/]\s*|\s-\s|\.\s+/gu
+const MAX_LINE = 300
+
+export type Range = [start: number, end: number]
+
+/** Offset (within `line`) where a credit segment starts, or -1. */
+function creditStart(line: string): number {
+  const lead = line.length - line.trimStart().length
+  if (isCreditAt(line.slice(lead))) return lead
+  for (const sep of line.matchAll(SEPARATOR)) {
+    const at = (sep.index ?? 0) + sep[0].length
+    if (at < line.length && isCreditAt(line.slice(at))) return at
+  }
+  return -1
+}
+
+/**
+ * The credit segments of `text` (lines split at "\n"): from a credit phrase to the end of its (short) line, and the
+ * line following a bare credit heading ("Réalisation" / "Hébergement" then the agency's or host's line).
+ */
+export function creditRanges(text: string): Range[] {
+  const ranges: Range[] = []
+  let pendingHeading: 'agency' | 'host' | null = null
+  let offset = 0
+  for (const line of text.split('\n')) {
+    const start = offset
+    offset += line.length + 1
+    const trimmed = line.trim()
+    if (!trimmed) continue
+    if (pendingHeading && trimmed.length <= MAX_LINE && (pendingHeading === 'agency' || HOST_LINE.test(trimmed))) {
+      ranges.push([start, start + line.length])
+      pendingHeading = null
+      continue
+    }
+    pendingHeading = null
+    if (trimmed.length > MAX_LINE) continue
+    if (HEADING.test(trimmed)) {
+      pendingHeading = HOST_HEADING.test(trimmed) ? 'host' : 'agency'
+      continue
+    }
+    const at = creditStart(line)
+    if (at >= 0) ranges.push([start + at, start + line.length])
+  }
+  return ranges
+}
+
+export function inRanges(ranges: Range[], position: number): boolean {
+  return ranges.some(([start, end]) => position >= start && position < end)
+}
+
+/** `text` with the ranges (sorted, disjoint) replaced by a line break. */
+export function withoutRanges(text: string, ranges: Range[]): string {
+  if (ranges.length === 0) return text
+  let out = ''
+  let from = 0
+  for (const [start, end] of ranges) {
+    out += `${text.slice(from, start)}\n`
+    from = end
+  }
+  return out + text.slice(from)
+}
