@@ -42,6 +42,25 @@ describe('credit blocks (agency, designer, host)', () => {
     expect(contact('<p>Design scandinave, conception sur mesure. Tél 04 78 12 34 56</p>')).toContain('04 78 12 34 56')
     expect(contact('<h2>Hébergement</h2><p>Gîte pour 6 personnes, réservation au 03 89 73 65 12</p>')).toContain('03 89 73 65 12')
     expect(contact('<p>Téléphone : +33 4 90 72 11 22<br>Hébergeur : Shopify Inc., Ottawa</p>')).toContain('+33 4 90 72 11 22')
+    expect(contact('<h2>Création</h2><p>Bouquets sur mesure, commandez au 04 78 12 34 56</p>')).toContain('04 78 12 34 56')
+    expect(contact('<p><strong>Hébergement :</strong> OVH SAS</p><p>Contact : 04 78 12 34 56</p>')).toContain('04 78 12 34 56')
+    expect(contact('<p>Interior design by appointment: 01608 642000</p>')).toContain('01608 642000')
+    expect(contact('<p>Site réalisé par nos soins – contact@boulangerie.fr</p>')).toContain('contact@boulangerie.fr')
+  })
+
+  it('ends a credit at the site’s own links or copyright that follow it on the line', () => {
+    const text = contact('<p>Réalisation : Agence X – x@agence.fr · © 2024 Boulangerie – 04 78 12 34 56</p>')
+    expect(text).not.toContain('x@agence.fr')
+    expect(text).toContain('04 78 12 34 56')
+    const page = parsePage('<p>Designed by <a href="https://et.com">ET</a> | <a href="/mentions-legales/">Mentions légales</a></p>', 'https://b.fr/')
+    expect(page.links.map((l) => l.credit)).toEqual([true, false])
+  })
+
+  it('leaves out the whole block after a credit heading, <br> lines included', () => {
+    const text = contact('<h3>Conception et réalisation</h3><p>Agence Pixel<br>12 rue Neuve, Lyon<br>04 72 00 11 22<br>hello@pixel.fr</p><h3>Contact</h3><p>04 78 12 34 56</p>')
+    expect(text).not.toMatch(/04 72 00 11 22|hello@pixel\.fr/)
+    expect(text).toContain('04 78 12 34 56')
+    expect(contact('<dl><dt>Hébergeur</dt><dd>IONOS SARL<br>7 place de la Gare<br>09 70 80 89 11</dd></dl>')).not.toContain('09 70 80 89 11')
   })
 
   it('flags the links inside a credit block only', () => {

@@ -33,7 +33,7 @@ const NAME_NOUNS = ['réalisation', 'webdesign', 'web design', 'crédits?', 'cre
 const NOUNS = [...CREDIT_NOUNS, ...NAME_NOUNS].join('|')
 /** A credit phrase at the start of the string: a by-phrase, or a credit noun followed by ":" (or a name). */
 const CREDIT_AT = new RegExp(
-  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])|^(?:${NOUNS})(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
+  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])(?!\\s+(?:(?:par|by)\\s+)?(?:appointment|hand|nos soins|nous-mêmes|nous|our team|us|ourselves)\\b)|^(?:${NOUNS})(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
   'iu',
 )
 const NAME_NOUN_AT = new RegExp(`^(?:${NAME_NOUNS.join('|')})\\s+(\\S)`, 'iu')
@@ -43,11 +43,15 @@ function isCreditAt(text: string): boolean {
   const name = NAME_NOUN_AT.exec(text)?.[1]
   return name !== undefined && (/\d/.test(name) || name !== name.toLowerCase())
 }
-/** A line that is only a credit heading ("Réalisation", "Hébergement", "Crédits :"). */
-const HEADING = new RegExp(`^(?:${NOUNS}|conception et réalisation|réalisation du site|création du site|hébergement du site|web ?design)\\s*:?$`, 'iu')
-const HOST_HEADING = /^(?:hébergement|hébergeur|hébergement du site|hosting|web hosting|alojamiento)\s*:?$/iu
+/**
+ * A line that is only a credit heading ("Réalisation", "Hébergement", "Crédits :"). Not "Création" or "Design" alone:
+ * a florist's or a designer's section about their own work.
+ */
+export const CREDIT_HEADING =
+  /^(?:réalisation|crédits?|credits?|web ?design|webdesign|hébergement|hébergeur|hosting|web hosting|alojamiento|(?:conception|création|design) (?:et|&) (?:réalisation|développement)|(?:réalisation|création|conception|hébergement) du site(?: internet| web)?|site credits|impressum credits)\s*:?$/iu
+export const HOST_HEADING = /^(?:hébergement|hébergeur|hébergement du site|hosting|web hosting|alojamiento)\s*:?$/iu
 /** A host's line: a known hosting company or a company form (so a gîte's "Hébergement" section is not cut). */
-const HOST_LINE =
+export const HOST_LINE =
   /\b(?:ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|amazon web services|aws|google|microsoft|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch|sas|sarl|s\.a\.s|inc|ltd|llc|gmbh|b\.v|s\.l|s\.r\.l)\b/iu
 /** Where a credit may start inside a line: the line start, or after a separator ("© 2024 X – Réalisation : Y"). */
 const SEPARATOR = /[–—|·•:;,/]\s*|\s-\s|\.\s+/gu
@@ -64,6 +68,26 @@ function creditStart(line: string): number {
     if (at < line.length && isCreditAt(line.slice(at))) return at
   }
   return -1
+}
+
+/** Where a credit segment ends early: a separator before the site's own links or copyright ("… | Mentions légales"). */
+const CREDIT_END =
+  /\s[|·•]\s*(?=(?:mentions|contact|plan du site|cgv|cgu|conditions|politique|privacy|legal|impressum|datenschutz|cookies|accueil|home|aviso|note legali|colofon|©|copyright))/iu
+
+/** Credit segments of one line: from a credit phrase to the line's end, or to the site's own links that follow. */
+function lineCredits(line: string): Range[] {
+  const out: Range[] = []
+  let from = 0
+  while (from < line.length && out.length < 5) {
+    const at = creditStart(line.slice(from))
+    if (at < 0) break
+    const start = from + at
+    const stop = CREDIT_END.exec(line.slice(start))
+    const end = stop ? start + stop.index : line.length
+    out.push([start, end])
+    from = end + 1
+  }
+  return out
 }
 
 /**
@@ -86,18 +110,28 @@ export function creditRanges(text: string): Range[] {
     }
     pendingHeading = null
     if (trimmed.length > MAX_LINE) continue
-    if (HEADING.test(trimmed)) {
+    if (CREDIT_HEADING.test(trimmed)) {
       pendingHeading = HOST_HEADING.test(trimmed) ? 'host' : 'agency'
       continue
     }
-    const at = creditStart(line)
-    if (at >= 0) ranges.push([start + at, start + line.length])
+    ranges.push(...lineCredits(line).map(([from, to]): Range => [start + from, start + to]))
   }
   return ranges
 }
 
 export function inRanges(ranges: Range[], position: number): boolean {
   return ranges.some(([start, end]) => position >= start && position < end)
+}
+
+/** Sorted, overlapping ranges merged. */
+export function mergeRanges(ranges: Range[]): Range[] {
+  const out: Range[] = []
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1]
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end)
+    else out.push([start, end])
+  }
+  return out
 }
 
 /** `text` with the ranges (sorted, disjoint) replaced by a line break. */
