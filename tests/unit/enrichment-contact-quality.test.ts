@@ -63,6 +63,15 @@ describe('credit blocks (agency, designer, host)', () => {
     expect(contact('<dl><dt>Hébergeur</dt><dd>IONOS SARL<br>7 place de la Gare<br>09 70 80 89 11</dd></dl>')).not.toContain('09 70 80 89 11')
   })
 
+  it('leaves out Cloudflare-protected addresses of a credit block', () => {
+    const page = parsePage('<p><span data-cfemail="00aa">x</span></p><p>Réalisation : Agence <span data-cfemail="11bb">y</span></p>', 'https://b.fr/')
+    expect(page.cfEmails).toEqual(['00aa'])
+  })
+
+  it('keeps an address at the site’s own domain even inside a credit', () => {
+    expect(findings('<p>Site créé par Boulangerie Martin – <a href="mailto:web@boulangerie.fr">web@boulangerie.fr</a> – contact@boulangerie.fr – x@agence.fr</p>').emails).toEqual(['web@boulangerie.fr', 'contact@boulangerie.fr'])
+  })
+
   it('flags the links inside a credit block only', () => {
     const page = parsePage('<p><a href="tel:0478123456">Appeler</a></p><p>Site créé par <a href="mailto:a@agence.fr">Agence</a></p>', 'https://b.fr/')
     expect(page.links.map((l) => [l.href, l.credit])).toEqual([['tel:0478123456', false], ['mailto:a@agence.fr', true]])

@@ -4,7 +4,7 @@
  * The crawler calls it on the pages it fetched; the discovery bench (bench/discovery.ts) and the corpus test call it
  * on fixture pages, so they measure exactly what the crawler finds on a site, without a network.
  */
-import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
+import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText, isSiteAddress } from './emails.ts'
 import { jsonLdStrings, type ParsedPage } from './html.ts'
 import { addPhones, phoneFromWhatsAppUrl, phonesFromText } from './phones.ts'
 import { scriptStrings } from './script-strings.ts'
@@ -78,15 +78,17 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     const { parsed } = page
     const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
     const pageEmails = new Set<string>()
-    // Links inside a credit block ("Site réalisé par <a>…</a>") are the agency's or host's.
-    for (const link of links.filter((l) => !l.credit)) {
-      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href))
+    // Links inside a credit block ("Site réalisé par <a>…</a>") are the agency's or host's, unless at the site's domain.
+    for (const link of links) {
+      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href).filter((e) => !link.credit || isSiteAddress(e, page.url)))
+      else if (link.credit) continue
       else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
       else whatsAppPhones.push(phoneFromWhatsAppUrl(link.url ?? '') ?? '')
     }
     addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
     addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
     addEmails(pageEmails, emailsFromText(parsed.contactText))
+    addEmails(pageEmails, emailsFromText(parsed.text).filter((e) => isSiteAddress(e, page.url)))
     addEmails(pageEmails, parsed.inlineScripts.flatMap(scriptStrings).flatMap(emailsFromText))
     for (const email of pageEmails) {
       if (emails.has(email)) continue

@@ -28,7 +28,7 @@ export interface ParsedPage {
   meta: Record<string, string[]>
   /** Parsed JSON-LD blocks (invalid ones skipped). */
   jsonLd: unknown[]
-  /** Hex payloads of Cloudflare email protection (data-cfemail and /cdn-cgi/l/email-protection#… links). */
+  /** Hex payloads of Cloudflare email protection (data-cfemail and /cdn-cgi/l/email-protection#… links), credit blocks left out. */
   cfEmails: string[]
   /** Inline scripts (no src, JavaScript type), bounded: read by script-strings.ts for emails built in JavaScript. */
   inlineScripts: string[]
@@ -80,7 +80,7 @@ class PageCollector {
   private readonly seenScripts = new Set<string>()
   private readonly meta: Record<string, string[]> = {}
   private readonly jsonLdTexts: string[] = []
-  private readonly cfEmails: string[] = []
+  private readonly cfEmails: Array<{ hex: string; at: number }> = []
   private lang: string | null = null
   // Open anchors (nested <a> is invalid but happens): text collects into the innermost.
   private readonly anchors: Array<{ href: string; text: string[]; start: number }> = []
@@ -133,7 +133,7 @@ class PageCollector {
   private openLink(name: string, attribs: Record<string, string>) {
     const href = attribs.href ?? ''
     const cf = CF_PATH.exec(href)
-    if (cf) this.cfEmails.push(cf[1] as string)
+    if (cf) this.cfEmails.push({ hex: cf[1] as string, at: this.textLength })
     if (name === 'a') this.anchors.push({ href, text: [], start: this.textLength })
     else this.pushLink(href, attribs.alt ?? '')
   }
@@ -178,7 +178,7 @@ class PageCollector {
       if (key && attribs.content !== undefined) (this.meta[key] ??= []).push(attribs.content)
     }
     if (name === 'script') this.openScript(attribs)
-    if (attribs['data-cfemail']) this.cfEmails.push(attribs['data-cfemail'])
+    if (attribs['data-cfemail']) this.cfEmails.push({ hex: attribs['data-cfemail'], at: this.textLength })
     if (name === 'a' || name === 'area') this.openLink(name, attribs)
     if (HIDDEN.has(name)) this.hiddenDepth++
     else if (BLOCK.has(name)) this.pushText('\n')
@@ -245,7 +245,7 @@ class PageCollector {
       scriptSrc: this.scriptSrc,
       meta: this.meta,
       jsonLd,
-      cfEmails: this.cfEmails,
+      cfEmails: this.cfEmails.filter(({ at }) => !inRanges(credits, at)).map(({ hex }) => hex),
       inlineScripts: this.inlineScripts,
       lang: this.lang,
     }
