@@ -4,9 +4,10 @@
  * The crawler calls it on the pages it fetched; the discovery bench (bench/discovery.ts) and the corpus test call it
  * on fixture pages, so they measure exactly what the crawler finds on a site, without a network.
  */
-import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
+import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText, isSiteAddress } from './emails.ts'
 import { jsonLdStrings, type ParsedPage } from './html.ts'
-import { addPhones, phonesFromText } from './phones.ts'
+import { addPhones, phoneFromWhatsAppUrl, phonesFromText } from './phones.ts'
+import { scriptStrings } from './script-strings.ts'
 import { companyIdsFromText } from './siret.ts'
 import { addSocialLinks, type SocialNetworkName } from './social.ts'
 import { type DetectedTechnology, detectTechnologies } from './technologies.ts'
@@ -70,19 +71,25 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
   const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
   const telLinks: string[] = []
   const jsonLdPhones: string[] = []
+  const whatsAppPhones: string[] = []
   const textPhones: string[] = []
   const legalTextPhones: string[] = []
   for (const page of pages) {
     const { parsed } = page
     const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
     const pageEmails = new Set<string>()
+    // Links inside a credit block ("Site réalisé par <a>…</a>") are the agency's or host's, unless at the site's domain.
     for (const link of links) {
-      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href))
+      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href).filter((e) => !link.credit || isSiteAddress(e, page.url)))
+      else if (link.credit) continue
       else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
+      else whatsAppPhones.push(phoneFromWhatsAppUrl(link.url ?? '') ?? '')
     }
     addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
     addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
-    addEmails(pageEmails, emailsFromText(parsed.text))
+    addEmails(pageEmails, emailsFromText(parsed.contactText))
+    addEmails(pageEmails, emailsFromText(parsed.text).filter((e) => isSiteAddress(e, page.url)))
+    addEmails(pageEmails, parsed.inlineScripts.flatMap(scriptStrings).flatMap(emailsFromText))
     for (const email of pageEmails) {
       if (emails.has(email)) continue
       emails.add(email)
@@ -91,10 +98,10 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
     jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
-    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.text))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText))
   }
   const phones = new Map<string, string>()
-  addPhones(phones, [...telLinks, ...jsonLdPhones, ...textPhones, ...legalTextPhones], country)
+  addPhones(phones, [...telLinks, ...jsonLdPhones, ...whatsAppPhones.filter(Boolean), ...textPhones, ...legalTextPhones], country)
   return {
     emails: [...emails].slice(0, MAX_EMAILS),
     emailPages,
