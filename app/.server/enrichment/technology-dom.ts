@@ -119,22 +119,31 @@ function selectorParts(selector: string): string[] {
   return parts
 }
 
-const ATTRIBUTE = /\[\s*([\w-]+)\s*(?:[~|^$*]?=\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]*))\s*[is]?\s*)?\]/g
-const USABLE = /^[^&<>"'\\\s]{3,}$/
+const ATTRIBUTE = /\[\s*((?:[\w-]|\\.)+)\s*(?:[~|^$*]?=\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]*))\s*[is]?\s*)?\]/g
+/** Usable in the source as written: no character an author may have entity-encoded, no line break. */
+const USABLE = /^<?[^&<>"'\\\t\n\r]{3,}$/
+const unescape = (text: string) => text.replace(/\\(.)/g, '$1').toLowerCase()
 
-/** The longest literal every match of one compound selector needs in the page source (lower case), or null. */
+/**
+ * The literal every match of one compound selector needs in the page source (lower case), or null. The most telling
+ * kind first: an attribute value, then an id or class, then an attribute name, then `<tag`; the longest of a kind.
+ */
 function partLiteral(part: string): string | null {
   let rest = part
   for (let previous = ''; previous !== rest; ) [previous, rest] = [rest, rest.replace(/\([^()]*\)/g, '')]
-  const literals: string[] = []
+  const kinds: string[][] = [[], [], [], []]
   rest = rest.replace(ATTRIBUTE, (_, name: string, double?: string, single?: string, bare?: string) => {
-    literals.push(name, double ?? single ?? bare ?? '')
+    kinds[0]?.push(double ?? single ?? bare ?? '')
+    kinds[2]?.push(name)
     return ' '
   })
-  for (const match of rest.matchAll(/[#.]([\w-]+)/g)) literals.push(match[1] as string)
-  for (const match of rest.matchAll(/(?:^|[\s>+~])([a-z][\w-]*)/gi)) literals.push(`<${match[1] as string}`)
-  const usable = literals.map((l) => l.toLowerCase()).filter((l) => USABLE.test(l))
-  return usable.sort((a, b) => b.length - a.length)[0] ?? null
+  for (const match of rest.matchAll(/[#.]((?:[\w-]|\\.)+)/g)) kinds[1]?.push(match[1] as string)
+  for (const match of rest.matchAll(/(?:^|[\s>+~])([a-z][\w-]*)/gi)) kinds[3]?.push(`<${match[1] as string}`)
+  for (const literals of kinds) {
+    const usable = literals.map(unescape).filter((l) => USABLE.test(l))
+    if (usable.length > 0) return usable.sort((a, b) => b.length - a.length)[0] as string
+  }
+  return null
 }
 
 /** Selector literals: a selector list is a candidate when any of its parts' literal is in the page. */
