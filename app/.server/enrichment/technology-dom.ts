@@ -9,7 +9,7 @@
  * A page is only queried with the selectors it could match: every selector is indexed by a literal its match needs
  * in the page's source (a quoted attribute value, a class, an id, an attribute name or `<tag`), the longest one.
  */
-import { compile, selectAll } from 'css-select'
+import { compile, is } from 'css-select'
 import { type AnyNode, type Document, DomHandler, type Element, isTag, isText } from 'domhandler'
 import { Parser } from 'htmlparser2'
 import { addLiterals, candidates, emptyIndex, type LiteralIndex } from './technology-index.ts'
@@ -48,10 +48,14 @@ export interface PageDom {
   scripts: string
   /** Inline style sheets, joined. */
   css: string
+  /** Elements in document order, all and by tag / attribute name: a selector tests only those it could select. */
+  elements: Element[]
+  byTag: Map<string, Element[]>
+  byAttribute: Map<string, Element[]>
 }
 
 /** Pages are parsed up to this size (the markers sit in the head and the first screens of the body). */
-const MAX_DOM_SOURCE = 500_000
+const MAX_DOM_SOURCE = 300_000
 const MAX_INLINE = 200_000
 const MAX_TEXT = 10_000
 const MAX_NODES_PER_SELECTOR = 200
@@ -70,15 +74,32 @@ function inlineText(elements: Element[]): string {
 }
 
 /** Parses a page once for the element rules. */
+function push(map: Map<string, Element[]>, key: string, element: Element) {
+  const list = map.get(key)
+  if (list) list.push(element)
+  else map.set(key, [element])
+}
+
+/** Parses a page once for the element rules. */
 export function parsePageDom(html: string): PageDom {
   const source = html.length > MAX_DOM_SOURCE ? html.slice(0, MAX_DOM_SOURCE) : html
   const handler = new DomHandler()
   const parser = new Parser(handler, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true })
   parser.write(source)
   parser.end()
-  const document = handler.root
-  const scripts = selectAll<AnyNode, Element>(compiled('script:not([src])') as never, document).filter((s) => !/json|template|html/i.test(s.attribs.type ?? ''))
-  return { document, source, scripts: inlineText(scripts), css: inlineText(selectAll<AnyNode, Element>(compiled('style') as never, document)) }
+  const page: PageDom = { document: handler.root, source, scripts: '', css: '', elements: [], byTag: new Map(), byAttribute: new Map() }
+  const stack: AnyNode[] = [...handler.root.children].reverse()
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!isTag(node)) continue
+    page.elements.push(node)
+    push(page.byTag, node.name, node)
+    for (const name of Object.keys(node.attribs)) push(page.byAttribute, name, node)
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode)
+  }
+  const inline = (page.byTag.get('script') ?? []).filter((s) => s.attribs.src === undefined && !/json|template|html/i.test(s.attribs.type ?? ''))
+  page.scripts = inlineText(inline)
+  page.css = inlineText(page.byTag.get('style') ?? [])
+  return page
 }
 
 const queries = new Map<string, ReturnType<typeof compile<AnyNode, Element>> | null>()
@@ -157,10 +178,24 @@ function selectorLiterals(selector: string): string[] | null {
   return literals
 }
 
+/**
+ * Attribute names a selector's rules read, when reading attributes is all they do (an absent attribute matches
+ * nothing, so one of the names must be in the source); null otherwise.
+ */
+function attributeLiterals(rules: DomRule[]): string[] | null {
+  if (rules.some((rule) => rule.exists || rule.text)) return null
+  const names = rules.flatMap((rule) => Object.keys(rule.attributes ?? {})).map(unescape)
+  return names.length > 0 && names.every((name) => USABLE.test(name)) ? names : null
+}
+
+/** Selectors indexed by literal; those whose only rules are `properties` (not evaluable) are left out. */
 export function domIndex<T extends DomTechnology>(technologies: T[]): LiteralIndex<DomSelector<T>> {
   const index = emptyIndex<DomSelector<T>>()
   for (const technology of technologies) {
-    for (const selector of Object.keys(technology.dom ?? {})) addLiterals(index, { technology, selector }, selectorLiterals(selector))
+    for (const [selector, rules] of Object.entries(technology.dom ?? {})) {
+      if (!rules.some((rule) => rule.exists || rule.text || rule.attributes)) continue
+      addLiterals(index, { technology, selector }, selectorLiterals(selector) ?? attributeLiterals(rules))
+    }
   }
   return index
 }
@@ -206,12 +241,51 @@ function evaluateRules<T extends DomTechnology>(out: DomDetection<T>[], { techno
 }
 
 /** Detections from the `dom` rules of `index`'s technologies on one parsed page. */
+/**
+ * Where the elements a selector can select are: per comma part, the tag or else an attribute name (`[attr]`, `#id`,
+ * `.class`) of its rightmost compound; null when some part could select any element (`*`, `:root`…).
+ */
+function selectorTargets(selector: string): Array<['tag' | 'attribute', string]> | null {
+  const targets: Array<['tag' | 'attribute', string]> = []
+  for (const part of selectorParts(selector)) {
+    let rest = part
+    for (let previous = ''; previous !== rest; ) [previous, rest] = [rest, rest.replace(/\([^()]*\)/g, '')]
+    rest = rest.replace(ATTRIBUTE, (_, name: string) => `[${unescape(name)}]`)
+    const last = rest.trim().split(/\s*[>+~]\s*|\s+/).pop() ?? ''
+    if (last.includes('|')) return null
+    const tag = /^[a-z][\w-]*/i.exec(last)?.[0]
+    const attribute = /\[([^\]]+)\]/.exec(last)?.[1] ?? (last.includes('#') ? 'id' : last.includes('.') ? 'class' : undefined)
+    if (tag) targets.push(['tag', tag.toLowerCase()])
+    else if (attribute) targets.push(['attribute', attribute])
+    else return null
+  }
+  return targets
+}
+
+const targetCache = new Map<string, ReturnType<typeof selectorTargets>>()
+
+/** The elements `selector` selects (up to a bound), testing only those it could select. */
+function select(page: PageDom, selector: string): Element[] {
+  const query = compiled(selector)
+  if (!query) return []
+  let targets = targetCache.get(selector)
+  if (targets === undefined) targetCache.set(selector, (targets = selectorTargets(selector)))
+  const pools = targets === null ? [page.elements] : targets.map(([kind, key]) => (kind === 'tag' ? page.byTag : page.byAttribute).get(key) ?? [])
+  const pool = pools.length === 1 ? (pools[0] as Element[]) : [...new Set(pools.flat())]
+  const out: Element[] = []
+  for (const element of pool) {
+    if (!is<AnyNode, Element>(element, query as never)) continue
+    out.push(element)
+    if (out.length >= MAX_NODES_PER_SELECTOR) break
+  }
+  return out
+}
+
+/** Detections from the `dom` rules of `index`'s technologies on one parsed page. */
 export function domDetections<T extends DomTechnology>(index: LiteralIndex<DomSelector<T>>, page: PageDom, resolveVersion: ResolveVersion): DomDetection<T>[] {
   const out: DomDetection<T>[] = []
   for (const entry of candidates(index, [page.source])) {
-    const query = compiled(entry.selector)
-    if (!query) continue
-    const nodes = selectAll<AnyNode, Element>(query as never, page.document).filter(isTag).slice(0, MAX_NODES_PER_SELECTOR)
+    const nodes = select(page, entry.selector)
     if (nodes.length > 0) evaluateRules(out, entry, nodes, resolveVersion)
   }
   return out
