@@ -10,7 +10,7 @@ import { addPhones, phoneFromWhatsAppUrl, phonesFromText } from './phones.ts'
 import { scriptStrings } from './script-strings.ts'
 import { companyIdsFromText } from './siret.ts'
 import { addSocialLinks, type SocialNetworkName } from './social.ts'
-import { type DetectedTechnology, detectTechnologies } from './technologies.ts'
+import { type DetectedTechnology, detectSiteTechnologies } from './technologies.ts'
 
 export interface ExtractionPage {
   kind: 'home' | 'contact' | 'legal' | 'about'
@@ -45,19 +45,24 @@ function companyIds(pages: ExtractionPage[]): { siret: string | null; siren: str
   return ids
 }
 
-function homeTechnologies(home: ExtractionPage, robotsText: string): DetectedTechnology[] {
-  const cookies = home.headers['set-cookie']
+/** Every crawled page fingerprinted, detections pooled per site (robots.txt is the site's, given once). */
+function siteTechnologies(pages: ExtractionPage[], robotsText: string): DetectedTechnology[] {
   try {
-    return detectTechnologies({
-      url: home.url,
-      html: home.html,
-      text: home.parsed.text,
-      scriptSrc: home.parsed.scriptSrc,
-      meta: home.parsed.meta,
-      headers: home.headers,
-      cookies: cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [cookies],
-      robots: robotsText || undefined,
-    })
+    return detectSiteTechnologies(
+      pages.map((page, i) => {
+        const cookies = page.headers['set-cookie']
+        return {
+          url: page.url,
+          html: page.html,
+          text: page.parsed.text,
+          scriptSrc: page.parsed.scriptSrc,
+          meta: page.parsed.meta,
+          headers: page.headers,
+          cookies: cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [cookies],
+          robots: (i === 0 && robotsText) || undefined,
+        }
+      }),
+    )
   } catch {
     return []
   }
@@ -65,7 +70,6 @@ function homeTechnologies(home: ExtractionPage, robotsText: string): DetectedTec
 
 /** Pages: the homepage first, then the contact / legal / about pages the crawler chose. */
 export function extractFindings(pages: ExtractionPage[], { country, robotsText }: { country: string | null; robotsText: string }): ExtractedFindings {
-  const home = pages[0] as ExtractionPage
   const emails = new Set<string>()
   const emailPages: Record<string, string> = {}
   const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
@@ -108,6 +112,6 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     phones: [...phones.values()].slice(0, MAX_PHONES),
     socialMedia,
     ...companyIds(pages),
-    technologyDetails: homeTechnologies(home, robotsText),
+    technologyDetails: siteTechnologies(pages, robotsText),
   }
 }
