@@ -16,6 +16,7 @@ export default [
   route('api/stripe/create-checkout-session', 'routes/api.stripe.create-checkout-session.ts'),
   route('api/stripe/create-portal-session', 'routes/api.stripe.create-portal-session.ts'),
   route('api/stripe/webhook', 'routes/api.stripe.webhook.ts'),
+  route('settings/do-not-contact/download', 'routes/settings.do-not-contact.download.ts'),
   route('billing/sandbox/checkout', 'routes/billing.sandbox.checkout.tsx'),
   route('billing/sandbox/portal', 'routes/billing.sandbox.portal.tsx'),
   layout('routes/app-layout.tsx', [
@@ -25,6 +26,7 @@ export default [
     route('exports/:id', 'routes/export-detail.tsx'),
     route('subscription', 'routes/subscription.tsx'),
     route('settings', 'routes/settings.tsx'),
+    route('settings/do-not-contact', 'routes/settings.do-not-contact.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -5,7 +5,9 @@
 // crawled contact / legal pages.
 //
 //   npx tsx bench/discovery.ts [--details]   (--details: every miss and false positive, not only the first 12)
-import { type FieldScore, loadCorpus, precision, recall, scoreCorpus } from '#tests/support/site-corpus.ts'
+import { parsePage } from '#app/.server/enrichment/html.ts'
+import { detectTechnologies } from '#app/.server/enrichment/technologies.ts'
+import { type CorpusSite, type FieldScore, loadCorpus, precision, recall, scoreCorpus } from '#tests/support/site-corpus.ts'
 import { printTable } from './lib/table.ts'
 
 const DETAILS = process.argv.includes('--details')
@@ -74,3 +76,30 @@ const goals: Array<[string, boolean]> = [
 ]
 console.log('\nGoals:')
 for (const [label, met] of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${label}`)
+
+/** CPU milliseconds per page of `run` over `pageCount` pages: one warm-up round (fingerprints loaded), then the mean. */
+function cpuMsPerPage(run: () => void, pageCount: number, rounds = 5): number {
+  run()
+  const start = process.cpuUsage()
+  for (let i = 0; i < rounds; i++) run()
+  const { user, system } = process.cpuUsage(start)
+  return (user + system) / 1000 / rounds / pageCount
+}
+
+/** Fingerprinting alone: every page of the corpus, parsed beforehand, fingerprinted on its own. */
+function fingerprintEveryPage(corpus: CorpusSite[]): () => void {
+  const inputs = corpus.flatMap((site) =>
+    site.pages.map((page) => {
+      const parsed = parsePage(page.html, page.url)
+      const headers = page.kind === 'home' ? (site.expected.homeHeaders ?? {}) : {}
+      return { url: page.url, html: page.html, text: parsed.text, scriptSrc: parsed.scriptSrc, meta: parsed.meta, headers }
+    }),
+  )
+  return () => {
+    for (const input of inputs) detectTechnologies(input)
+  }
+}
+
+console.log('\nCPU time per page (mean of 5 rounds after a warm-up):')
+console.log(`  technology fingerprinting alone: ${cpuMsPerPage(fingerprintEveryPage(sites), pages).toFixed(3)} ms`)
+console.log(`  whole extraction (parse + every extractor, as scored above): ${cpuMsPerPage(() => scoreCorpus(sites), pages).toFixed(3)} ms`)

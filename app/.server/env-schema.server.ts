@@ -97,6 +97,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PREVIEW: rateLimit('60/60'),
   /** Exports created per user. */
   RATE_LIMIT_EXPORT_CREATE: rateLimit('10/600'),
+  /** Do-not-contact list changes per user (each may import a whole CSV). */
+  RATE_LIMIT_DNC_WRITE: rateLimit('120/600'),
 
   // Hosted Supabase
   SUPABASE_URL: url().optional(),

@@ -22,6 +22,7 @@ const RATE_LIMITS = {
   tokenIp: 'RATE_LIMIT_TOKEN_IP',
   preview: 'RATE_LIMIT_PREVIEW',
   exportCreate: 'RATE_LIMIT_EXPORT_CREATE',
+  dncWrite: 'RATE_LIMIT_DNC_WRITE',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS

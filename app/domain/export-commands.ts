@@ -31,6 +31,8 @@ const MaxLeadsSchema = z.coerce
 export const CreateExportSchema = ExportNameSchema.extend({
   intent: z.literal('create-export'),
   options: EnrichmentChoiceSchema,
+  // "Only new businesses": a checkbox, so present ("on") or absent.
+  onlyNew: z.literal('on').optional().transform((value) => (value === 'on' ? true : undefined)),
   // Generated when the form renders, so a double submit creates one export; the server makes one when missing.
   idempotencyKey: z.string().optional(),
   // Caps the leads (and so the credits) of the export; the upper bound is the server's EXPORT_MAX_LEADS.

@@ -20,4 +20,6 @@ export interface ExportLeadView {
   statuses: Record<string, LeadEnrichmentStatus>
   /** Option key -> date of the earlier purchase this export reused for 0 credits. */
   reused: Record<string, string>
+  /** The business as a do-not-contact entry (`<source>:<place id>`), for "Never export this business". */
+  businessRef: string
 }

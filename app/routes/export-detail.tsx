@@ -16,6 +16,7 @@ import { ExportDetailHeader } from '#app/components/exports/export-detail-header
 import { ExportSummary } from '#app/components/exports/export-summary.tsx'
 import { LeadsPager } from '#app/components/exports/leads-pager.tsx'
 import { LeadsTable } from '#app/components/exports/leads-table.tsx'
+import { NeverExportNotice } from '#app/components/exports/never-export.tsx'
 import { ResumeBanner } from '#app/components/exports/resume-banner.tsx'
 import { ErrorAlert } from '#app/components/billing/plans-link.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -99,6 +100,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
       </Link>
       <ExportDetailHeader detail={detail} userId={loaderData.userId} downloadPreset={loaderData.downloadPreset} />
       {notice ? <Alert tone="success">{notice}</Alert> : null}
+      <NeverExportNotice />
       {actionData?.error && !showDelete && !showAdd ? <ErrorAlert message={actionData.error} withPlansLink={'code' in actionData && errorNeedsPlans(actionData.code)} /> : null}
       {offersResume({ status: detail.status, can_resume: detail.canResume }) ? <ResumeBanner /> : null}
       <ExportSummary searchParams={detail.searchParams} chosen={chosen} leadCount={detail.leadCount} creditsUsed={detail.creditsUsed} progress={detail.progress} excluded={detail.excluded} reusedCount={detail.reusedCount} />

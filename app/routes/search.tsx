@@ -129,10 +129,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** The modal's fields as they were sent, so a refused form renders again as the user left it. */
-function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick<ExportFormState, 'name' | 'options' | 'maxLeads'> {
+function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick<ExportFormState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
   const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
-  return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france }), maxLeads: text(payload.maxLeads) }
+  return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france }), maxLeads: text(payload.maxLeads), onlyNew: payload.onlyNew === 'on' }
 }
 
 /** The export's cap and filters: a cap above the export limit is refused under its field, bad filters above the form. */
@@ -174,7 +174,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
   }
   const idempotencyKey = submission.value.idempotencyKey || randomUUID()
-  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters })
+  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'

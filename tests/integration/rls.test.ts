@@ -19,6 +19,7 @@ const OWNED: Array<[keyof Database, 'id' | 'user_id']> = [
   ['exports', 'user_id'],
   ['leads', 'user_id'],
   ['export_leads', 'user_id'],
+  ['do_not_contact', 'user_id'],
 ]
 
 async function createAuthUser(meta: Record<string, unknown> = {}): Promise<string> {
@@ -46,6 +47,7 @@ async function seed(userId: string) {
     .returning('id')
     .executeTakeFirstOrThrow()
   await db.insertInto('export_leads').values({ export_id: exp.id, lead_id: lead.id, user_id: userId, position: 0 }).execute()
+  await db.insertInto('do_not_contact').values({ user_id: userId, kind: 'domain', value: 'exemple.fr' }).execute()
   return { exportId: exp.id, leadId: lead.id, subscriptionId: sub.id }
 }
 
@@ -148,6 +150,7 @@ describe("writing another user's rows", () => {
     const attempts: Array<[string, (trx: Parameters<Parameters<typeof withUser>[1]>[0]) => Promise<unknown>]> = [
       ['exports', (trx) => trx.insertInto('exports').values({ user_id: a, name: 'Spoof' }).execute()],
       ['leads', (trx) => trx.insertInto('leads').values({ user_id: a, source: 'demo', place_id: 'spoof' }).execute()],
+      ['do_not_contact', (trx) => trx.insertInto('do_not_contact').values({ user_id: a, kind: 'domain', value: 'spoof.fr' }).execute()],
       [
         'export_leads',
         (trx) => trx.insertInto('export_leads').values({ export_id: ids.exportId, lead_id: ids.leadId, user_id: a, position: 1 }).execute(),

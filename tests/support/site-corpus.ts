@@ -29,7 +29,7 @@ interface SiteExpectation {
   social: Partial<Record<SocialNetworkName, string>>
   siret: string | null
   siren: string | null
-  /** Technologies the homepage plainly loads, by fingerprint name. */
+  /** Technologies the site's pages (home + contact/legal/about, all fingerprinted) plainly load, by fingerprint name. */
   technologies: string[]
   /** Values printed on the site that are not the business's and must not be taken. */
   traps: { emails?: string[]; phones?: string[]; social?: string[] }

@@ -27,6 +27,8 @@ export type SearchParamsJson = JsonObject &
     maxLeads?: number
     /** The search filters (search-filters.ts), when any narrows the search. */
     filters?: JsonObject
+    /** "Only new businesses": leave out those already in another export of the user (lead gate already_exported). */
+    onlyNew?: boolean
   }
 
 /** On a stored export, `social` may be an object: it counts as true when any value is true. */

@@ -73,6 +73,14 @@ export interface CreditLedger {
   user_id: string;
 }
 
+export interface DoNotContact {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  kind: string;
+  user_id: string;
+  value: string;
+}
+
 export interface EnrichmentPurchases {
   export_id: string | null;
   lead_id: string | null;
@@ -221,6 +229,7 @@ export interface DB {
   billing_events: BillingEvents;
   billing_sandbox_subscriptions: BillingSandboxSubscriptions;
   credit_ledger: CreditLedger;
+  do_not_contact: DoNotContact;
   enrichment_purchases: EnrichmentPurchases;
   enrichment_results: EnrichmentResults;
   export_leads: ExportLeads;

@@ -121,3 +121,15 @@ export function addEmails(into: Set<string>, candidates: Iterable<string>) {
     if (email) into.add(email)
   }
 }
+
+/** The address is at the site's own domain ("contact@boulangerie.fr" on www.boulangerie.fr): never an agency's. */
+export function isSiteAddress(email: string, pageUrl: string): boolean {
+  let host: string
+  try {
+    host = new URL(pageUrl).hostname.toLowerCase().replace(/^www\./, '')
+  } catch {
+    return false
+  }
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase()
+  return domain === host || host.endsWith(`.${domain}`)
+}

@@ -4,12 +4,13 @@
  * The crawler calls it on the pages it fetched; the discovery bench (bench/discovery.ts) and the corpus test call it
  * on fixture pages, so they measure exactly what the crawler finds on a site, without a network.
  */
-import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText } from './emails.ts'
+import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText, isSiteAddress } from './emails.ts'
 import { jsonLdStrings, type ParsedPage } from './html.ts'
-import { addPhones, phonesFromText } from './phones.ts'
+import { addPhones, phoneFromWhatsAppUrl, phonesFromText } from './phones.ts'
+import { scriptStrings } from './script-strings.ts'
 import { companyIdsFromText } from './siret.ts'
 import { addSocialLinks, type SocialNetworkName } from './social.ts'
-import { type DetectedTechnology, detectTechnologies } from './technologies.ts'
+import { type DetectedTechnology, detectSiteTechnologies } from './technologies.ts'
 
 export interface ExtractionPage {
   kind: 'home' | 'contact' | 'legal' | 'about'
@@ -44,19 +45,24 @@ function companyIds(pages: ExtractionPage[]): { siret: string | null; siren: str
   return ids
 }
 
-function homeTechnologies(home: ExtractionPage, robotsText: string): DetectedTechnology[] {
-  const cookies = home.headers['set-cookie']
+/** Every crawled page fingerprinted, detections pooled per site (robots.txt is the site's, given once). */
+function siteTechnologies(pages: ExtractionPage[], robotsText: string): DetectedTechnology[] {
   try {
-    return detectTechnologies({
-      url: home.url,
-      html: home.html,
-      text: home.parsed.text,
-      scriptSrc: home.parsed.scriptSrc,
-      meta: home.parsed.meta,
-      headers: home.headers,
-      cookies: cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [cookies],
-      robots: robotsText || undefined,
-    })
+    return detectSiteTechnologies(
+      pages.map((page, i) => {
+        const cookies = page.headers['set-cookie']
+        return {
+          url: page.url,
+          html: page.html,
+          text: page.parsed.text,
+          scriptSrc: page.parsed.scriptSrc,
+          meta: page.parsed.meta,
+          headers: page.headers,
+          cookies: cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [cookies],
+          robots: (i === 0 && robotsText) || undefined,
+        }
+      }),
+    )
   } catch {
     return []
   }
@@ -64,25 +70,30 @@ function homeTechnologies(home: ExtractionPage, robotsText: string): DetectedTec
 
 /** Pages: the homepage first, then the contact / legal / about pages the crawler chose. */
 export function extractFindings(pages: ExtractionPage[], { country, robotsText }: { country: string | null; robotsText: string }): ExtractedFindings {
-  const home = pages[0] as ExtractionPage
   const emails = new Set<string>()
   const emailPages: Record<string, string> = {}
   const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
   const telLinks: string[] = []
   const jsonLdPhones: string[] = []
+  const whatsAppPhones: string[] = []
   const textPhones: string[] = []
   const legalTextPhones: string[] = []
   for (const page of pages) {
     const { parsed } = page
     const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
     const pageEmails = new Set<string>()
+    // Links inside a credit block ("Site réalisé par <a>…</a>") are the agency's or host's, unless at the site's domain.
     for (const link of links) {
-      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href))
+      if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href).filter((e) => !link.credit || isSiteAddress(e, page.url)))
+      else if (link.credit) continue
       else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
+      else whatsAppPhones.push(phoneFromWhatsAppUrl(link.url ?? '') ?? '')
     }
     addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
     addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
-    addEmails(pageEmails, emailsFromText(parsed.text))
+    addEmails(pageEmails, emailsFromText(parsed.contactText))
+    addEmails(pageEmails, emailsFromText(parsed.text).filter((e) => isSiteAddress(e, page.url)))
+    addEmails(pageEmails, parsed.inlineScripts.flatMap(scriptStrings).flatMap(emailsFromText))
     for (const email of pageEmails) {
       if (emails.has(email)) continue
       emails.add(email)
@@ -91,16 +102,16 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
     jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
-    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.text))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText))
   }
   const phones = new Map<string, string>()
-  addPhones(phones, [...telLinks, ...jsonLdPhones, ...textPhones, ...legalTextPhones], country)
+  addPhones(phones, [...telLinks, ...jsonLdPhones, ...whatsAppPhones.filter(Boolean), ...textPhones, ...legalTextPhones], country)
   return {
     emails: [...emails].slice(0, MAX_EMAILS),
     emailPages,
     phones: [...phones.values()].slice(0, MAX_PHONES),
     socialMedia,
     ...companyIds(pages),
-    technologyDetails: homeTechnologies(home, robotsText),
+    technologyDetails: siteTechnologies(pages, robotsText),
   }
 }

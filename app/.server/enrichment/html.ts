@@ -3,6 +3,7 @@
  * text, script URLs, meta tags, JSON-LD blocks and Cloudflare-protected emails. Everything the extractors need.
  */
 import { Parser } from 'htmlparser2'
+import { CREDIT_HEADING, creditRanges, HOST_HEADING, HOST_LINE, inRanges, mergeRanges, type Range, withoutRanges } from './credits.ts'
 
 interface PageLink {
   /** Absolute URL (fragment removed), or null when the href is not a usable http(s)/mailto/tel URL. */
@@ -10,12 +11,16 @@ interface PageLink {
   /** The attribute as written (entities decoded). */
   href: string
   text: string
+  /** Inside a credit block ("Site réalisé par …", "Website by …"): the agency's or host's link, not the business's. */
+  credit: boolean
 }
 
 export interface ParsedPage {
   title: string
   /** Visible text: script/style/template content left out, a newline at every block boundary. */
   text: string
+  /** `text` without its credit blocks (credits.ts): where the business's own emails and phones are read. */
+  contactText: string
   links: PageLink[]
   /** Absolute script URLs, in document order, deduplicated. */
   scriptSrc: string[]
@@ -23,8 +28,10 @@ export interface ParsedPage {
   meta: Record<string, string[]>
   /** Parsed JSON-LD blocks (invalid ones skipped). */
   jsonLd: unknown[]
-  /** Hex payloads of Cloudflare email protection (data-cfemail and /cdn-cgi/l/email-protection#… links). */
+  /** Hex payloads of Cloudflare email protection (data-cfemail and /cdn-cgi/l/email-protection#… links), credit blocks left out. */
   cfEmails: string[]
+  /** Inline scripts (no src, JavaScript type), bounded: read by script-strings.ts for emails built in JavaScript. */
+  inlineScripts: string[]
   lang: string | null
 }
 
@@ -38,6 +45,11 @@ const HIDDEN = new Set(['script', 'style', 'template', 'svg', 'textarea', 'objec
 const MAX_TEXT = 400_000
 const MAX_LINKS = 2_000
 const MAX_JSON_LD = 200_000
+const MAX_INLINE_SCRIPT = 20_000
+const MAX_INLINE_SCRIPTS = 40
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'th', 'strong', 'b'])
+const CREDIT_BLOCK_TAGS = new Set(['p', 'div', 'dd', 'td', 'address', 'ul', 'ol', 'table', 'font', 'span', 'section'])
+const JS_TYPE = /^(?:|text\/javascript|application\/javascript|module|text\/ecmascript)$/
 
 function absolute(href: string, base: URL): string | null {
   const trimmed = href.trim()
@@ -68,11 +80,18 @@ class PageCollector {
   private readonly seenScripts = new Set<string>()
   private readonly meta: Record<string, string[]> = {}
   private readonly jsonLdTexts: string[] = []
-  private readonly cfEmails: string[] = []
+  private readonly cfEmails: Array<{ hex: string; at: number }> = []
   private lang: string | null = null
   // Open anchors (nested <a> is invalid but happens): text collects into the innermost.
-  private readonly anchors: Array<{ href: string; text: string[] }> = []
-  private script: { jsonLd: boolean; parts: string[]; size: number } | null = null
+  private readonly anchors: Array<{ href: string; text: string[]; start: number }> = []
+  private readonly linkStarts: number[] = []
+  private script: { jsonLd: boolean; inline: boolean; parts: string[]; size: number } | null = null
+  private readonly inlineScripts: string[] = []
+  // A credit heading ("<h2>Réalisation</h2>", "<dt>Hébergeur</dt>") makes the next block the agency's or host's.
+  private heading: { name: string; text: string } | null = null
+  private pendingCredit: 'agency' | 'host' | null = null
+  private creditBlock: { name: string; depth: number; start: number; host: boolean } | null = null
+  private readonly blockCredits: Array<{ range: Range; host: boolean }> = []
 
   constructor(private readonly pageUrl: string) {
     this.base = new URL(pageUrl)
@@ -84,8 +103,10 @@ class PageCollector {
     this.textLength += value.length
   }
 
-  private pushLink(href: string, text: string) {
-    if (this.links.length < MAX_LINKS) this.links.push({ href, url: absolute(href, this.base), text })
+  private pushLink(href: string, text: string, start = this.textLength) {
+    if (this.links.length >= MAX_LINKS) return
+    this.links.push({ href, url: absolute(href, this.base), text, credit: false })
+    this.linkStarts.push(start)
   }
 
   private setBase(href: string) {
@@ -100,7 +121,8 @@ class PageCollector {
 
   private openScript(attribs: Record<string, string>) {
     const type = (attribs.type ?? '').trim().toLowerCase()
-    this.script = { jsonLd: type === 'application/ld+json', parts: [], size: 0 }
+    const inline = !attribs.src && JS_TYPE.test(type) && this.inlineScripts.length < MAX_INLINE_SCRIPTS
+    this.script = { jsonLd: type === 'application/ld+json', inline, parts: [], size: 0 }
     const src = attribs.src ? absolute(attribs.src, this.base) : null
     if (src && !this.seenScripts.has(src)) {
       this.seenScripts.add(src)
@@ -111,12 +133,43 @@ class PageCollector {
   private openLink(name: string, attribs: Record<string, string>) {
     const href = attribs.href ?? ''
     const cf = CF_PATH.exec(href)
-    if (cf) this.cfEmails.push(cf[1] as string)
-    if (name === 'a') this.anchors.push({ href, text: [] })
+    if (cf) this.cfEmails.push({ hex: cf[1] as string, at: this.textLength })
+    if (name === 'a') this.anchors.push({ href, text: [], start: this.textLength })
     else this.pushLink(href, attribs.alt ?? '')
   }
 
+  private creditOpen(name: string) {
+    if (this.creditBlock) {
+      if (name === this.creditBlock.name) this.creditBlock.depth++
+    } else if (this.pendingCredit && CREDIT_BLOCK_TAGS.has(name)) {
+      this.creditBlock = { name, depth: 0, start: this.textLength, host: this.pendingCredit === 'host' }
+      this.pendingCredit = null
+    } else if (HEADING_TAGS.has(name) && !this.heading) this.heading = { name, text: '' }
+  }
+
+  private creditClose(name: string) {
+    if (this.heading?.name === name) {
+      const heading = this.heading.text.replace(/\s+/g, ' ').trim()
+      this.pendingCredit = CREDIT_HEADING.test(heading) ? (HOST_HEADING.test(heading) ? 'host' : 'agency') : null
+      this.heading = null
+    }
+    const block = this.creditBlock
+    if (block?.name !== name) return
+    if (block.depth > 0) block.depth--
+    else {
+      this.blockCredits.push({ range: [block.start, this.textLength], host: block.host })
+      this.creditBlock = null
+    }
+  }
+
+  private creditText(data: string) {
+    if (this.heading) {
+      if (this.heading.text.length < 100) this.heading.text += data
+    } else if (this.pendingCredit && data.trim()) this.pendingCredit = null
+  }
+
   onopentag(name: string, attribs: Record<string, string>) {
+    if (this.hiddenDepth === 0) this.creditOpen(name)
     if (name === 'html' && attribs.lang) this.lang = attribs.lang.trim().toLowerCase() || null
     if (name === 'base' && attribs.href) this.setBase(attribs.href)
     if (name === 'title' && this.hiddenDepth === 0 && !this.title) this.inTitle = true
@@ -125,7 +178,7 @@ class PageCollector {
       if (key && attribs.content !== undefined) (this.meta[key] ??= []).push(attribs.content)
     }
     if (name === 'script') this.openScript(attribs)
-    if (attribs['data-cfemail']) this.cfEmails.push(attribs['data-cfemail'])
+    if (attribs['data-cfemail']) this.cfEmails.push({ hex: attribs['data-cfemail'], at: this.textLength })
     if (name === 'a' || name === 'area') this.openLink(name, attribs)
     if (HIDDEN.has(name)) this.hiddenDepth++
     else if (BLOCK.has(name)) this.pushText('\n')
@@ -134,7 +187,7 @@ class PageCollector {
 
   ontext(data: string) {
     if (this.script) {
-      if (this.script.jsonLd && this.script.size < MAX_JSON_LD) {
+      if ((this.script.jsonLd && this.script.size < MAX_JSON_LD) || (this.script.inline && this.script.size < MAX_INLINE_SCRIPT)) {
         this.script.parts.push(data)
         this.script.size += data.length
       }
@@ -145,20 +198,23 @@ class PageCollector {
       return
     }
     if (this.hiddenDepth > 0) return
+    this.creditText(data)
     this.pushText(data)
     const anchor = this.anchors[this.anchors.length - 1]
     if (anchor && anchor.text.length < 50) anchor.text.push(data)
   }
 
   onclosetag(name: string) {
+    if (this.hiddenDepth === 0) this.creditClose(name)
     if (name === 'title') this.inTitle = false
     if (name === 'script' && this.script) {
       if (this.script.jsonLd) this.jsonLdTexts.push(this.script.parts.join(''))
+      else if (this.script.inline && this.script.size > 0) this.inlineScripts.push(this.script.parts.join('').slice(0, MAX_INLINE_SCRIPT))
       this.script = null
     }
     if (name === 'a') {
       const anchor = this.anchors.pop()
-      if (anchor) this.pushLink(anchor.href, anchor.text.join('').replace(/\s+/g, ' ').trim())
+      if (anchor) this.pushLink(anchor.href, anchor.text.join('').replace(/\s+/g, ' ').trim(), anchor.start)
     }
     if (HIDDEN.has(name)) this.hiddenDepth = Math.max(0, this.hiddenDepth - 1)
     else if (BLOCK.has(name)) this.pushText('\n')
@@ -166,7 +222,7 @@ class PageCollector {
 
   result(): ParsedPage {
     // Anchors never closed (truncated page) still count.
-    for (const anchor of this.anchors) this.pushLink(anchor.href, anchor.text.join('').trim())
+    for (const anchor of this.anchors) this.pushLink(anchor.href, anchor.text.join('').trim(), anchor.start)
     const jsonLd: unknown[] = []
     for (const raw of this.jsonLdTexts) {
       try {
@@ -175,18 +231,28 @@ class PageCollector {
         // Invalid JSON-LD is common; skip it.
       }
     }
+    const raw = this.textParts.join('')
+    const blocks = this.blockCredits.filter(({ range, host }) => !host || HOST_LINE.test(raw.slice(...range))).map(({ range }) => range)
+    const credits = mergeRanges([...creditRanges(raw), ...blocks])
+    this.links.forEach((link, i) => {
+      link.credit = inRanges(credits, this.linkStarts[i] ?? -1)
+    })
     return {
       title: this.title.replace(/\s+/g, ' ').trim(),
-      text: this.textParts.join('').replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n'),
+      text: normalizeText(raw),
+      contactText: normalizeText(withoutRanges(raw, credits)),
       links: this.links,
       scriptSrc: this.scriptSrc,
       meta: this.meta,
       jsonLd,
-      cfEmails: this.cfEmails,
+      cfEmails: this.cfEmails.filter(({ at }) => !inRanges(credits, at)).map(({ hex }) => hex),
+      inlineScripts: this.inlineScripts,
       lang: this.lang,
     }
   }
 }
+
+const normalizeText = (raw: string) => raw.replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n')
 
 export function parsePage(html: string, pageUrl: string): ParsedPage {
   const collector = new PageCollector(pageUrl)

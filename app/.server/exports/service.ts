@@ -38,6 +38,8 @@ export interface CreateExportArgs {
   /** The user's cap on the leads (null: the export limit only). */
   maxLeads?: number | null
   filters?: SearchFilters
+  /** "Only new businesses" (lead gate already_exported). */
+  onlyNew?: boolean
 }
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
@@ -136,6 +138,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
           ...(countryCode ? { countryCode } : {}),
           lang,
           ...storedSearchLimits(args),
+          ...(args.onlyNew ? { onlyNew: true } : {}),
         },
         enrichment_options: { ...validation.enrichmentOptions },
         bbox: null,

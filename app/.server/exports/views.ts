@@ -109,7 +109,7 @@ export interface ExportDetail {
   /** Businesses the search left out before enrichment, by reason (lead-gates.ts). */
   excluded: Record<string, number>
   canResume: boolean
-  searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string; filters: SearchFilters; maxLeads: number | null }
+  searchParams: { sector?: string; city?: string; department?: string; region?: string; country?: string; filters: SearchFilters; maxLeads: number | null; onlyNew?: boolean }
   enrichmentOptions: EnrichmentOptions
   leads: ExportLeadView[]
   totalLeads: number
@@ -136,7 +136,7 @@ function leadPage(trx: Transaction<Database>, exportId: string, page: number) {
   return trx
     .selectFrom(pageLeads)
     .innerJoin('leads as l', 'l.id', 'el.lead_id')
-    .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', 'el.reused', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
+    .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', 'el.reused', 'l.place_id', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
     .orderBy('el.position')
     .execute()
 }
@@ -156,6 +156,7 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     reviewCount: lead.review_count,
     statuses: Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, lead[entry.statusColumn]])) as Record<string, LeadEnrichmentStatus>,
     reused: reusedByOption(lead.reused),
+    businessRef: `${lead.source}:${lead.place_id}`,
   }
 }
 
@@ -200,6 +201,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         country: row.country ?? params.country ?? undefined,
         filters: storedFilters(row.search_params?.filters),
         maxLeads: storedMaxLeads(row.search_params?.maxLeads),
+        onlyNew: row.search_params?.onlyNew === true || undefined,
       },
       enrichmentOptions: normalizeEnrichmentOptions(row.enrichment_options),
       leads: leads.map(leadView),

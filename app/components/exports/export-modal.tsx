@@ -19,6 +19,7 @@ import { EnrichmentToggles } from './enrichment-toggles.tsx'
 import { ExportCostPanel, type ExportCostInfo } from './export-cost-panel.tsx'
 import { FilterFields } from './filter-fields.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
+import { OnlyNewOption } from './only-new-option.tsx'
 
 export interface ExportFormState {
   name: string
@@ -30,6 +31,8 @@ export interface ExportFormState {
   /** The max leads field as typed, and its refusal (above the export limit). */
   maxLeads?: string
   maxLeadsError?: string
+  /** "Only new businesses" as it was sent. */
+  onlyNew?: boolean
   /** conform's answer for the form (validated with CreateExportSchema on both sides). */
   result?: SubmissionResult<string[]>
 }
@@ -110,6 +113,7 @@ export function ExportModal({
           }}
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
+        <OnlyNewOption defaultChecked={last?.onlyNew} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
         {noCredits ? null : <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} last={last} />}
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />

@@ -12,6 +12,7 @@ export interface ExportSearchParams {
   country?: string
   filters?: SearchFilters
   maxLeads?: number | null
+  onlyNew?: boolean
 }
 
 /** The search as one line: sector or "all sectors", then the places from the most precise, or "all countries". */
@@ -57,6 +58,11 @@ export function ExportSummary({
             </span>
           ))}
         </dd>
+        {searchParams.onlyNew ? (
+          <dd className="mt-2 text-sm text-slate-600" data-testid="only-new">
+            ✓ {t('exports.detail.onlyNew')}
+          </dd>
+        ) : null}
       </div>
       <div>
         <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('exports.detail.leads')}</dt>

@@ -6,6 +6,7 @@ import { CategoryChips } from '../search/results.tsx'
 import { Reviews } from '../search/reviews.tsx'
 import { ReusedMark } from './reused-mark.tsx'
 import { SocialIcons } from './social-icons.tsx'
+import { NeverExportAction } from './never-export.tsx'
 import { ChipList } from '../ui/chips.tsx'
 
 const MAX_TECHNOLOGIES = 3
@@ -133,6 +134,7 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
               <tr key={lead.id} className="align-top" data-testid="lead-row">
                 <th scope="row" className={`${td} scroll-x-sticky sticky left-0 z-10 max-w-64 min-w-52 bg-white pl-4 text-left font-medium break-words text-slate-900`} data-column="name">
                   {lead.name}
+                  <NeverExportAction lead={lead} />
                 </th>
                 <td className={`${td} whitespace-nowrap text-slate-600`}>{lead.city ?? '—'}</td>
                 <td className={`${td} min-w-44`}>
@@ -185,6 +187,7 @@ function LeadCards({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
               </dd>
             </div>
           </dl>
+          <NeverExportAction lead={lead} />
         </li>
       ))}
     </ul>

@@ -1,0 +1,125 @@
+/**
+ * The user's do-not-contact list in the database: read, add, remove, as the user (RLS), and read whole by the
+ * export worker (admin connection) to build the gates. Entries arrive already canonical (app/domain/do-not-contact.ts).
+ */
+import { sql, type Kysely } from 'kysely'
+import type { SessionUser } from '#app/.server/auth.ts'
+import { withUser, type Database } from '#app/.server/db.ts'
+import { DNC_KINDS, DNC_MAX_ENTRIES, DNC_PAGE_SIZE, type DncEntry, type DncKind } from '#app/domain/do-not-contact.ts'
+
+interface DncRow extends DncEntry {
+  id: string
+  createdAt: Date
+}
+
+export interface DncPage {
+  entries: DncRow[]
+  total: number
+  page: number
+  pageCount: number
+}
+
+function isKind(kind: string): kind is DncKind {
+  return (DNC_KINDS as readonly string[]).includes(kind)
+}
+
+/** One page of the list, newest first. */
+export function listDncPage(user: SessionUser, page: number): Promise<DncPage> {
+  return withUser(user.claims, async (trx) => {
+    const { count } = await trx.selectFrom('do_not_contact').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    const total = Number(count)
+    const pageCount = Math.max(1, Math.ceil(total / DNC_PAGE_SIZE))
+    const current = Math.min(Math.max(1, page), pageCount)
+    const rows = await trx
+      .selectFrom('do_not_contact')
+      .select(['id', 'kind', 'value', 'created_at'])
+      .where('user_id', '=', user.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(DNC_PAGE_SIZE)
+      .offset((current - 1) * DNC_PAGE_SIZE)
+      .execute()
+    const entries = rows.filter((row) => isKind(row.kind)).map((row) => ({ id: row.id, kind: row.kind as DncKind, value: row.value, createdAt: row.created_at }))
+    return { entries, total, page: current, pageCount }
+  })
+}
+
+export type AddOutcome = { ok: true; added: number } | { ok: false; code: 'too_many'; room: number }
+
+/**
+ * Adds entries (already listed ones are skipped). All or nothing: a batch that would take the list past the cap
+ * adds none, so the user can trim it and try again. The cap is checked under a per-user lock so two imports at
+ * once cannot both pass it.
+ */
+export function addDncEntries(user: SessionUser, entries: readonly DncEntry[]): Promise<AddOutcome> {
+  if (entries.length === 0) return Promise.resolve({ ok: true, added: 0 })
+  return withUser(user.claims, async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('do_not_contact'), hashtext(${user.id}))`.execute(trx)
+    const { count } = await trx.selectFrom('do_not_contact').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    const room = DNC_MAX_ENTRIES - Number(count)
+    // Upper bound (some may already be listed): refusing a few early is better than passing the cap.
+    if (entries.length > room) {
+      const listed = await countListed(trx, user.id, entries)
+      if (entries.length - listed > room) return { ok: false as const, code: 'too_many' as const, room: Math.max(0, room) }
+    }
+    let added = 0
+    for (let i = 0; i < entries.length; i += 1000) {
+      const chunk = entries.slice(i, i + 1000).map((entry) => ({ user_id: user.id, kind: entry.kind, value: entry.value }))
+      const result = await trx.insertInto('do_not_contact').values(chunk).onConflict((oc) => oc.columns(['user_id', 'kind', 'value']).doNothing()).executeTakeFirst()
+      added += Number(result.numInsertedOrUpdatedRows ?? 0)
+    }
+    await scrubListedAddresses(trx, user.id, entries)
+    return { ok: true as const, added }
+  })
+}
+
+/**
+ * Removes newly listed addresses (and addresses at newly listed domains) from the emails the user's leads already
+ * hold: a lead is shared by all the user's exports, so an opt-out must also leave the results already delivered.
+ */
+async function scrubListedAddresses(trx: Kysely<Database>, userId: string, entries: readonly DncEntry[]): Promise<void> {
+  const emails = entries.filter((entry) => entry.kind === 'email').map((entry) => entry.value)
+  const domains = entries.filter((entry) => entry.kind === 'domain').map((entry) => entry.value)
+  if (emails.length === 0 && domains.length === 0) return
+  const listed = (address: ReturnType<typeof sql.ref>) => sql`(lower(${address}) = any(${emails}::text[])
+    or exists (select 1 from unnest(${domains}::text[]) d
+               where split_part(lower(${address}), '@', 2) = d or split_part(lower(${address}), '@', 2) like '%.' || d))`
+  await sql`update public.leads set email = array(select a from unnest(email) a where not ${listed(sql.ref('a'))})
+    where user_id = ${userId} and exists (select 1 from unnest(email) b where ${listed(sql.ref('b'))})`.execute(trx)
+}
+
+async function countListed(trx: Kysely<Database>, userId: string, entries: readonly DncEntry[]): Promise<number> {
+  let listed = 0
+  for (const kind of DNC_KINDS) {
+    const values = entries.filter((entry) => entry.kind === kind).map((entry) => entry.value)
+    if (values.length === 0) continue
+    const { count } = await trx
+      .selectFrom('do_not_contact')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('value', 'in', values)
+      .executeTakeFirstOrThrow()
+    listed += Number(count)
+  }
+  return listed
+}
+
+/** Removes one entry of the user's (someone else's id removes nothing: RLS). */
+export function removeDncEntry(user: SessionUser, id: string): Promise<boolean> {
+  return withUser(user.claims, async (trx) => {
+    const result = await trx.deleteFrom('do_not_contact').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst()
+    return Number(result.numDeletedRows) > 0
+  })
+}
+
+/** The whole list (download, export gates). */
+export async function readDncList(db: Kysely<Database>, userId: string): Promise<DncEntry[]> {
+  const rows = await db.selectFrom('do_not_contact').select(['kind', 'value']).where('user_id', '=', userId).orderBy('kind').orderBy('value').execute()
+  return rows.filter((row) => isKind(row.kind)).map((row) => ({ kind: row.kind as DncKind, value: row.value }))
+}
+
+/** The whole list, read as the user. */
+export function readOwnDncList(user: SessionUser): Promise<DncEntry[]> {
+  return withUser(user.claims, (trx) => readDncList(trx, user.id))
+}

@@ -1,0 +1,147 @@
+/**
+ * Credit blocks: "Site réalisé par …", "Design : …", "Website by …", "Hébergeur : OVH … tél", in fr/en/de/es/it/nl.
+ * The address and phone printed there are a web agency's, a freelance designer's or a host's, never the business's.
+ * parsePage cuts these segments out of the text it gives to the email/phone extractors and flags the links inside.
+ */
+
+// Phrases that announce who made or hosts the site, whatever follows them.
+const BY_PHRASES = [
+  // fr
+  'site (?:internet |web )?(?:réalisé|conçu|créé|développé|hébergé)', '(?:réalisé|conçu|créé|développé|designé|hébergé|propulsé|motorisé) par',
+  'conception et réalisation', 'création et réalisation', 'réalisation et conception', 'création (?:du |de ce )site', 'conception (?:du |de ce )site',
+  'réalisation (?:du |de ce )site', 'design et développement',
+  // en
+  'made (?:with .{1,20} )?by', '(?:web)?site (?:designed |built |made |created |developed )?by', '(?:web ?)?designed(?: and (?:built|developed))? by',
+  '(?:developed|built|created|powered|hosted|crafted|handcrafted) by', 'web ?design by', 'design by', 'theme by',
+  // de
+  '(?:erstellt|gestaltet|entwickelt|programmiert|realisiert|umgesetzt|gehostet) (?:von|durch)', 'webdesign (?:von|by|durch)', 'design von', 'website von',
+  // es
+  '(?:diseñad[oa]|desarrollad[oa]|realizad[oa]|cread[oa]|alojad[oa]) por', 'diseño web', 'diseño y desarrollo',
+  // it
+  '(?:sito )?(?:realizzato|sviluppato|creato|progettato|ospitato) da', 'realizzazione (?:sito|siti)', 'web agency',
+  // nl
+  '(?:website )?(?:gemaakt|ontwikkeld|ontworpen|gerealiseerd|gebouwd) door', 'website door',
+]
+// Nouns that are a credit only when a name follows them ("Réalisation : X", "Réalisation Nord Web"), not in prose
+// ("Création et entretien de jardins").
+const CREDIT_NOUNS = [
+  'conception', 'création', 'design', 'graphisme', 'développement', 'hébergement', 'hosting', 'web hosting', 'gestaltung', 'umsetzung',
+  'realisierung', 'diseño', 'alojamiento', 'realizzazione', 'progettazione', 'ontwerp', 'realisatie', 'ontwikkeling',
+]
+// Nouns never used in prose before a capitalised name, so "Réalisation Nord Web" (no colon) is a credit too.
+const NAME_NOUNS = ['réalisation', 'webdesign', 'web design', 'crédits?', 'credits?', 'hébergeur']
+const NOUNS = [...CREDIT_NOUNS, ...NAME_NOUNS].join('|')
+/** A credit phrase at the start of the string: a by-phrase, or a credit noun followed by ":" (or a name). */
+const CREDIT_AT = new RegExp(
+  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])(?!\\s+(?:(?:par|by)\\s+)?(?:appointment|hand|nos soins|nous-mêmes|nous|our team|us|ourselves)\\b)|^(?:${NOUNS})(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
+  'iu',
+)
+const NAME_NOUN_AT = new RegExp(`^(?:${NAME_NOUNS.join('|')})\\s+(\\S)`, 'iu')
+
+function isCreditAt(text: string): boolean {
+  if (CREDIT_AT.test(text)) return true
+  const name = NAME_NOUN_AT.exec(text)?.[1]
+  return name !== undefined && (/\d/.test(name) || name !== name.toLowerCase())
+}
+/**
+ * A line that is only a credit heading ("Réalisation", "Hébergement", "Crédits :"). Not "Création" or "Design" alone:
+ * a florist's or a designer's section about their own work.
+ */
+export const CREDIT_HEADING =
+  /^(?:réalisation|crédits?|credits?|web ?design|webdesign|hébergement|hébergeur|hosting|web hosting|alojamiento|(?:conception|création|design) (?:et|&) (?:réalisation|développement)|(?:réalisation|création|conception|hébergement) du site(?: internet| web)?|site credits|impressum credits)\s*:?$/iu
+export const HOST_HEADING = /^(?:hébergement|hébergeur|hébergement du site|hosting|web hosting|alojamiento)\s*:?$/iu
+/** A host's line: a known hosting company or a company form (so a gîte's "Hébergement" section is not cut). */
+export const HOST_LINE =
+  /\b(?:ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|amazon web services|aws|google|microsoft|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch|sas|sarl|s\.a\.s|inc|ltd|llc|gmbh|b\.v|s\.l|s\.r\.l)\b/iu
+/** Where a credit may start inside a line: the line start, or after a separator ("© 2024 X – Réalisation : Y"). */
+const SEPARATOR = /[–—|·•:;,/]\s*|\s-\s|\.\s+/gu
+const MAX_LINE = 300
+
+export type Range = [start: number, end: number]
+
+/** Offset (within `line`) where a credit segment starts, or -1. */
+function creditStart(line: string): number {
+  const lead = line.length - line.trimStart().length
+  if (isCreditAt(line.slice(lead))) return lead
+  for (const sep of line.matchAll(SEPARATOR)) {
+    const at = (sep.index ?? 0) + sep[0].length
+    if (at < line.length && isCreditAt(line.slice(at))) return at
+  }
+  return -1
+}
+
+/** Where a credit segment ends early: a separator before the site's own links or copyright ("… | Mentions légales"). */
+const CREDIT_END =
+  /\s[|·•]\s*(?=(?:mentions|contact|plan du site|cgv|cgu|conditions|politique|privacy|legal|impressum|datenschutz|cookies|accueil|home|aviso|note legali|colofon|©|copyright))/iu
+
+/** Credit segments of one line: from a credit phrase to the line's end, or to the site's own links that follow. */
+function lineCredits(line: string): Range[] {
+  const out: Range[] = []
+  let from = 0
+  while (from < line.length && out.length < 5) {
+    const at = creditStart(line.slice(from))
+    if (at < 0) break
+    const start = from + at
+    const stop = CREDIT_END.exec(line.slice(start))
+    const end = stop ? start + stop.index : line.length
+    out.push([start, end])
+    from = end + 1
+  }
+  return out
+}
+
+/**
+ * The credit segments of `text` (lines split at "\n"): from a credit phrase to the end of its (short) line, and the
+ * line following a bare credit heading ("Réalisation" / "Hébergement" then the agency's or host's line).
+ */
+export function creditRanges(text: string): Range[] {
+  const ranges: Range[] = []
+  let pendingHeading: 'agency' | 'host' | null = null
+  let offset = 0
+  for (const line of text.split('\n')) {
+    const start = offset
+    offset += line.length + 1
+    const trimmed = line.trim()
+    if (!trimmed) continue
+    if (pendingHeading && trimmed.length <= MAX_LINE && (pendingHeading === 'agency' || HOST_LINE.test(trimmed))) {
+      ranges.push([start, start + line.length])
+      pendingHeading = null
+      continue
+    }
+    pendingHeading = null
+    if (trimmed.length > MAX_LINE) continue
+    if (CREDIT_HEADING.test(trimmed)) {
+      pendingHeading = HOST_HEADING.test(trimmed) ? 'host' : 'agency'
+      continue
+    }
+    ranges.push(...lineCredits(line).map(([from, to]): Range => [start + from, start + to]))
+  }
+  return ranges
+}
+
+export function inRanges(ranges: Range[], position: number): boolean {
+  return ranges.some(([start, end]) => position >= start && position < end)
+}
+
+/** Sorted, overlapping ranges merged. */
+export function mergeRanges(ranges: Range[]): Range[] {
+  const out: Range[] = []
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1]
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end)
+    else out.push([start, end])
+  }
+  return out
+}
+
+/** `text` with the ranges (sorted, disjoint) replaced by a line break. */
+export function withoutRanges(text: string, ranges: Range[]): string {
+  if (ranges.length === 0) return text
+  let out = ''
+  let from = 0
+  for (const [start, end] of ranges) {
+    out += `${text.slice(from, start)}\n`
+    from = end
+  }
+  return out + text.slice(from)
+}

@@ -1,0 +1,88 @@
+// The do-not-contact page's commands against the real database, as the user (RLS): CSV import, all-or-nothing
+// pastes, the per-user cap, removal, and "never export" returning only to an export page.
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { SessionUser } from '#app/.server/auth.ts'
+import { closeDb } from '#app/.server/db.ts'
+import { runDncCommand } from '#app/.server/do-not-contact/commands.ts'
+import { listDncPage, readOwnDncList } from '#app/.server/do-not-contact/store.ts'
+import { DNC_MAX_ENTRIES } from '#app/domain/do-not-contact.ts'
+
+let admin: pg.Pool
+
+async function createUser(): Promise<SessionUser> {
+  const id = randomUUID()
+  await admin.query('insert into auth.users (id, email) values ($1, $2)', [id, `${id}@example.test`])
+  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+}
+
+function form(fields: Record<string, string | File>): FormData {
+  const data = new FormData()
+  for (const [key, value] of Object.entries(fields)) data.append(key, value)
+  return data
+}
+
+beforeAll(() => {
+  process.env.DATABASE_URL = inject('databaseUrl')
+  admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 })
+})
+
+afterAll(async () => {
+  await closeDb()
+  await admin.end()
+})
+
+describe('do-not-contact commands', () => {
+  it('imports a CSV (header, our own kind column, semicolons, quotes) and the download format imports back', async () => {
+    const user = await createUser()
+    const csv = 'kind,value\nemail,"Jean@Exemple.FR"\ndomain;autre.fr\n"phone","04 78 12 34 56"\n'
+    expect(await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: 3 })
+    expect(await readOwnDncList(user)).toEqual([
+      { kind: 'domain', value: 'autre.fr' },
+      { kind: 'email', value: 'jean@exemple.fr' },
+      { kind: 'phone', value: '+33478123456' },
+    ])
+    // The same file again adds nothing (already listed), and is not an error.
+    expect(await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv') }))).toEqual({ ok: true, added: 0 })
+  })
+
+  it('refuses a binary file, an empty one, and a paste with unreadable lines (nothing added, lines named, text kept)', async () => {
+    const user = await createUser()
+    const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x01])], 'photo.png')
+    expect(await runDncCommand(user, form({ intent: 'import', file: png }))).toMatchObject({ ok: false, messageKey: 'doNotContact.errors.notCsv' })
+    expect(await runDncCommand(user, form({ intent: 'import', file: new File([], 'empty.csv') }))).toMatchObject({ ok: false, messageKey: 'doNotContact.errors.noFile' })
+    const sent = 'ok.fr\nhello world\n04 78 12 34 56\n???'
+    expect(await runDncCommand(user, form({ intent: 'paste', entries: sent }))).toEqual({
+      ok: false,
+      intent: 'paste',
+      messageKey: 'doNotContact.errors.rejected',
+      values: { count: 2 },
+      rejected: ['hello world', '???'],
+      sent,
+    })
+    expect((await listDncPage(user, 1)).total).toBe(0)
+  })
+
+  it('holds at most the cap: a batch that would pass it adds nothing and says how much room is left', async () => {
+    const user = await createUser()
+    await admin.query(`insert into public.do_not_contact (user_id, kind, value) select $1, 'domain', 'd' || n || '.fr' from generate_series(1, $2::int) n`, [user.id, DNC_MAX_ENTRIES - 1])
+    expect(await runDncCommand(user, form({ intent: 'paste', entries: 'a.fr\nb.fr' }))).toMatchObject({ ok: false, messageKey: 'doNotContact.errors.tooMany', values: { room: 1 } })
+    // Entries already listed take no room.
+    expect(await runDncCommand(user, form({ intent: 'paste', entries: 'd1.fr\na.fr' }))).toEqual({ ok: true, added: 1 })
+    expect((await listDncPage(user, 1)).total).toBe(DNC_MAX_ENTRIES)
+  })
+
+  it("removes only the user's own entries, and 'never export' returns to an export page only", async () => {
+    const [owner, other] = [await createUser(), await createUser()]
+    await runDncCommand(owner, form({ intent: 'add', value: 'demo:p1' }))
+    const [entry] = (await listDncPage(owner, 1)).entries
+    expect(await runDncCommand(other, form({ intent: 'remove', id: entry!.id }))).toEqual({ ok: true, removed: false })
+    expect(await runDncCommand(owner, form({ intent: 'remove', id: entry!.id }))).toEqual({ ok: true, removed: true })
+
+    const exportPage = `/exports/${randomUUID()}?page=2`
+    expect(await runDncCommand(owner, form({ intent: 'add-business', value: 'osm:node/42', returnTo: exportPage }))).toEqual({ ok: true, added: 1, returnTo: exportPage })
+    expect(await runDncCommand(owner, form({ intent: 'add-business', value: 'osm:node/43', returnTo: 'https://evil.example/' }))).toEqual({ ok: true, added: 1, returnTo: undefined })
+    expect(await runDncCommand(owner, form({ intent: 'add-business', value: 'someone@example.fr' }))).toMatchObject({ ok: false, messageKey: 'doNotContact.errors.unreadable' })
+  })
+})
