@@ -12,7 +12,7 @@ import { uniqueEmail } from './support/users.ts'
 
 const PROVENANCE = ['Source', 'Source ID', 'Source URL']
 const CRM_HEADERS = ['Company name', 'Street Address', 'City', 'Postal Code', 'Country/Region', 'Phone Number', 'Website URL', 'Email', 'Facebook Company Page', 'LinkedIn Company Page', ...PROVENANCE]
-const CONTACTS_HEADERS = ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE]
+const CONTACTS_HEADERS = ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Email status', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE]
 
 const openDownloadMenu = async (page: Page) => {
   await page.locator('summary', { hasText: /^(Download|Télécharger)/ }).click()

@@ -20,12 +20,12 @@ const HEADERS_EN: Record<DownloadPreset, string[]> = {
   all: [
     'Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Latitude', 'Longitude', 'Rating', 'Review count',
     'Categories', 'Google Maps URL', 'Opening hours', 'Business status', 'Description',
-    'Phone enrichment status', 'Website enrichment status', 'Emails', 'Email sources', 'Email enrichment status', 'Technologies', 'Technologies enrichment status',
+    'Phone enrichment status', 'Website enrichment status', 'Emails', 'Email sources', 'Email status', 'Email enrichment status', 'Technologies', 'Technologies enrichment status',
     'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', 'Social media enrichment status',
     'SIREN', 'SIRET', 'Legal name', 'NAF code', 'Legal category', 'Headcount band', 'Creation date', 'Match confidence', 'Company registry enrichment status',
     ...PROVENANCE_EN,
   ],
-  contacts: ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE_EN],
+  contacts: ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Email status', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE_EN],
   crm: [
     'Company name', 'Street Address', 'City', 'Postal Code', 'Country/Region', 'Phone Number', 'Website URL', 'Email',
     'Facebook Company Page', 'LinkedIn Company Page', ...PROVENANCE_EN,
@@ -130,7 +130,7 @@ describe('exact columns per preset', () => {
 
   test('French files: French headers, except the CRM ones, which are what CRMs map', async () => {
     expect((await csvRows('contacts', { lang: 'fr' }))[0]).toEqual([
-      'Nom', 'Adresse', 'Ville', 'Code postal', 'Code pays', 'Téléphone', 'Site web', 'E-mails', 'Sources des e-mails',
+      'Nom', 'Adresse', 'Ville', 'Code postal', 'Code pays', 'Téléphone', 'Site web', 'E-mails', 'Sources des e-mails', 'Statut des e-mails',
       'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', 'Source', 'Identifiant source', 'Lien source',
     ])
     expect((await csvRows('crm', { lang: 'fr' }))[0]).toEqual(HEADERS_EN.crm)
@@ -138,7 +138,7 @@ describe('exact columns per preset', () => {
 
   test('only the enrichments the export chose', async () => {
     expect((await csvRows('crm', { exportId: ids.emailOnly }))[0]).toEqual(HEADERS_EN.crm.filter((header) => !header.endsWith('Company Page')))
-    expect((await csvRows('contacts', { exportId: ids.emailOnly }))[0]).toEqual(['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', ...PROVENANCE_EN])
+    expect((await csvRows('contacts', { exportId: ids.emailOnly }))[0]).toEqual(['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Email status', ...PROVENANCE_EN])
   })
 
   test('an unknown preset is refused', async () => {
