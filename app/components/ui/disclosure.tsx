@@ -21,9 +21,14 @@ export function Disclosure({
 }) {
   const ref = useRef<HTMLDetailsElement>(null)
   const location = useLocation()
+  // Closes on navigation only: on the first run (hydration) a menu the user opened before the scripts arrived
+  // stays open.
+  const shownAt = useRef(location.key)
   useEffect(() => {
+    if (shownAt.current === location.key) return
+    shownAt.current = location.key
     if (ref.current) ref.current.open = false
-  }, [location])
+  }, [location.key])
   useEffect(() => {
     function onPointerDown(event: PointerEvent) {
       if (ref.current?.open && !ref.current.contains(event.target as Node)) ref.current.open = false
