@@ -28,6 +28,7 @@ const recorded = (request: { path: string }, _index?: number): FixtureResponse =
   const params = query(request)
   const q = params.get('q') ?? ''
   if (q === '44190275600028' || q === '441902756') return { body: fixture('search-siret-44190275600028.json') }
+  if (q === '90345678800012') return { body: fixture('search-siret-90345678800012-diffusion-partielle.json') }
   if (/^boulangerie martin$/i.test(q) && params.get('code_postal') === '29200') return { body: fixture('search-boulangerie-martin-29200.json') }
   if (params.get('code_postal') === '29000') return { body: fixture('search-other-bakeries-29000.json') }
   return { body: fixture('search-empty.json') }
@@ -50,12 +51,17 @@ describe('French registry client', () => {
       nom_complet: 'BOULANGERIE MARTIN',
       nom_raison_sociale: 'BOULANGERIE MARTIN',
       activite_principale: '10.71C',
+      activite_principale_libelle: 'Boulangerie et boulangerie-pâtisserie',
       nature_juridique: '5499',
+      nature_juridique_libelle: 'Société à responsabilité limitée (sans autre indication)',
       categorie_entreprise: 'PME',
       tranche_effectif_salarie: '03',
+      tranche_effectif_salarie_libelle: '6 à 9 salariés',
       date_creation: '2015-06-01',
       etat_administratif: 'A',
+      statut_diffusion: null,
       adresse: '12 RUE DE SIAM 29200 BREST',
+      siege_adresse: '12 RUE DE SIAM 29200 BREST',
       code_postal: '29200',
       commune: 'BREST',
       dirigeants: [
@@ -92,6 +98,33 @@ describe('French registry client', () => {
     expect(result.info.confidence).toBe(1)
     expect(result.info.results[0]).toMatchObject({ siren: '441902756', siret: '44190275600028', code_postal: '29000', commune: 'QUIMPER', activite_principale: '10.71C' })
     expect(Object.fromEntries(query(api.requests[0] as { path: string }))).toEqual({ q: '44190275600028', per_page: '5' })
+  })
+
+  it('keeps no personal data of a sole trader under diffusion partielle (recorded response)', async () => {
+    const api = await serve(recorded)
+    const client = createRegistryClient({ baseUrl: api.url })
+    const result = await client.lookup({ name: "L'Atelier de Claire", postalCode: '29200', city: 'Brest', siret: '90345678800012' })
+    expect(result.status).toBe('success')
+    if (result.status !== 'success') return
+    expect(result.info.matched_by).toBe('siret')
+    const [match] = result.info.results
+    expect(match).toMatchObject({
+      siren: '903456788',
+      siret: '90345678800012',
+      statut_diffusion: 'P',
+      nom_complet: null,
+      nom_raison_sociale: null,
+      adresse: null,
+      siege_adresse: null,
+      dirigeants: [],
+      code_postal: '29200',
+      commune: 'BREST',
+      activite_principale_libelle: 'Coiffure',
+      nature_juridique_libelle: 'Entrepreneur individuel',
+      tranche_effectif_salarie_libelle: 'Unité non employeuse',
+    })
+    const stored = JSON.stringify(result.info)
+    for (const personal of ['LE GALL', 'CLAIRE', 'NON-DIFFUSIBLE']) expect(stored).not.toContain(personal)
   })
 
   it('looks a SIREN (e.g. from an RCS mention) up and picks the establishment by postcode', async () => {
