@@ -141,10 +141,15 @@ export function adminFrFields(value: unknown): AdminFrFields {
     return null
   }
   const state = text(pick('etat_administratif', 'administrative_state'))
+  // Diffusion partielle: a sole trader's name, address and directors are personal data, never exported (even when an
+  // older match stored them).
+  const diffusion = text(pick('statut_diffusion'))
+  const withheld = diffusion !== null && diffusion !== 'O' && (text(pick('nature_juridique'))?.startsWith('1') ?? false)
+  const personal = (value: string | null) => (withheld ? null : value)
   return {
     siren: text(pick('siren')),
     siret: text(pick('siret')),
-    legal_name: text(pick('nom_raison_sociale', 'nom_complet', 'legal_name', 'raison_sociale')),
+    legal_name: personal(text(pick('nom_raison_sociale', 'nom_complet', 'legal_name', 'raison_sociale'))),
     naf_code: text(pick('activite_principale', 'naf_code', 'naf')),
     legal_category: text(pick('nature_juridique', 'legal_category', 'categorie_juridique')),
     headcount_band: text(pick('tranche_effectif_salarie', 'headcount_band', 'tranche_effectif')),
@@ -154,8 +159,8 @@ export function adminFrFields(value: unknown): AdminFrFields {
     legal_form: text(pick('nature_juridique_libelle', 'libelle_nature_juridique', 'legal_form')),
     headcount: text(pick('tranche_effectif_salarie_libelle', 'headcount')),
     administrative_state: state === null ? null : (ADMINISTRATIVE_STATES[state] ?? state),
-    head_office_address: text(pick('siege_adresse', 'head_office_address')) ?? text(siege.adresse),
-    directors: formatDirectors(best.dirigeants ?? info.dirigeants),
+    head_office_address: personal(text(pick('siege_adresse', 'head_office_address')) ?? text(siege.adresse)),
+    directors: personal(formatDirectors(best.dirigeants ?? info.dirigeants)),
   }
 }
 
