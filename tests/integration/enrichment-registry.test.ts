@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRegistryClient } from '#app/.server/enrichment/index.ts'
+import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type FixtureHandler, type FixtureResponse, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
 
 const FIXTURES = path.resolve('tests/fixtures/registry')
@@ -125,6 +126,37 @@ describe('French registry client', () => {
     })
     const stored = JSON.stringify(result.info)
     for (const personal of ['LE GALL', 'CLAIRE', 'NON-DIFFUSIBLE']) expect(stored).not.toContain(personal)
+  })
+
+  it("narrows the name search to the category's NAF codes, then searches without them after a miss", async () => {
+    const api = await serve((request) => (query(request).has('activite_principale') ? { body: fixture('search-empty.json') } : recorded(request)))
+    const client = createRegistryClient({ baseUrl: api.url })
+    const result = await client.lookup({ name: 'Boulangerie Martin', postalCode: '29200', city: 'Brest', nafCodes: ['10.71C', '47.24Z'] })
+    expect(result.status).toBe('success')
+    expect(api.requests.map((r) => query(r).get('activite_principale'))).toEqual(['10.71C,47.24Z', null])
+  })
+
+  it('gets consistent answers from the demo registry: the category, the city, and a name match below certainty', async () => {
+    let demo: DemoRegistry | undefined
+    try {
+      demo = await startDemoRegistry({ port: 0 })
+      const client = createRegistryClient({ baseUrl: demo.url })
+      const names = ['Boulangerie Le Goff', 'Salon Coiffure Léa', 'Cabinet Dentaire Morel', 'Au Bon Pain', 'Fournil du Port', 'Coiffure Élégance']
+      const found = []
+      for (const name of names) {
+        const result = await client.lookup({ name, postalCode: '29200', city: 'Brest', nafCodes: ['96.02A'] })
+        if (result.status === 'success') found.push(result.info)
+      }
+      expect(found.length).toBeGreaterThanOrEqual(3)
+      for (const info of found) {
+        expect(info.confidence).toBeGreaterThanOrEqual(0.5)
+        expect(info.confidence).toBeLessThan(1)
+        expect(info.results[0]).toMatchObject({ activite_principale: '96.02A', activite_principale_libelle: 'Coiffure', commune: 'BREST', code_postal: '29200' })
+        expect(info.results[0]?.siege_adresse).toMatch(/ 29200 BREST$/)
+      }
+    } finally {
+      await demo?.stop()
+    }
   })
 
   it('looks a SIREN (e.g. from an RCS mention) up and picks the establishment by postcode', async () => {

@@ -2,7 +2,8 @@
  * French registry lookups (admin_fr_info) against recherche-entreprises.api.gouv.fr (data-sources.md):
  *
  *   GET /search?q=<siret|siren>&per_page=5            when the lead's SIRET/SIREN is known (filters ignored by the API)
- *   GET /search?q=<name>&code_postal=<cp>&per_page=5  otherwise, or when the identifier finds nothing
+ *   GET /search?q=<name>&code_postal=<cp>&per_page=5  otherwise, or when the identifier finds nothing; with
+ *       &activite_principale=<the category's NAF codes> first when known, then without it if that finds no match
  *
  * At most `requestsPerSecond` (7) requests in any one-second window across every lookup of one client (bursts of 7,
  * then one as each leaves the window: N calls take ≥ (N-7)/7 s).
@@ -267,9 +268,16 @@ export function createRegistryClient(options: RegistryClientOptions = {}): Regis
       const params: Record<string, string> = { q: query, per_page: '5' }
       const postcode = lead.postalCode?.trim()
       if (postcode && /^\d{5}$/.test(postcode)) params.code_postal = postcode
-      const attempt = await search(params, signal)
-      if (attempt.kind === 'failed') return { status: 'failed', error: attempt.error, ...(attempt.retryAfterSeconds !== undefined ? { retryAfterSeconds: attempt.retryAfterSeconds } : {}) }
-      return best(lead, attempt.results as ApiResult[], { siret, siren }, 'name_postcode')
+      // The searched category's NAF codes narrow the search first; a business registered under another activity is
+      // still found by the unfiltered search that follows a miss.
+      const naf = (lead.nafCodes ?? []).filter((code) => /^\d{2}\.\d{2}[A-Z]$/.test(code))
+      for (const filter of naf.length ? [naf.join(','), null] : [null]) {
+        const attempt = await search(filter ? { ...params, activite_principale: filter } : params, signal)
+        if (attempt.kind === 'failed') return { status: 'failed', error: attempt.error, ...(attempt.retryAfterSeconds !== undefined ? { retryAfterSeconds: attempt.retryAfterSeconds } : {}) }
+        const result = best(lead, attempt.results as ApiResult[], { siret, siren }, 'name_postcode')
+        if (result.status === 'success' || !filter) return result
+      }
+      return { status: 'not_found' }
     },
   }
 }
