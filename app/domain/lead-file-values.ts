@@ -94,6 +94,29 @@ export interface AdminFrFields {
   headcount_band: string | null
   creation_date: string | null
   match_confidence: number | null
+  naf_label: string | null
+  legal_form: string | null
+  headcount: string | null
+  /** "active" or "closed" (registry state A / C). */
+  administrative_state: string | null
+  head_office_address: string | null
+  /** "Jean Louis MARTIN (Gérant); CABINET AUDIT OUEST (Commissaire aux comptes titulaire)". */
+  directors: string | null
+}
+
+const ADMINISTRATIVE_STATES: Record<string, string> = { A: 'active', C: 'closed', F: 'closed' }
+
+/** Directors as one cell: "First names NAME (role)" or "COMPANY (role)", semicolon-separated. */
+function formatDirectors(value: unknown): string | null {
+  if (!Array.isArray(value)) return null
+  const parts = value.filter(isRecord).flatMap((d) => {
+    const person = [text(d.prenoms), text(d.nom)].filter(Boolean).join(' ')
+    const who = person || text(d.denomination)
+    if (!who) return []
+    const role = text(d.qualite)
+    return [role ? `${who} (${role})` : who]
+  })
+  return parts.length ? parts.join('; ') : null
 }
 
 /**
@@ -117,15 +140,27 @@ export function adminFrFields(value: unknown): AdminFrFields {
     }
     return null
   }
+  const state = text(pick('etat_administratif', 'administrative_state'))
+  // Diffusion partielle: a sole trader's name, address and directors are personal data, never exported (even when an
+  // older match stored them).
+  const diffusion = text(pick('statut_diffusion'))
+  const withheld = diffusion !== null && diffusion !== 'O' && (text(pick('nature_juridique'))?.startsWith('1') ?? false)
+  const personal = (value: string | null) => (withheld ? null : value)
   return {
     siren: text(pick('siren')),
     siret: text(pick('siret')),
-    legal_name: text(pick('nom_raison_sociale', 'nom_complet', 'legal_name', 'raison_sociale')),
+    legal_name: personal(text(pick('nom_raison_sociale', 'nom_complet', 'legal_name', 'raison_sociale'))),
     naf_code: text(pick('activite_principale', 'naf_code', 'naf')),
     legal_category: text(pick('nature_juridique', 'legal_category', 'categorie_juridique')),
     headcount_band: text(pick('tranche_effectif_salarie', 'headcount_band', 'tranche_effectif')),
     creation_date: text(pick('date_creation', 'creation_date')),
     match_confidence: num(pick('confidence', 'match_confidence', 'score')),
+    naf_label: text(pick('activite_principale_libelle', 'naf_label')),
+    legal_form: text(pick('nature_juridique_libelle', 'libelle_nature_juridique', 'legal_form')),
+    headcount: text(pick('tranche_effectif_salarie_libelle', 'headcount')),
+    administrative_state: state === null ? null : (ADMINISTRATIVE_STATES[state] ?? state),
+    head_office_address: personal(text(pick('siege_adresse', 'head_office_address')) ?? text(siege.adresse)),
+    directors: personal(formatDirectors(best.dirigeants ?? info.dirigeants)),
   }
 }
 

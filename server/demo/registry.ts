@@ -4,8 +4,10 @@
  * fake data, labelled as such: each company carries `"demo": true` and the response `"demo": true`.
  *
  *   GET /search?q=<name>&code_postal=&departement=&activite_principale=&page=&per_page=
- *       → one company named as asked (upper case), located at the postcode asked, with a Luhn-valid SIREN/SIRET
- *         derived from name + postcode. About one name in ten has no match (empty results), like real life.
+ *       → one company registered under the name asked plus a word ("… ET FILS": a name match alone is never
+ *         certain), located at the postcode asked (in the commune that postcode belongs to), doing the first NAF code
+ *         asked (the searched category's, see registry.ts), with a Luhn-valid SIREN/SIRET derived from name +
+ *         postcode. About one name in ten has no match (empty results) and about one in twenty is closed (C).
  *   GET /search?q=<9 or 14 digits>   → the company with that SIREN / SIRET (filters ignored, as the real API does)
  *   anything else → 404; a search without q → 400 (the real API's answer)
  *
@@ -17,6 +19,7 @@ import { completeLuhn, luhnValid } from '#app/.server/sources/demo/identity.ts'
 import { type DemoServer, type DemoServerOptions, serveDemo, stopOnSignals } from './serve.ts'
 import { foldToAscii } from '#app/domain/text.ts'
 import { env } from '#app/.server/env.server.ts'
+import { cityName, franceData } from '#app/.server/geo/france.ts'
 
 /** Options of the shared demo server; the port is remembered as "demo-registry". */
 export type DemoRegistryOptions = DemoServerOptions
@@ -30,6 +33,8 @@ const LEGAL_FORMS = [
   ['1000', 'Entrepreneur individuel', 'EI'],
 ] as const
 const SIZE_BANDS = ['NN', '00', '01', '02', '03', '11', '12'] as const
+/** Registered names rarely equal the sign: the demo adds one of these, so a name alone scores below 1. */
+const NAME_SUFFIXES = ['ET FILS', 'FRERES', 'ET ASSOCIES', 'DEVELOPPEMENT'] as const
 const FIRST_NAMES = ['MARIE', 'JEAN', 'PIERRE', 'SOPHIE', 'NICOLAS', 'JULIE', 'THOMAS', 'CAMILLE', 'LUC', 'EMMA']
 const SURNAMES = ['MARTIN', 'BERNARD', 'DUBOIS', 'THOMAS', 'ROBERT', 'RICHARD', 'PETIT', 'DURAND', 'LEROY', 'MOREAU']
 
@@ -44,6 +49,12 @@ interface Company {
   [key: string]: unknown
 }
 
+/** The commune a postcode belongs to (the most populous one when several share it), as the registry names it. */
+function communeOf(postalCode: string): { code: string; name: string } | null {
+  const commune = franceData().communes.find((c) => c.codesPostaux.includes(postalCode))
+  return commune ? { code: commune.code, name: cityName(commune).toUpperCase() } : null
+}
+
 function makeCompany(options: { name: string; postalCode: string | null; naf: string | null; seed: number; siret?: string }): Company {
   const rng = new Rng(options.seed)
   const siren = options.siret?.slice(0, 9) ?? completeLuhn(`${rng.int(3, 9)}${String(rng.int(0, 9_999_999)).padStart(7, '0')}`)
@@ -52,9 +63,12 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
   const founded = `${rng.int(1965, 2022)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`
   const postalCode = options.postalCode ?? '75001'
   const naf = options.naf ?? rng.pick(['47.24Z', '56.10A', '96.02A', '43.21A', '47.11B', '86.23Z'])
-  const name = normalize(options.name) || `ENTREPRISE ${siren}`
+  const asked = normalize(options.name)
+  const name = asked ? `${asked} ${rng.pick(NAME_SUFFIXES)}` : `ENTREPRISE ${siren}`
   const year = rng.int(2021, 2023)
   const street = `${rng.int(1, 80)} RUE ${rng.pick(['DE LA REPUBLIQUE', 'VICTOR HUGO', 'JEAN JAURES', 'DU COMMERCE', 'PASTEUR'])}`
+  const commune = communeOf(postalCode)
+  const state = Math.floor(options.seed / 10) % 20 === 7 ? 'C' : 'A'
   return {
     demo: true,
     siren,
@@ -66,7 +80,8 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
     activite_principale: naf,
     categorie_entreprise: 'PME',
     date_creation: founded,
-    etat_administratif: 'A',
+    etat_administratif: state,
+    statut_diffusion: 'O',
     nature_juridique: code,
     libelle_nature_juridique: label,
     tranche_effectif_salarie: rng.pick(SIZE_BANDS),
@@ -74,17 +89,20 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
       siret,
       est_siege: true,
       activite_principale: naf,
-      adresse: `${street} ${postalCode}`,
+      adresse: `${street} ${postalCode}${commune ? ` ${commune.name}` : ''}`,
       code_postal: postalCode,
-      commune: null,
+      commune: commune?.code ?? null,
+      libelle_commune: commune?.name ?? null,
       date_creation: founded,
-      etat_administratif: 'A',
-      liste_enseignes: [name],
-      nom_commercial: name,
+      etat_administratif: state,
+      liste_enseignes: null,
+      nom_commercial: null,
     },
-    dirigeants: [{ nom: rng.pick(SURNAMES), prenoms: rng.pick(FIRST_NAMES), qualite: short === 'SAS' ? 'Président' : 'Gérant', type_dirigeant: 'personne physique' }],
+    // A sole trader is the person: the registry lists no director for it.
+    dirigeants: short === 'EI' ? [] : [{ nom: rng.pick(SURNAMES), prenoms: rng.pick(FIRST_NAMES), qualite: short === 'SAS' ? 'Président' : 'Gérant', type_dirigeant: 'personne physique' }],
     finances: { [String(year)]: { ca: rng.int(80, 4_000) * 1000, resultat_net: rng.int(-50, 400) * 1000 } },
-    matching_etablissements: [{ siret, code_postal: postalCode, est_siege: true, etat_administratif: 'A' }],
+    complements: { est_entrepreneur_individuel: short === 'EI' },
+    matching_etablissements: [{ siret, code_postal: postalCode, libelle_commune: commune?.name ?? null, est_siege: true, etat_administratif: state }],
   }
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRegistryClient } from '#app/.server/enrichment/index.ts'
+import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type FixtureHandler, type FixtureResponse, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
 
 const FIXTURES = path.resolve('tests/fixtures/registry')
@@ -28,6 +29,7 @@ const recorded = (request: { path: string }, _index?: number): FixtureResponse =
   const params = query(request)
   const q = params.get('q') ?? ''
   if (q === '44190275600028' || q === '441902756') return { body: fixture('search-siret-44190275600028.json') }
+  if (q === '90345678800012') return { body: fixture('search-siret-90345678800012-diffusion-partielle.json') }
   if (/^boulangerie martin$/i.test(q) && params.get('code_postal') === '29200') return { body: fixture('search-boulangerie-martin-29200.json') }
   if (params.get('code_postal') === '29000') return { body: fixture('search-other-bakeries-29000.json') }
   return { body: fixture('search-empty.json') }
@@ -50,12 +52,17 @@ describe('French registry client', () => {
       nom_complet: 'BOULANGERIE MARTIN',
       nom_raison_sociale: 'BOULANGERIE MARTIN',
       activite_principale: '10.71C',
+      activite_principale_libelle: 'Boulangerie et boulangerie-pâtisserie',
       nature_juridique: '5499',
+      nature_juridique_libelle: 'Société à responsabilité limitée (sans autre indication)',
       categorie_entreprise: 'PME',
       tranche_effectif_salarie: '03',
+      tranche_effectif_salarie_libelle: '6 à 9 salariés',
       date_creation: '2015-06-01',
       etat_administratif: 'A',
+      statut_diffusion: null,
       adresse: '12 RUE DE SIAM 29200 BREST',
+      siege_adresse: '12 RUE DE SIAM 29200 BREST',
       code_postal: '29200',
       commune: 'BREST',
       dirigeants: [
@@ -92,6 +99,64 @@ describe('French registry client', () => {
     expect(result.info.confidence).toBe(1)
     expect(result.info.results[0]).toMatchObject({ siren: '441902756', siret: '44190275600028', code_postal: '29000', commune: 'QUIMPER', activite_principale: '10.71C' })
     expect(Object.fromEntries(query(api.requests[0] as { path: string }))).toEqual({ q: '44190275600028', per_page: '5' })
+  })
+
+  it('keeps no personal data of a sole trader under diffusion partielle (recorded response)', async () => {
+    const api = await serve(recorded)
+    const client = createRegistryClient({ baseUrl: api.url })
+    const result = await client.lookup({ name: "L'Atelier de Claire", postalCode: '29200', city: 'Brest', siret: '90345678800012' })
+    expect(result.status).toBe('success')
+    if (result.status !== 'success') return
+    expect(result.info.matched_by).toBe('siret')
+    const [match] = result.info.results
+    expect(match).toMatchObject({
+      siren: '903456788',
+      siret: '90345678800012',
+      statut_diffusion: 'P',
+      nom_complet: null,
+      nom_raison_sociale: null,
+      adresse: null,
+      siege_adresse: null,
+      dirigeants: [],
+      code_postal: '29200',
+      commune: 'BREST',
+      activite_principale_libelle: 'Coiffure',
+      nature_juridique_libelle: 'Entrepreneur individuel',
+      tranche_effectif_salarie_libelle: 'Unité non employeuse',
+    })
+    const stored = JSON.stringify(result.info)
+    for (const personal of ['LE GALL', 'CLAIRE', 'NON-DIFFUSIBLE']) expect(stored).not.toContain(personal)
+  })
+
+  it("narrows the name search to the category's NAF codes, then searches without them after a miss", async () => {
+    const api = await serve((request) => (query(request).has('activite_principale') ? { body: fixture('search-empty.json') } : recorded(request)))
+    const client = createRegistryClient({ baseUrl: api.url })
+    const result = await client.lookup({ name: 'Boulangerie Martin', postalCode: '29200', city: 'Brest', nafCodes: ['10.71C', '47.24Z'] })
+    expect(result.status).toBe('success')
+    expect(api.requests.map((r) => query(r).get('activite_principale'))).toEqual(['10.71C,47.24Z', null])
+  })
+
+  it('gets consistent answers from the demo registry: the category, the city, and a name match below certainty', async () => {
+    let demo: DemoRegistry | undefined
+    try {
+      demo = await startDemoRegistry({ port: 0 })
+      const client = createRegistryClient({ baseUrl: demo.url })
+      const names = ['Boulangerie Le Goff', 'Salon Coiffure Léa', 'Cabinet Dentaire Morel', 'Au Bon Pain', 'Fournil du Port', 'Coiffure Élégance']
+      const found = []
+      for (const name of names) {
+        const result = await client.lookup({ name, postalCode: '29200', city: 'Brest', nafCodes: ['96.02A'] })
+        if (result.status === 'success') found.push(result.info)
+      }
+      expect(found.length).toBeGreaterThanOrEqual(3)
+      for (const info of found) {
+        expect(info.confidence).toBeGreaterThanOrEqual(0.5)
+        expect(info.confidence).toBeLessThan(1)
+        expect(info.results[0]).toMatchObject({ activite_principale: '96.02A', activite_principale_libelle: 'Coiffure', commune: 'BREST', code_postal: '29200' })
+        expect(info.results[0]?.siege_adresse).toMatch(/ 29200 BREST$/)
+      }
+    } finally {
+      await demo?.stop()
+    }
   })
 
   it('looks a SIREN (e.g. from an RCS mention) up and picks the establishment by postcode', async () => {

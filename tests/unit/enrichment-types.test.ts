@@ -95,6 +95,12 @@ describe('download columns from the table', () => {
       'headcount_band',
       'creation_date',
       'match_confidence',
+      'naf_label',
+      'legal_form',
+      'headcount',
+      'administrative_state',
+      'head_office_address',
+      'directors',
       'admin_fr_info_status',
     ])
   })

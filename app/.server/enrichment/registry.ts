@@ -2,7 +2,8 @@
  * French registry lookups (admin_fr_info) against recherche-entreprises.api.gouv.fr (data-sources.md):
  *
  *   GET /search?q=<siret|siren>&per_page=5            when the lead's SIRET/SIREN is known (filters ignored by the API)
- *   GET /search?q=<name>&code_postal=<cp>&per_page=5  otherwise, or when the identifier finds nothing
+ *   GET /search?q=<name>&code_postal=<cp>&per_page=5  otherwise, or when the identifier finds nothing; with
+ *       &activite_principale=<the category's NAF codes> first when known, then without it if that finds no match
  *
  * At most `requestsPerSecond` (7) requests in any one-second window across every lookup of one client (bursts of 7,
  * then one as each leaves the window: N calls take ≥ (N-7)/7 s).
@@ -15,6 +16,7 @@
 import { createRegistrySearch, type RegistryHttpOptions } from './registry-http.ts'
 import { cleanSiret, isValidSiren } from './siret.ts'
 import { nameSimilarity, normalizeCompanyName } from './registry-names.ts'
+import { headcountBandLabel, isSoleTrader, legalCategoryLabel, nafLabel } from './registry-labels.ts'
 
 export interface RegistryLead {
   name: string
@@ -41,12 +43,21 @@ interface AdminFrResult {
   nom_complet: string | null
   nom_raison_sociale: string | null
   activite_principale: string | null
+  /** Readable labels of the INSEE codes (registry-labels.ts). */
+  activite_principale_libelle: string | null
   nature_juridique: string | null
+  nature_juridique_libelle: string | null
   categorie_entreprise: string | null
   tranche_effectif_salarie: string | null
+  tranche_effectif_salarie_libelle: string | null
   date_creation: string | null
+  /** A = active, C = closed (cessée). */
   etat_administratif: string | null
+  /** O = public, P = "diffusion partielle": a sole trader's name, address and directors are neither stored nor exported. */
+  statut_diffusion: string | null
   adresse: string | null
+  /** The head office's address (siege), null for a sole trader under partial diffusion. */
+  siege_adresse: string | null
   code_postal: string | null
   /** Town name (libelle_commune), falling back to the INSEE code. */
   commune: string | null
@@ -106,14 +117,21 @@ interface ApiResult {
   tranche_effectif_salarie?: string | null
   date_creation?: string
   etat_administratif?: string
+  /** "O" (diffusible) or "P" (diffusion partielle); older answers may say "N". */
+  statut_diffusion?: string
+  complements?: { est_entrepreneur_individuel?: boolean } | null
   siege?: ApiEtablissement
   matching_etablissements?: ApiEtablissement[]
   dirigeants?: Array<Record<string, unknown>>
   finances?: unknown
 }
 
+/** The API's placeholder for withheld data ("[NON-DIFFUSIBLE]"). */
+const WITHHELD = /NON[- ]DIFFUSIBLE|^\[ND\]$/i
+
 function str(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : null
+  const out = typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : null
+  return out && WITHHELD.test(out) ? null : out
 }
 
 function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -157,30 +175,49 @@ function scoreResult(lead: RegistryLead, result: ApiResult, siret: string | null
   return { confidence: Math.round(confidence * 1000) / 1000, etablissement }
 }
 
+/** Directors of a legal entity (a sole trader has none: the entry is the person), person or company. */
+function directors(result: ApiResult, withheld: boolean): AdminFrDirigeant[] {
+  if (withheld) return []
+  return (result.dirigeants ?? []).slice(0, 20).flatMap((d) => {
+    const out: AdminFrDirigeant = {}
+    for (const key of ['nom', 'prenoms', 'qualite', 'denomination'] as const) {
+      const value = str(d[key])
+      if (value) out[key] = value
+    }
+    return out.nom || out.denomination ? [out] : []
+  })
+}
+
 function toAdminResult(result: ApiResult, etablissement: ApiEtablissement | undefined, confidence: number): AdminFrResult {
   const place = etablissement ?? result.siege
+  const nature = str(result.nature_juridique)
+  const naf = str(place?.activite_principale) ?? str(result.activite_principale)
+  const diffusion = str(result.statut_diffusion)
+  const soleTrader = isSoleTrader(nature) || result.complements?.est_entrepreneur_individuel === true
+  // Partial diffusion: the person behind a sole trader asked not to be listed. Their name, address and any director
+  // entry are personal data: none of it is kept. A company under partial diffusion keeps its legal name.
+  const personal = diffusion !== null && diffusion !== 'O' && soleTrader
+  const tranche = str(result.tranche_effectif_salarie)
   return {
     siren: str(result.siren) ?? '',
     siret: str(place?.siret),
-    nom_complet: str(result.nom_complet),
-    nom_raison_sociale: str(result.nom_raison_sociale),
-    activite_principale: str(place?.activite_principale) ?? str(result.activite_principale),
-    nature_juridique: str(result.nature_juridique),
+    nom_complet: personal ? null : str(result.nom_complet),
+    nom_raison_sociale: personal ? null : str(result.nom_raison_sociale),
+    activite_principale: naf,
+    activite_principale_libelle: nafLabel(naf),
+    nature_juridique: nature,
+    nature_juridique_libelle: legalCategoryLabel(nature),
     categorie_entreprise: str(result.categorie_entreprise),
-    tranche_effectif_salarie: str(result.tranche_effectif_salarie),
+    tranche_effectif_salarie: tranche,
+    tranche_effectif_salarie_libelle: headcountBandLabel(tranche),
     date_creation: str(result.date_creation),
     etat_administratif: str(place?.etat_administratif) ?? str(result.etat_administratif),
-    adresse: str(place?.adresse),
+    statut_diffusion: diffusion,
+    adresse: personal ? null : str(place?.adresse),
+    siege_adresse: personal ? null : str(result.siege?.adresse),
     code_postal: str(place?.code_postal),
     commune: str(place?.libelle_commune) ?? str(place?.commune),
-    dirigeants: (result.dirigeants ?? []).slice(0, 20).map((d) => {
-      const out: AdminFrDirigeant = {}
-      for (const key of ['nom', 'prenoms', 'qualite', 'denomination'] as const) {
-        const value = str(d[key])
-        if (value) out[key] = value
-      }
-      return out
-    }),
+    dirigeants: directors(result, personal || soleTrader),
     ...(result.finances !== undefined && result.finances !== null ? { finances: result.finances } : {}),
     confidence,
   }
@@ -231,9 +268,16 @@ export function createRegistryClient(options: RegistryClientOptions = {}): Regis
       const params: Record<string, string> = { q: query, per_page: '5' }
       const postcode = lead.postalCode?.trim()
       if (postcode && /^\d{5}$/.test(postcode)) params.code_postal = postcode
-      const attempt = await search(params, signal)
-      if (attempt.kind === 'failed') return { status: 'failed', error: attempt.error, ...(attempt.retryAfterSeconds !== undefined ? { retryAfterSeconds: attempt.retryAfterSeconds } : {}) }
-      return best(lead, attempt.results as ApiResult[], { siret, siren }, 'name_postcode')
+      // The searched category's NAF codes narrow the search first; a business registered under another activity is
+      // still found by the unfiltered search that follows a miss.
+      const naf = (lead.nafCodes ?? []).filter((code) => /^\d{2}\.\d{2}[A-Z]$/.test(code))
+      for (const filter of naf.length ? [naf.join(','), null] : [null]) {
+        const attempt = await search(filter ? { ...params, activite_principale: filter } : params, signal)
+        if (attempt.kind === 'failed') return { status: 'failed', error: attempt.error, ...(attempt.retryAfterSeconds !== undefined ? { retryAfterSeconds: attempt.retryAfterSeconds } : {}) }
+        const result = best(lead, attempt.results as ApiResult[], { siret, siren }, 'name_postcode')
+        if (result.status === 'success' || !filter) return result
+      }
+      return { status: 'not_found' }
     },
   }
 }
