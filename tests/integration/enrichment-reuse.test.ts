@@ -11,9 +11,9 @@ import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import type { LeadSource } from '#app/.server/sources/types.ts'
-import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
-import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
-import { parseEnv, type Env } from '#app/.server/env.server.ts'
+import type { DemoWebsites } from '#server/demo/websites.ts'
+import type { Env } from '#app/.server/env.server.ts'
+import { type DemoServices, startDemoServices } from '#tests/support/demo-services.ts'
 
 const LEADS = 12
 const TASKS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info']
@@ -21,7 +21,7 @@ const ALL = { phone: true, website: true, email: true, technologies: true, socia
 
 let admin: pg.Pool
 let sites: DemoWebsites
-let registry: DemoRegistry
+let demoServices: DemoServices | undefined
 let env: Env
 let demo: LeadSource
 const openEnrichers: Enrichers[] = []
@@ -112,16 +112,14 @@ async function expectLedgerIsTheTruth(userId: string, exportIds: string[]) {
 beforeAll(async () => {
   process.env.DATABASE_URL = inject('databaseUrl')
   admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 4 })
-  sites = await startDemoWebsites({ latencyMs: 5 })
-  registry = await startDemoRegistry()
-  env = parseEnv({ DEMO_WEBSITES_URL: sites.url, REGISTRY_URL: registry.url, ENRICH_ALLOW_HOSTS: `${new URL(sites.url).host},${new URL(registry.url).host}` })
+  demoServices = await startDemoServices({ latencyMs: 5 })
+  ;({ sites, env } = demoServices)
   demo = createDemoSource({ websitesBaseUrl: sites.url })
 })
 
 afterAll(async () => {
   for (const created of openEnrichers) await created.close?.()
-  await registry?.stop()
-  await sites?.stop()
+  await demoServices?.stop()
   await closeDb()
   await admin?.end()
 })

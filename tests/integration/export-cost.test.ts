@@ -22,9 +22,9 @@ import type { Business, LeadSource, SearchParams } from '#app/.server/sources/ty
 import { canDownload } from '#app/domain/exports.ts'
 import { matchesFilters, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import { startFixtureServer, type FixtureServer } from '#tests/support/fixture-server.ts'
-import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
-import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
-import { parseEnv, type Env } from '#app/.server/env.server.ts'
+import type { DemoWebsites } from '#server/demo/websites.ts'
+import type { Env } from '#app/.server/env.server.ts'
+import { type DemoServices, startDemoServices } from '#tests/support/demo-services.ts'
 
 const TASK_COLUMNS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'].map((t) => `${t}_status`)
 const PARIS: SearchParams = { sector: 'shop/bakery', country: 'France', countryCode: 'FR', region: 'Île-de-France', department: 'Paris', city: 'Paris', lang: 'en' }
@@ -33,7 +33,7 @@ const PARIS_CRITERIA = { sector: 'shop/bakery', country: 'France', region: 'Île
 
 let admin: pg.Pool
 let sites: DemoWebsites
-let registry: DemoRegistry
+let demoServices: DemoServices | undefined
 let env: Env
 let demo: LeadSource
 const openEnrichers: Enrichers[] = []
@@ -96,17 +96,15 @@ async function linkedLeads(exportId: string) {
 beforeAll(async () => {
   process.env.DATABASE_URL = inject('databaseUrl')
   admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 4 })
-  sites = await startDemoWebsites({ latencyMs: 5 })
-  registry = await startDemoRegistry()
-  env = parseEnv({ DEMO_WEBSITES_URL: sites.url, REGISTRY_URL: registry.url, ENRICH_ALLOW_HOSTS: `${new URL(sites.url).host},${new URL(registry.url).host}` })
+  demoServices = await startDemoServices({ latencyMs: 5 })
+  ;({ sites, env } = demoServices)
   demo = createDemoSource({ websitesBaseUrl: sites.url })
 })
 
 afterAll(async () => {
   for (const created of openEnrichers) await created.close?.()
   for (const server of servers) await server.stop()
-  await registry?.stop()
-  await sites?.stop()
+  await demoServices?.stop()
   await closeDb()
   await admin?.end()
 })

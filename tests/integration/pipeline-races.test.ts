@@ -5,15 +5,15 @@ import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { closeDb } from '#app/.server/db.ts'
-import { parseEnv, type Env } from '#app/.server/env.server.ts'
+import type { Env } from '#app/.server/env.server.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import type { LeadGateFactory } from '#app/.server/exports/lead-gates.ts'
 import { processExport, type ProcessResult } from '#app/.server/exports/processor.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { LeadSourceError, type Business, type LeadSource } from '#app/.server/sources/types.ts'
-import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
-import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
+import type { DemoWebsites } from '#server/demo/websites.ts'
+import { type DemoServices, startDemoServices } from '#tests/support/demo-services.ts'
 
 const LEADS = 30
 const TASK_COLUMNS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'].map((t) => `${t}_status`)
@@ -21,7 +21,7 @@ const ALL = { phone: true, website: true, email: true, technologies: true, socia
 
 let admin: pg.Pool
 let sites: DemoWebsites
-let registry: DemoRegistry
+let demoServices: DemoServices | undefined
 let env: Env
 let source: LeadSource
 const openEnrichers: Enrichers[] = []
@@ -115,16 +115,14 @@ function wrapSource(inner: LeadSource, hooks: { after?: number; onAfter?: () => 
 beforeAll(async () => {
   process.env.DATABASE_URL = inject('databaseUrl')
   admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 4 })
-  sites = await startDemoWebsites({ latencyMs: 10 })
-  registry = await startDemoRegistry()
-  env = parseEnv({ DEMO_WEBSITES_URL: sites.url, REGISTRY_URL: registry.url, ENRICH_ALLOW_HOSTS: `${new URL(sites.url).host},${new URL(registry.url).host}` })
+  demoServices = await startDemoServices({ latencyMs: 10 })
+  ;({ sites, env } = demoServices)
   source = createDemoSource({ websitesBaseUrl: sites.url })
 })
 
 afterAll(async () => {
   for (const created of openEnrichers) await created.close?.()
-  await registry?.stop()
-  await sites?.stop()
+  await demoServices?.stop()
   await closeDb()
   await admin?.end()
 })
