@@ -16,7 +16,7 @@ const WINDOW_DAYS = 30
 export const MIN_OBSERVED_TASKS = 50
 const CACHE_MS = 5 * 60_000
 
-let cached: { at: number; rates: FillRates } | null = null
+let cached: { at: number; rates: Promise<FillRates> } | null = null
 
 export function defaultFillRates(): FillRates {
   return Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, entry.defaultFillRate]))
@@ -47,14 +47,17 @@ export async function observedFillRates(db: Kysely<Database> = adminDb()): Promi
   )
 }
 
-/** The rates the export modal shows, from a cache a few minutes old at most. A failed read falls back to the defaults. */
-export async function currentFillRates(): Promise<FillRates> {
+/**
+ * The rates the export modal shows, from a cache a few minutes old at most; modals opened together share one read.
+ * A failed read falls back to the defaults (and is tried again on the next modal).
+ */
+export function currentFillRates(): Promise<FillRates> {
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.rates
-  try {
-    cached = { at: Date.now(), rates: await observedFillRates() }
-    return cached.rates
-  } catch (error) {
+  const read = observedFillRates().catch((error: unknown) => {
     console.error('Fill rates could not be read; using the defaults', error)
+    cached = null
     return defaultFillRates()
-  }
+  })
+  cached = { at: Date.now(), rates: read }
+  return read
 }
