@@ -136,6 +136,8 @@ export const envSchema = z.object({
   EXPORT_CONCURRENCY: positiveInt().default(16),
   /** Days an enrichment a user paid for is reused free (and a found result reused without a crawl); 0: never. */
   ENRICHMENT_REUSE_DAYS: nonNegativeInt().default(90),
+  /** Days a stored email's verification stays good: older ones are verified again before a reuse delivers them. */
+  EMAIL_RECHECK_DAYS: nonNegativeInt().default(30),
   EXPORT_WORKER_JOBS: positiveInt().default(2),
   EXPORT_FAIR_WAIT_SECONDS: nonNegative().default(5),
   /** 0: no cap. */

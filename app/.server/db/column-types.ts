@@ -48,9 +48,16 @@ export type SocialMediaJson = { [network: string]: string }
 /** leads.admin_fr_info: the registry match; has a `results` list. */
 export type AdminFrInfoJson = JsonObject & { results?: JsonValue[] }
 /** leads.email_sources: email -> where it was found (page URL; null when the lead source listed it) and when. */
-/** `check`: its verification (app/domain/email-quality.ts), absent for emails found before verification existed. */
+/**
+ * `check`: its verification (app/domain/email-quality.ts), absent for emails found before verification existed;
+ * `checked_at` its date (absent: checked when found), renewed when a reused address is verified again.
+ */
 export type EmailSourcesJson = {
-  [email: string]: { page: string | null; found_at: string; check?: { status: 'valid' | 'risky' | 'invalid'; reason?: string; role: boolean; webmail: boolean } }
+  [email: string]: {
+    page: string | null
+    found_at: string
+    check?: { status: 'valid' | 'risky' | 'invalid'; reason?: string; role: boolean; webmail: boolean; checked_at?: string }
+  }
 }
 /** export_leads.reused: task -> date of the user's earlier purchase this export reused for free. */
 export type ReusedMarks = { [task: string]: string }

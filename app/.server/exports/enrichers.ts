@@ -159,7 +159,9 @@ function cleanSocial(...maps: Array<Record<string, string | undefined> | null | 
 function emailSources(emails: string[], pages: Record<string, string> | undefined, foundAt: string, checks: Record<string, EmailCheck>): EmailSources {
   // Keyed like the emails: trimmed and lower case (dedupeEmails).
   const pageOf = new Map(Object.entries(pages ?? {}).map(([email, page]) => [email.trim().toLowerCase(), page]))
-  return Object.fromEntries(emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt, ...(checks[email] && { check: checks[email] }) }]))
+  return Object.fromEntries(
+    emails.map((email) => [email, { page: pageOf.get(email) ?? null, found_at: foundAt, ...(checks[email] && { check: { ...checks[email], checked_at: foundAt } }) }]),
+  )
 }
 
 /** The addresses the user's do-not-contact list allows (dnc-enrichers.ts), when the engine has one. */

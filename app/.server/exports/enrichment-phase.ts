@@ -75,7 +75,7 @@ export async function runEnrichmentPhase(
   db: Kysely<Database>,
   row: ExportRow,
   search: ExportSearch,
-  options: ProcessOptions & { concurrency: number; reuseDays: number },
+  options: ProcessOptions & { concurrency: number; reuseDays: number; recheckDays: number },
 ): Promise<ProcessResult> {
   const exportId = row.id
   const log = options.log ?? (() => {})
@@ -84,8 +84,8 @@ export async function runEnrichmentPhase(
   const stop = runStop(options.signal)
   const progress = throttledProgress(db, exportId, options.progressIntervalMs ?? 250, stop.halt)
   const totals = { enrichedLeads: 0, charged: 0 }
-  const { reuseDays } = options
-  const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf, reuseDays }
+  const { reuseDays, recheckDays } = options
+  const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf, reuseDays, recheckDays }
 
   const enrichOne = async (lead: PendingLead) => {
     const pending = pendingTasks(lead)

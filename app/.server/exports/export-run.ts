@@ -26,6 +26,8 @@ export interface ProcessOptions {
   maxLeads?: number
   /** Days a paid enrichment is reused free and a stored result replaces a crawl (default ENRICHMENT_REUSE_DAYS). */
   reuseDays?: number
+  /** Days a stored email's check stays good before a reuse verifies it again (default EMAIL_RECHECK_DAYS). */
+  emailRecheckDays?: number
   /** Minimum time between two progress writes (default 250 ms). */
   progressIntervalMs?: number
   /**

@@ -41,6 +41,7 @@ export async function processExport(exportId: string, options: ProcessOptions): 
   options.onPhase?.('enrichment')
   const concurrency = Math.max(1, options.concurrency ?? env.EXPORT_CONCURRENCY)
   const reuseDays = options.reuseDays ?? env.ENRICHMENT_REUSE_DAYS
+  const recheckDays = options.emailRecheckDays ?? env.EMAIL_RECHECK_DAYS
   const dnc = await withDoNotContact(db, row.user_id, options.enrichers)
   // After each recorded lead (before the phase can mark the export completed), what the list removed is counted.
   const onLeadRecorded: ProcessOptions['onLeadRecorded'] = async (event) => {
@@ -48,7 +49,7 @@ export async function processExport(exportId: string, options: ProcessOptions): 
     await options.onLeadRecorded?.(event)
   }
   try {
-    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, reuseDays, enrichers: dnc.enrichers, onLeadRecorded })
+    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, reuseDays, recheckDays, enrichers: dnc.enrichers, onLeadRecorded })
   } finally {
     await dnc.record(exportId).catch((error: unknown) => log(`export ${exportId}: do-not-contact counts not saved: ${String(error)}`))
   }

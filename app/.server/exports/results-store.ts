@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Database, JsonObject } from '#app/.server/db.ts'
 import { ENRICHMENT_TABLE } from '#app/domain/enrichment-types.ts'
 import { enrichLead, storable, type LeadEnrichmentContext, type LeadEnrichmentResult, type TaskOutcome, type TaskType } from './enrichers.ts'
+import { recheckStoredEmails } from './email-recheck.ts'
 import { leadForEnrichment, type PendingLead } from './pending-leads.ts'
 
 type Values = LeadEnrichmentResult['values']
@@ -16,6 +17,13 @@ const LEAD_COLUMNS_OF: ReadonlyMap<string, readonly string[]> = new Map(ENRICHME
 interface Business {
   source: string
   place_id: string | null
+}
+
+type StoreContext = LeadEnrichmentContext & {
+  /** Days a stored result stands in for a crawl (ENRICHMENT_REUSE_DAYS). */
+  reuseDays: number
+  /** Days a stored email's check stays good (EMAIL_RECHECK_DAYS); older ones are verified again. */
+  recheckDays: number
 }
 
 /** The stored successes of one business for `tasks`, found less than `reuseDays` days ago. */
@@ -57,6 +65,26 @@ async function storeResults(db: Kysely<Database>, business: Business, result: Le
   }
 }
 
+/**
+ * A stored email result verified again where its checks are stale (email-recheck.ts). The store keeps what the
+ * check found for the next export: the new checks, or no result at all once every address is invalid (the next
+ * export crawls again: the site may list another address by then).
+ */
+async function recheckedStoredEmails(db: Kysely<Database>, business: Business, value: Values, context: StoreContext): Promise<Values> {
+  const verifier = context.enrichers.emailVerifier
+  const { value: rechecked, changed } = await recheckStoredEmails(value, verifier, { recheckDays: context.recheckDays, signal: context.signal })
+  const placeId = business.place_id
+  if (!changed || !placeId) return rechecked
+  const { source } = business
+  if (rechecked.email?.length) {
+    const kept = storable(rechecked) as JsonObject
+    await db.updateTable('enrichment_results').set({ value: kept }).where('source', '=', source).where('place_id', '=', placeId).where('task', '=', 'email').execute()
+  } else {
+    await db.deleteFrom('enrichment_results').where('source', '=', source).where('place_id', '=', placeId).where('task', '=', 'email').execute()
+  }
+  return rechecked
+}
+
 /** A stored email result as the user's do-not-contact list allows it (the addresses and their sources), or null. */
 function allowedStoredEmails(value: Values, enrichers: LeadEnrichmentContext['enrichers']): Values | null {
   const emails = Array.isArray(value.email) ? (value.email as string[]) : []
@@ -75,15 +103,17 @@ export async function enrichWithStore(
   db: Kysely<Database>,
   lead: PendingLead,
   pending: ReadonlySet<TaskType>,
-  context: LeadEnrichmentContext & { reuseDays: number },
+  context: StoreContext,
 ): Promise<LeadEnrichmentResult> {
   const stored = await freshResults(db, lead, [...pending], context.reuseDays)
   const outcomes: Partial<Record<TaskType, TaskOutcome>> = {}
   const values: Values = {}
   for (const row of stored) {
-    const value = row.task === 'email' ? allowedStoredEmails(row.value as Values, context.enrichers) : (row.value as Values)
-    // An address the user has since put on the do-not-contact list is not delivered; with none left the stored
-    // result (fresh, so a crawl would find the same) says there is nothing to deliver: not found, not charged.
+    const value =
+      row.task === 'email' ? allowedStoredEmails(await recheckedStoredEmails(db, lead, row.value as Values, context), context.enrichers) : (row.value as Values)
+    // An address now invalid, or that the user has since put on the do-not-contact list, is not delivered; with none
+    // left the stored result (fresh, so a crawl would find the same) says there is nothing to deliver: not found,
+    // not charged.
     outcomes[row.task as TaskType] = value ? 'success' : 'not_found'
     if (value) Object.assign(values, value)
   }
