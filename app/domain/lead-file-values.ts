@@ -97,14 +97,12 @@ export interface AdminFrFields {
   naf_label: string | null
   legal_form: string | null
   headcount: string | null
-  /** "active" or "closed" (registry state A / C). */
+  /** The state's label in the file's language when the server gave it (etat_administratif_libelle), else its code. */
   administrative_state: string | null
   head_office_address: string | null
   /** "Jean Louis MARTIN (Gérant); CABINET AUDIT OUEST (Commissaire aux comptes titulaire)". */
   directors: string | null
 }
-
-const ADMINISTRATIVE_STATES: Record<string, string> = { A: 'active', C: 'closed', F: 'closed' }
 
 /** Directors as one cell: "First names NAME (role)" or "COMPANY (role)", semicolon-separated. */
 function formatDirectors(value: unknown): string | null {
@@ -120,7 +118,8 @@ function formatDirectors(value: unknown): string | null {
 }
 
 /**
- * Reads the registry match stored in leads.admin_fr_info. SPEC §3 only says it "has a results
+ * Reads the registry match stored in leads.admin_fr_info, its codes labelled by the server in the file's language
+ * (app/.server/enrichment/registry-labels.ts: the tables stay out of the browser bundle). SPEC §3 only says it "has a results
  * list"; the best match is `results[0]` (falling back to the object itself), with the
  * recherche-entreprises field names (siren, siege.siret, nom_raison_sociale, activite_principale,
  * nature_juridique, tranche_effectif_salarie, date_creation) or plain English aliases, and the
@@ -140,7 +139,6 @@ export function adminFrFields(value: unknown): AdminFrFields {
     }
     return null
   }
-  const state = text(pick('etat_administratif', 'administrative_state'))
   // Diffusion partielle: a sole trader's name, address and directors are personal data, never exported (even when an
   // older match stored them).
   const diffusion = text(pick('statut_diffusion'))
@@ -158,7 +156,7 @@ export function adminFrFields(value: unknown): AdminFrFields {
     naf_label: text(pick('activite_principale_libelle', 'naf_label')),
     legal_form: text(pick('nature_juridique_libelle', 'libelle_nature_juridique', 'legal_form')),
     headcount: text(pick('tranche_effectif_salarie_libelle', 'headcount')),
-    administrative_state: state === null ? null : (ADMINISTRATIVE_STATES[state] ?? state),
+    administrative_state: text(pick('etat_administratif_libelle', 'etat_administratif', 'administrative_state')),
     head_office_address: personal(text(pick('siege_adresse', 'head_office_address')) ?? text(siege.adresse)),
     directors: personal(formatDirectors(best.dirigeants ?? info.dirigeants)),
   }

@@ -68,7 +68,10 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
   const year = rng.int(2021, 2023)
   const street = `${rng.int(1, 80)} RUE ${rng.pick(['DE LA REPUBLIQUE', 'VICTOR HUGO', 'JEAN JAURES', 'DU COMMERCE', 'PASTEUR'])}`
   const commune = communeOf(postalCode)
-  const state = Math.floor(options.seed / 10) % 20 === 7 ? 'C' : 'A'
+  // As the API: a closed business's legal unit is C (cessée), its establishments F (fermé).
+  const closed = Math.floor(options.seed / 10) % 20 === 7
+  const state = closed ? 'C' : 'A'
+  const placeState = closed ? 'F' : 'A'
   return {
     demo: true,
     siren,
@@ -94,7 +97,7 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
       commune: commune?.code ?? null,
       libelle_commune: commune?.name ?? null,
       date_creation: founded,
-      etat_administratif: state,
+      etat_administratif: placeState,
       liste_enseignes: null,
       nom_commercial: null,
     },
@@ -102,7 +105,7 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
     dirigeants: short === 'EI' ? [] : [{ nom: rng.pick(SURNAMES), prenoms: rng.pick(FIRST_NAMES), qualite: short === 'SAS' ? 'Président' : 'Gérant', type_dirigeant: 'personne physique' }],
     finances: { [String(year)]: { ca: rng.int(80, 4_000) * 1000, resultat_net: rng.int(-50, 400) * 1000 } },
     complements: { est_entrepreneur_individuel: short === 'EI' },
-    matching_etablissements: [{ siret, code_postal: postalCode, libelle_commune: commune?.name ?? null, est_siege: true, etat_administratif: state }],
+    matching_etablissements: [{ siret, code_postal: postalCode, libelle_commune: commune?.name ?? null, est_siege: true, etat_administratif: placeState }],
   }
 }
 

@@ -163,9 +163,7 @@ async function seedLeads(userId: string, exportId: string) {
                     nature_juridique: '5710',
                     tranche_effectif_salarie: '11',
                     date_creation: '1998-04-01',
-                    activite_principale_libelle: 'Boulangerie et boulangerie-pâtisserie',
-                    nature_juridique_libelle: 'SAS, société par actions simplifiée',
-                    tranche_effectif_salarie_libelle: '10 à 19 salariés',
+                    // Codes only, as matches were stored before labels were read at download time.
                     etat_administratif: 'A',
                     siege_adresse: '3 RUE DU BAC 75007 PARIS',
                     dirigeants: [{ nom: 'PAUL', prenoms: 'MARIE', qualite: 'Président' }],
@@ -343,8 +341,8 @@ describe('CSV', () => {
       'Match confidence': '0.92',
       'Activity (NAF label)': 'Boulangerie et boulangerie-pâtisserie',
       'Legal form': 'SAS, société par actions simplifiée',
-      Headcount: '10 à 19 salariés',
-      'Administrative state': 'active',
+      Headcount: '10 to 19 employees',
+      'Administrative state': 'Active',
       'Head office address': '3 RUE DU BAC 75007 PARIS',
       Directors: 'MARIE PAUL (Président)',
       'Company registry enrichment status': 'Found',
@@ -430,6 +428,19 @@ describe('CSV dialects (comma / semicolon)', () => {
     expect(en.records[1]).toMatchObject({ Rating: '4.5', Latitude: '48.8686', 'Match confidence': '0.92' })
     // Read with "," (an English spreadsheet), the French header row is one column: what the bug looked like.
     expect(parseCsv(fr.text.split('\r\n')[0]!, ',')[0]).toHaveLength(1)
+  })
+
+  test('registry codes read in the file language, from a match stored with codes only', async () => {
+    const { records: fr } = await records({ lang: 'fr' }, ';')
+    expect(fr[1]).toMatchObject({
+      'Activité (libellé NAF)': 'Boulangerie et boulangerie-pâtisserie',
+      'Forme juridique': 'SAS, société par actions simplifiée',
+      'Effectif salarié': '10 à 19 salariés',
+      'État administratif': 'Actif',
+    })
+    const { records: en } = await records({ lang: 'en' }, ',')
+    // NAF and legal-form labels exist in French only (INSEE): the same in both files.
+    expect(en[1]).toMatchObject({ 'Legal form': 'SAS, société par actions simplifiée', Headcount: '10 to 19 employees', 'Administrative state': 'Active' })
   })
 
   test('an explicit separator wins over the language', async () => {

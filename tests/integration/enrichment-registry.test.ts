@@ -52,12 +52,9 @@ describe('French registry client', () => {
       nom_complet: 'BOULANGERIE MARTIN',
       nom_raison_sociale: 'BOULANGERIE MARTIN',
       activite_principale: '10.71C',
-      activite_principale_libelle: 'Boulangerie et boulangerie-pâtisserie',
       nature_juridique: '5499',
-      nature_juridique_libelle: 'Société à responsabilité limitée (sans autre indication)',
       categorie_entreprise: 'PME',
       tranche_effectif_salarie: '03',
-      tranche_effectif_salarie_libelle: '6 à 9 salariés',
       date_creation: '2015-06-01',
       etat_administratif: 'A',
       statut_diffusion: null,
@@ -120,9 +117,6 @@ describe('French registry client', () => {
       dirigeants: [],
       code_postal: '29200',
       commune: 'BREST',
-      activite_principale_libelle: 'Coiffure',
-      nature_juridique_libelle: 'Entrepreneur individuel',
-      tranche_effectif_salarie_libelle: 'Unité non employeuse',
     })
     const stored = JSON.stringify(result.info)
     for (const personal of ['LE GALL', 'CLAIRE', 'NON-DIFFUSIBLE']) expect(stored).not.toContain(personal)
@@ -151,7 +145,7 @@ describe('French registry client', () => {
       for (const info of found) {
         expect(info.confidence).toBeGreaterThanOrEqual(0.5)
         expect(info.confidence).toBeLessThan(1)
-        expect(info.results[0]).toMatchObject({ activite_principale: '96.02A', activite_principale_libelle: 'Coiffure', commune: 'BREST', code_postal: '29200' })
+        expect(info.results[0]).toMatchObject({ activite_principale: '96.02A', commune: 'BREST', code_postal: '29200' })
         expect(info.results[0]?.siege_adresse).toMatch(/ 29200 BREST$/)
       }
     } finally {

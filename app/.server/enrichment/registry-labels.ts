@@ -1,90 +1,47 @@
 /**
- * Readable labels for the registry's INSEE codes, stored beside the codes in leads.admin_fr_info:
+ * Readable labels for the registry's INSEE codes, in the language of the file that shows them. They are computed
+ * when a match is read (readableRegistryInfo), never stored: a match stored before a label existed, or before its
+ * table grew, reads like a new one, and the same match reads in English or in French.
  *
  *   NAF rév. 2 activity (activite_principale "47.24Z") → @socialgouv/codes-naf, the INSEE nomenclature
  *     (https://www.insee.fr/fr/information/2120875) as published on npm by the French social ministries' SocialGouv.
- *   Legal category (nature_juridique "5499")            → INSEE "catégories juridiques" nomenclature
- *     (https://www.insee.fr/fr/information/2028129): the level-III codes small businesses carry below, then the
- *     level-II (2 digits) and level-I (1 digit) headings for any other code.
- *   Headcount band (tranche_effectif_salarie "03")      → INSEE "tranches d'effectif salarié" (same codes in SIRENE).
+ *     French only: INSEE publishes no English NAF labels.
+ *   Legal category (nature_juridique "5499")            → registry-legal-categories.ts, the INSEE nomenclature
+ *     (https://www.insee.fr/fr/information/2028129), level III, then the level-II and level-I headings for an
+ *     unknown code. French only, as INSEE publishes it.
+ *   Headcount band (tranche_effectif_salarie "03")      → INSEE "tranches d'effectif salarié", in French or English.
+ *   Administrative state (etat_administratif)           → INSEE's wording: establishment A "Actif" / F "Fermé",
+ *     legal unit C "Cessée"; in English Active / Closed / Ceased.
  */
 import codesNaf from '@socialgouv/codes-naf'
+import type { FileLang } from '#app/domain/enrichment-types.ts'
+import { LEGAL_CATEGORIES, LEGAL_CATEGORY_HEADINGS_LEVEL_1, LEGAL_CATEGORY_HEADINGS_LEVEL_2 } from './registry-legal-categories.ts'
 
 const NAF = new Map(codesNaf.map((entry) => [entry.id, entry.label]))
 
-const LEGAL_CATEGORY: Record<string, string> = {
-  '1000': 'Entrepreneur individuel',
-  '2110': 'Indivision entre personnes physiques',
-  '2210': 'Société créée de fait entre personnes physiques',
-  '2310': 'Société en participation entre personnes physiques',
-  '2385': 'Société en participation de professions libérales',
-  '2900': 'Autre groupement de droit privé non doté de la personnalité morale',
-  '3120': 'Société commerciale étrangère immatriculée au RCS',
-  '5202': 'Société en nom collectif',
-  '5306': 'Société en commandite simple',
-  '5458': 'SARL coopérative ouvrière de production (SCOP)',
-  '5485': "Société d'exercice libéral à responsabilité limitée",
-  '5498': 'SARL unipersonnelle',
-  '5499': 'Société à responsabilité limitée (sans autre indication)',
-  '5599': "SA à conseil d'administration (s.a.i.)",
-  '5699': 'SA à directoire (s.a.i.)',
-  '5710': 'SAS, société par actions simplifiée',
-  '5720': 'Société par actions simplifiée à associé unique ou société par actions simplifiée unipersonnelle',
-  '5785': "Société d'exercice libéral par action simplifiée",
-  '6316': "Coopérative d'utilisation de matériel agricole en commun (CUMA)",
-  '6317': 'Société coopérative agricole',
-  '6533': "Groupement agricole d'exploitation en commun (GAEC)",
-  '6540': 'Société civile immobilière',
-  '6585': 'Autre société civile professionnelle',
-  '6589': 'Société civile de moyens',
-  '6597': "Société civile d'exploitation agricole",
-  '6598': 'Exploitation agricole à responsabilité limitée',
-  '6599': 'Autre société civile',
-  '9210': 'Association non déclarée',
-  '9220': 'Association déclarée',
-  '9230': "Association déclarée, reconnue d'utilité publique",
-  '9300': 'Fondation',
-}
-const LEGAL_CATEGORY_LEVEL_2: Record<string, string> = {
-  '10': 'Entrepreneur individuel',
-  '52': 'Société en nom collectif',
-  '53': 'Société en commandite',
-  '54': 'Société à responsabilité limitée (SARL)',
-  '55': "Société anonyme à conseil d'administration",
-  '56': 'Société anonyme à directoire',
-  '57': 'Société par actions simplifiée',
-  '65': 'Société civile',
-  '92': 'Association loi 1901 ou assimilé',
-}
-const LEGAL_CATEGORY_LEVEL_1: Record<string, string> = {
-  '1': 'Entrepreneur individuel',
-  '2': 'Groupement de droit privé non doté de la personnalité morale',
-  '3': 'Personne morale de droit étranger',
-  '4': 'Personne morale de droit public soumise au droit commercial',
-  '5': 'Société commerciale',
-  '6': 'Autre personne morale immatriculée au RCS',
-  '7': 'Personne morale et organisme soumis au droit administratif',
-  '8': 'Organisme privé spécialisé',
-  '9': 'Groupement de droit privé',
+const HEADCOUNT_BAND: Record<string, Record<FileLang, string>> = {
+  NN: { fr: 'Unité non employeuse', en: 'Non-employing unit' },
+  '00': { fr: '0 salarié', en: '0 employees' },
+  '01': { fr: '1 ou 2 salariés', en: '1 or 2 employees' },
+  '02': { fr: '3 à 5 salariés', en: '3 to 5 employees' },
+  '03': { fr: '6 à 9 salariés', en: '6 to 9 employees' },
+  '11': { fr: '10 à 19 salariés', en: '10 to 19 employees' },
+  '12': { fr: '20 à 49 salariés', en: '20 to 49 employees' },
+  '21': { fr: '50 à 99 salariés', en: '50 to 99 employees' },
+  '22': { fr: '100 à 199 salariés', en: '100 to 199 employees' },
+  '31': { fr: '200 à 249 salariés', en: '200 to 249 employees' },
+  '32': { fr: '250 à 499 salariés', en: '250 to 499 employees' },
+  '41': { fr: '500 à 999 salariés', en: '500 to 999 employees' },
+  '42': { fr: '1 000 à 1 999 salariés', en: '1,000 to 1,999 employees' },
+  '51': { fr: '2 000 à 4 999 salariés', en: '2,000 to 4,999 employees' },
+  '52': { fr: '5 000 à 9 999 salariés', en: '5,000 to 9,999 employees' },
+  '53': { fr: '10 000 salariés et plus', en: '10,000 employees or more' },
 }
 
-const HEADCOUNT_BAND: Record<string, string> = {
-  NN: 'Unité non employeuse',
-  '00': '0 salarié',
-  '01': '1 ou 2 salariés',
-  '02': '3 à 5 salariés',
-  '03': '6 à 9 salariés',
-  '11': '10 à 19 salariés',
-  '12': '20 à 49 salariés',
-  '21': '50 à 99 salariés',
-  '22': '100 à 199 salariés',
-  '31': '200 à 249 salariés',
-  '32': '250 à 499 salariés',
-  '41': '500 à 999 salariés',
-  '42': '1 000 à 1 999 salariés',
-  '51': '2 000 à 4 999 salariés',
-  '52': '5 000 à 9 999 salariés',
-  '53': '10 000 salariés et plus',
+const ADMINISTRATIVE_STATE: Record<string, Record<FileLang, string>> = {
+  A: { fr: 'Actif', en: 'Active' },
+  F: { fr: 'Fermé', en: 'Closed' },
+  C: { fr: 'Cessée', en: 'Ceased' },
 }
 
 /** "47.24Z" (or "4724Z") → its NAF rév. 2 label, or null. */
@@ -97,12 +54,48 @@ export function nafLabel(code: string | null): string | null {
 /** "5499" → "Société à responsabilité limitée (sans autre indication)", falling back to the code's headings. */
 export function legalCategoryLabel(code: string | null): string | null {
   if (!code || !/^\d{4}$/.test(code)) return null
-  return LEGAL_CATEGORY[code] ?? LEGAL_CATEGORY_LEVEL_2[code.slice(0, 2)] ?? LEGAL_CATEGORY_LEVEL_1[code.slice(0, 1)] ?? null
+  return LEGAL_CATEGORIES[code] ?? LEGAL_CATEGORY_HEADINGS_LEVEL_2[code.slice(0, 2)] ?? LEGAL_CATEGORY_HEADINGS_LEVEL_1[code.slice(0, 1)] ?? null
 }
 
-/** "03" → "6 à 9 salariés". */
-export function headcountBandLabel(code: string | null): string | null {
-  return code ? (HEADCOUNT_BAND[code] ?? null) : null
+/** "03" → "6 à 9 salariés" / "6 to 9 employees". */
+export function headcountBandLabel(code: string | null, lang: FileLang): string | null {
+  return code ? (HEADCOUNT_BAND[code]?.[lang] ?? null) : null
+}
+
+/** "F" → "Fermé" / "Closed". */
+export function administrativeStateLabel(code: string | null, lang: FileLang): string | null {
+  return code ? (ADMINISTRATIVE_STATE[code]?.[lang] ?? null) : null
+}
+
+/** Whether a registry state says the business no longer trades (establishment closed, or legal unit ceased). */
+export function isClosedState(code: unknown): boolean {
+  return code === 'F' || code === 'C'
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function code(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim() : null
+}
+
+/** One match with the labels of its codes in `lang`; a code without a label keeps whatever label was stored. */
+function labelled(result: Record<string, unknown>, lang: FileLang): Record<string, unknown> {
+  const labels = {
+    activite_principale_libelle: nafLabel(code(result.activite_principale)),
+    nature_juridique_libelle: legalCategoryLabel(code(result.nature_juridique)),
+    tranche_effectif_salarie_libelle: headcountBandLabel(code(result.tranche_effectif_salarie), lang),
+    etat_administratif_libelle: administrativeStateLabel(code(result.etat_administratif), lang),
+  }
+  return { ...result, ...Object.fromEntries(Object.entries(labels).filter(([, label]) => label !== null)) }
+}
+
+/** A stored leads.admin_fr_info (its best match first in `results`, SPEC §3) with every match labelled in `lang`. */
+export function readableRegistryInfo(info: unknown, lang: FileLang): unknown {
+  if (!isRecord(info)) return info
+  const results = Array.isArray(info.results) ? info.results.map((result) => (isRecord(result) ? labelled(result, lang) : result)) : info.results
+  return { ...labelled(info, lang), ...(results !== undefined && { results }) }
 }
 
 /** A sole trader (entreprise individuelle): its registry entry names a person. */

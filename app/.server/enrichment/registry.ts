@@ -16,7 +16,7 @@
 import { createRegistrySearch, type RegistryHttpOptions } from './registry-http.ts'
 import { cleanSiret, isValidSiren } from './siret.ts'
 import { nameSimilarity, normalizeCompanyName } from './registry-names.ts'
-import { headcountBandLabel, isSoleTrader, legalCategoryLabel, nafLabel } from './registry-labels.ts'
+import { isSoleTrader } from './registry-labels.ts'
 
 export interface RegistryLead {
   name: string
@@ -42,16 +42,13 @@ interface AdminFrResult {
   siret: string | null
   nom_complet: string | null
   nom_raison_sociale: string | null
+  /** INSEE codes: their labels are read from them in the file's language (registry-labels.ts), not stored. */
   activite_principale: string | null
-  /** Readable labels of the INSEE codes (registry-labels.ts). */
-  activite_principale_libelle: string | null
   nature_juridique: string | null
-  nature_juridique_libelle: string | null
   categorie_entreprise: string | null
   tranche_effectif_salarie: string | null
-  tranche_effectif_salarie_libelle: string | null
   date_creation: string | null
-  /** A = active, C = closed (cessée). */
+  /** The establishment's A (active) / F (closed), else the legal unit's A / C (ceased). */
   etat_administratif: string | null
   /** O = public, P = "diffusion partielle": a sole trader's name, address and directors are neither stored nor exported. */
   statut_diffusion: string | null
@@ -197,19 +194,15 @@ function toAdminResult(result: ApiResult, etablissement: ApiEtablissement | unde
   // Partial diffusion: the person behind a sole trader asked not to be listed. Their name, address and any director
   // entry are personal data: none of it is kept. A company under partial diffusion keeps its legal name.
   const personal = diffusion !== null && diffusion !== 'O' && soleTrader
-  const tranche = str(result.tranche_effectif_salarie)
   return {
     siren: str(result.siren) ?? '',
     siret: str(place?.siret),
     nom_complet: personal ? null : str(result.nom_complet),
     nom_raison_sociale: personal ? null : str(result.nom_raison_sociale),
     activite_principale: naf,
-    activite_principale_libelle: nafLabel(naf),
     nature_juridique: nature,
-    nature_juridique_libelle: legalCategoryLabel(nature),
     categorie_entreprise: str(result.categorie_entreprise),
-    tranche_effectif_salarie: tranche,
-    tranche_effectif_salarie_libelle: headcountBandLabel(tranche),
+    tranche_effectif_salarie: str(result.tranche_effectif_salarie),
     date_creation: str(result.date_creation),
     etat_administratif: str(place?.etat_administratif) ?? str(result.etat_administratif),
     statut_diffusion: diffusion,

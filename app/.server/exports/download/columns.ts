@@ -16,6 +16,7 @@ import { normalizeEnrichmentOptions } from '#app/domain/enrichment.ts'
 import { formatWorkingHours, isoDay, joinList, num, text, type Cell } from '#app/domain/lead-file-values.ts'
 import { sourceName, sourceUrl } from '#app/domain/lead-provenance.ts'
 import type { EnrichmentStatus, JsonValue } from '#app/.server/db.ts'
+import { readableRegistryInfo } from '#app/.server/enrichment/registry-labels.ts'
 
 export type DownloadLang = FileLang
 export type { Cell }
@@ -198,7 +199,18 @@ export function exportColumns(enrichmentOptions: unknown, lang: DownloadLang, pr
   const chosen = ENRICHMENT_TABLE.filter((entry) => options[entry.key])
   const candidates = [...BASE.map((spec) => baseColumn(spec, lang)), ...chosen.flatMap((entry) => enrichmentBlock(entry, lang))]
   const kept = candidates.map((column) => presetColumn(column, preset)).filter((column): column is Column => column !== null)
-  return [...kept, ...provenanceColumns(lang, preset === 'crm' ? 'en' : lang)]
+  return [...(options.admin_fr_info ? withRegistryLabels(kept, lang) : kept), ...provenanceColumns(lang, preset === 'crm' ? 'en' : lang)]
+}
+
+/** Every column reads the registry match with its codes labelled in the file's language (once per row). */
+function withRegistryLabels(columns: Column[], lang: DownloadLang): Column[] {
+  const labelled = new WeakMap<LeadExportRow, LeadExportRow>()
+  const rowOf = (row: LeadExportRow): LeadExportRow => {
+    let readable = labelled.get(row)
+    if (!readable) labelled.set(row, (readable = { ...row, admin_fr_info: readableRegistryInfo(row.admin_fr_info, lang) }))
+    return readable
+  }
+  return columns.map((column) => ({ ...column, value: (row) => column.value(rowOf(row)) }))
 }
 
 /** One record, in column order. */
