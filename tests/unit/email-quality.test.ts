@@ -144,8 +144,12 @@ describe('the email task counts valid and risky addresses only', () => {
     const result = await enrichLead(lead, new Set(['email']), { enrichers: enrichers(['contact@x.example', 'jean@gone.example', 'marie@flaky.example']), exportCountryCode: 'FR' })
     expect(result.outcomes.email).toBe('success')
     expect(result.values.email).toEqual(['contact@x.example', 'marie@flaky.example'])
-    expect(result.values.email_sources?.['contact@x.example']?.check).toEqual({ status: 'valid', role: true, webmail: false })
-    expect(result.values.email_sources?.['marie@flaky.example']?.check).toEqual({ status: 'risky', reason: 'dns_unavailable', role: false, webmail: false })
+    const sources = result.values.email_sources ?? {}
+    // Dated with the run, for the re-verification of reused addresses (EMAIL_RECHECK_DAYS).
+    const checkedAt = sources['contact@x.example']?.found_at
+    expect(sources['contact@x.example']?.check).toEqual({ status: 'valid', role: true, webmail: false, checked_at: checkedAt })
+    expect(sources['marie@flaky.example']?.check).toEqual({ status: 'risky', reason: 'dns_unavailable', role: false, webmail: false, checked_at: checkedAt })
+    expect(Date.parse(checkedAt ?? '')).toBeGreaterThan(Date.now() - 60_000)
   })
 
   it('only invalid addresses: not found, nothing to pay', async () => {
