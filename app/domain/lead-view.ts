@@ -20,6 +20,8 @@ export interface ExportLeadView {
   statuses: Record<string, LeadEnrichmentStatus>
   /** Option key -> date of the earlier purchase this export reused for 0 credits. */
   reused: Record<string, string>
+  /** The registry match says the business is closed (establishment fermé or legal unit cessée). */
+  registryClosed: boolean
   /** The business as a do-not-contact entry (`<source>:<place id>`), for "Never export this business". */
   businessRef: string
 }

@@ -105,6 +105,19 @@ describe('export detail', () => {
     }
   })
 
+  test('a registry match the registry says is closed is flagged, whatever its shape (establishment F, legal unit C)', async () => {
+    const setMatch = `update public.leads set admin_fr_info = $2 where name = $1 and id in (select lead_id from public.export_leads where export_id = $3)`
+    await admin.query(setMatch, ['Lead 1', { results: [{ siren: '1', etat_administratif: 'F' }] }, bigExport])
+    await admin.query(setMatch, ['Lead 2', { siren: '2', etat_administratif: 'C' }, bigExport])
+    await admin.query(setMatch, ['Lead 3', { results: [{ siren: '3', etat_administratif: 'A' }] }, bigExport])
+    try {
+      const first = await getExportDetail(alice, bigExport, 1)
+      expect(first!.leads.slice(0, 4).map((view) => view.registryClosed)).toEqual([true, true, false, false])
+    } finally {
+      await admin.query(`update public.leads set admin_fr_info = null where id in (select lead_id from public.export_leads where export_id = $1)`, [bigExport])
+    }
+  })
+
   test("another user's export is not found", async () => {
     expect(await getExportDetail(bob, bigExport, 1)).toBeNull()
   })

@@ -72,6 +72,13 @@ export function isClosedState(code: unknown): boolean {
   return code === 'F' || code === 'C'
 }
 
+/** Whether the best match of a stored leads.admin_fr_info (results[0], else the object itself) no longer trades. */
+export function isClosedMatch(info: unknown): boolean {
+  if (!isRecord(info)) return false
+  const best = Array.isArray(info.results) && isRecord(info.results[0]) ? info.results[0] : info
+  return isClosedState(best.etat_administratif)
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

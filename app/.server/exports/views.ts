@@ -11,6 +11,7 @@ import { formatPhone, formatWebsite } from '#app/domain/lead-format.ts'
 import type { ExportLeadView } from '#app/domain/lead-view.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
+import { isClosedMatch } from '#app/.server/enrichment/registry-labels.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 
@@ -156,6 +157,7 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     reviewCount: lead.review_count,
     statuses: Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, lead[entry.statusColumn]])) as Record<string, LeadEnrichmentStatus>,
     reused: reusedByOption(lead.reused),
+    registryClosed: isClosedMatch(lead.admin_fr_info),
     businessRef: `${lead.source}:${lead.place_id}`,
   }
 }

@@ -68,10 +68,14 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
       return Object.keys(lead.socialMedia).length ? <SocialIcons links={lead.socialMedia} /> : <Missing status={status} />
     default:
       // Types with no value worth showing in a cell (the registry match) say whether it was found; the file has it.
-      return status === 'success' ? (
-        <span className="rounded-md bg-emerald-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700">{t('exports.detail.available')}</span>
+      // A match the registry says is closed is flagged: the business may not be worth contacting.
+      if (status !== 'success') return <Missing status={status} />
+      return lead.registryClosed ? (
+        <span className="rounded-md bg-red-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-red-700" data-testid="registry-closed">
+          {t('exports.detail.registryClosed')}
+        </span>
       ) : (
-        <Missing status={status} />
+        <span className="rounded-md bg-emerald-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700">{t('exports.detail.available')}</span>
       )
   }
 }
