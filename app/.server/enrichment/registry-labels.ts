@@ -68,7 +68,7 @@ export function administrativeStateLabel(code: string | null, lang: FileLang): s
 }
 
 /** Whether a registry state says the business no longer trades (establishment closed, or legal unit ceased). */
-export function isClosedState(code: unknown): boolean {
+function isClosedState(code: unknown): boolean {
   return code === 'F' || code === 'C'
 }
 
