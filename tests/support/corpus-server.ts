@@ -26,7 +26,7 @@ export interface CorpusServer {
 const hostOf = (site: CorpusSite) => `${site.name}.corpus.test`
 
 /** The fixture file for a path and query of a site, or null (404). */
-export function fixtureFile(site: CorpusSite, pathAndQuery: string): string | null {
+function fixtureFile(site: CorpusSite, pathAndQuery: string): string | null {
   const mapped = site.expected.paths?.[pathAndQuery]
   if (mapped) return mapped
   const url = new URL(pathAndQuery, 'http://corpus.test')

@@ -58,7 +58,7 @@ const NOT_A_PAGE_OF_KIND =
   /(?:^| )(?:lens|lenses|lentilles?|lentes|lenti|lenzen|kontaktlinsen|contactlenzen|contactless|sans contact|kontaktlos|sin contacto|senza contatto|contactloos)(?: |$)/
 
 /** Lower case, accents dropped, separators as single spaces: "Mentions_Légales" → "mentions legales". */
-export function normalizeWords(value: string): string {
+function normalizeWords(value: string): string {
   return value
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
