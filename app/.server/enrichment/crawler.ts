@@ -27,6 +27,8 @@ export interface WebsiteFindings {
   technologies: Record<string, string | string[]>
   /** Found on the site, international format ("+33 2 98 44 12 34"), tel: links first. */
   phones: string[]
+  /** Each phone → the page it was first found on. */
+  phonePages: Record<string, string>
   /** From the legal notice, Luhn-checked. */
   siret: string | null
   /** SIREN from the SIRET, or from a SIREN/RCS mention when no SIRET is printed. */
@@ -113,7 +115,7 @@ function isHtml(response: HttpResponse): boolean {
 }
 
 function emptyFindings(status: WebsiteFindings['status'], finalUrl: string | null, error?: string): WebsiteFindings {
-  return { status, finalUrl, emails: [], emailPages: {}, socialMedia: {}, technologies: {}, phones: [], siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
+  return { status, finalUrl, emails: [], emailPages: {}, socialMedia: {}, technologies: {}, phones: [], phonePages: {}, siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
 }
 
 /** "www.example.fr" → "http://www.example.fr/" (sources often store bare domains). */
