@@ -48,11 +48,14 @@ export function mainPhoneType(phone: unknown, sources: unknown): PhoneType | nul
   return listPhones(sources).find((listed) => digits(listed.number) === digits(main))?.type ?? null
 }
 
-/** The numbers other than the main one: "+33 6 12 34 56 78 (mobile); +33 1 … (landline)". */
+/**
+ * The numbers other than the main one: "mobile: +33 6 12 34 56 78; landline: +33 1 …". Type first: a cell starting
+ * with "+" and holding more than a number would be neutralised as a possible formula (download/formulas.ts).
+ */
 export function formatOtherPhones(phone: unknown, sources: unknown): string | null {
   const main = digits(text(phone) ?? '')
   const others = listPhones(sources).filter((listed) => digits(listed.number) !== main)
-  return others.length ? others.map((listed) => `${listed.number} (${listed.type})`).join('; ') : null
+  return others.length ? others.map((listed) => `${listed.type}: ${listed.number}`).join('; ') : null
 }
 
 /** The first number other than the main one that is a mobile, or null. */

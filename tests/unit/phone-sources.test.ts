@@ -57,7 +57,7 @@ describe('stored phone sources as the file reads them', () => {
   it('lists the numbers main first, and formats the others with their types', () => {
     expect(listPhones(sources).map((p) => p.number)).toEqual(['+33 2 41 87 65 43', '+33 6 71 23 45 89', '+33 1 44 55 66 77'])
     expect(mainPhoneType('+33 2 41 87 65 43', sources)).toBe('landline')
-    expect(formatOtherPhones('+33241876543', sources)).toBe('+33 6 71 23 45 89 (mobile); +33 1 44 55 66 77 (landline)')
+    expect(formatOtherPhones('+33241876543', sources)).toBe('mobile: +33 6 71 23 45 89; landline: +33 1 44 55 66 77')
     expect(otherMobile('+33 2 41 87 65 43', sources)).toBe('+33 6 71 23 45 89')
   })
 
