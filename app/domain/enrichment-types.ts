@@ -5,6 +5,7 @@
 // and its locale strings. Pure: shared by client and server.
 import type { ColumnRole } from './download-presets.ts'
 import { formatEmailChecks } from './email-quality.ts'
+import { formatOtherPhones, mainPhoneType, otherMobile } from './phone-sources.ts'
 import { adminFrField, firstOfList, formatEmailSources, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
 
 export type FileLang = 'fr' | 'en'
@@ -77,13 +78,23 @@ export const ENRICHMENT_TABLE = [
     key: 'phone',
     task: 'phone',
     statusColumn: 'phone_status',
-    leadColumns: ['phone'],
+    // phone: the main number (already a file column); phone_sources: every number with its type and page.
+    leadColumns: ['phone', 'phone_sources'],
     labelKey: 'exports.options.phone',
     hintKey: null,
     needs: null,
     franceOnly: false,
-    // The enrichment fills the lead's own phone, already a file column: its block only adds the status.
-    fileColumns: [],
+    fileColumns: [
+      { key: 'phone_type', header: { en: 'Phone type', fr: 'Type de téléphone' }, width: 12, value: (row) => mainPhoneType(row.phone, row.phone_sources) },
+      {
+        key: 'other_phones',
+        header: { en: 'Other phones', fr: 'Autres téléphones' },
+        width: 40,
+        value: (row) => formatOtherPhones(row.phone, row.phone_sources),
+        // HubSpot's contact property for a second line: the first other number that is a mobile.
+        crm: { header: 'Mobile Phone Number', value: (row) => otherMobile(row.phone, row.phone_sources) },
+      },
+    ],
     fileRole: 'contact',
     statusHeader: { en: 'Phone enrichment status', fr: 'Statut enrichissement téléphone' },
     defaultFillRate: 0.8,

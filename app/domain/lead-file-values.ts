@@ -16,7 +16,7 @@ export function num(value: unknown): number | null {
   return Number.isFinite(result) ? result : null
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 

@@ -38,6 +38,8 @@ const BASE_HEADERS = [
 const PROVENANCE_HEADERS = ['Source', 'Source ID', 'Source URL']
 const ALL_HEADERS = [
   ...BASE_HEADERS,
+  'Phone type',
+  'Other phones',
   'Phone enrichment status',
   'Website enrichment status',
   'Emails',
@@ -137,6 +139,11 @@ async function seedLeads(userId: string, exportId: string) {
               operational_state: 'OPERATIONAL',
               description: 'Pain, "viennoiseries"\net gâteaux',
               email: ['contact@boulangerie-paul.fr', 'paul@boulangerie-paul.fr'],
+              phone_sources: {
+                '+33 6 71 23 45 89': { type: 'mobile', page: 'https://boulangerie-paul.fr/contact', rank: 1 },
+                '+33 1 23 45 67 89': { type: 'landline', page: null, rank: 0 },
+                '+33 800 12 34 56': { type: 'toll_free', page: 'https://boulangerie-paul.fr/', rank: 2 },
+              },
               email_sources: {
                 'contact@boulangerie-paul.fr': {
                   page: 'https://boulangerie-paul.fr/contact',
@@ -316,6 +323,8 @@ describe('CSV', () => {
       'Opening hours': 'Monday: 7:00 AM – 8:00 PM; Tuesday: Closed',
       'Business status': 'OPERATIONAL',
       Description: 'Pain, "viennoiseries"\net gâteaux',
+      'Phone type': 'landline',
+      'Other phones': 'mobile: +33 6 71 23 45 89; toll_free: +33 800 12 34 56',
       'Phone enrichment status': 'Reused (2026-11-20)',
       'Website enrichment status': 'Found',
       Emails: 'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',

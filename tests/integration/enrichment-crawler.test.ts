@@ -303,7 +303,8 @@ describe('bounded crawling', () => {
     let pageRequests = 0
     let resetEvery = false
     const server = http.createServer((req, res) => {
-      if (req.url === '/robots.txt') {
+      // No robots.txt, and no sitemap (read because this homepage links no contact or legal page).
+      if (req.url === '/robots.txt' || req.url === '/sitemap.xml') {
         res.writeHead(404).end()
         return
       }

@@ -3,9 +3,10 @@
  * run through the crawler's extraction (findings.ts), scored field by field. Shared by bench/discovery.ts and
  * tests/unit/enrichment-corpus.test.ts.
  *
- * Pages: index.html is the homepage; the other files are the contact / legal / about pages the crawler would pick
- * from the homepage's links (every fixture links them from its home page), their kind read from the file name
- * with the crawler's own words (contact, mentions-legales, impressum, legal, about, a-propos…).
+ * Pages: index.html is the homepage; the other files are the contact / legal / about pages the crawler should find
+ * from the homepage's links or the site's sitemap (robots.txt and *.xml files of a fixture), their kind read from
+ * the file name (contact, mentions-legales, impressum, legal, about, a-propos…). bench/discovery.ts also crawls the
+ * corpus for real (tests/support/corpus-server.ts) and scores what the crawler fetched.
  */
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -14,7 +15,7 @@ import { type ExtractedFindings, type ExtractionPage, extractFindings } from '#a
 import { parsePage } from '#app/.server/enrichment/html.ts'
 import type { SocialNetworkName } from '#app/.server/enrichment/social.ts'
 
-const SITES_DIR = path.resolve(import.meta.dirname, '../fixtures/sites')
+export const SITES_DIR = path.resolve(import.meta.dirname, '../fixtures/sites')
 const NETWORKS: SocialNetworkName[] = ['facebook', 'instagram', 'linkedin', 'twitter', 'youtube', 'tiktok']
 
 interface SiteExpectation {
@@ -35,13 +36,21 @@ interface SiteExpectation {
   traps: { emails?: string[]; phones?: string[]; social?: string[] }
   /** Response headers of the homepage as the site's host sends them (Squarespace, Wix and Jimdo say who they are). */
   homeHeaders?: Record<string, string>
+  /** Addresses (path and query) that do not name their file ("/?page_id=12" → "contatti.html"). */
+  paths?: Record<string, string>
+  /** Pages of the site a crawl must not take for its contact / legal / about pages (a product named "contact …"). */
+  decoyPages?: string[]
 }
 
 export interface CorpusSite {
   name: string
   expected: SiteExpectation
-  pages: Array<{ file: string; kind: ExtractionPage['kind']; url: string; html: string }>
+  pages: CorpusPage[]
+  /** expected.decoyPages: scored only when a crawl fetched them. */
+  decoys: CorpusPage[]
 }
+
+type CorpusPage = { file: string; kind: ExtractionPage['kind']; url: string; html: string }
 
 const KINDS: Array<[Exclude<ExtractionPage['kind'], 'home'>, RegExp]> = [
   ['contact', /contact|kontakt|contatti|contacto|nous-trouver/i],
@@ -64,16 +73,28 @@ export function loadCorpus(): CorpusSite[] {
       const dir = path.join(SITES_DIR, name)
       const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as SiteExpectation
       const files = fs.readdirSync(dir).filter((file) => file.endsWith('.html'))
+      const pathOf = new Map(Object.entries(expected.paths ?? {}).map(([address, file]) => [file, address]))
+      const urlOf = (file: string) => new URL(pathOf.get(file) ?? (file === 'index.html' ? '' : file.replace(/\.html$/, '')), expected.url).href
       const pages = files
-        .map((file) => ({ file, kind: pageKind(file), url: file === 'index.html' ? expected.url : new URL(file.replace(/\.html$/, ''), expected.url).href, html: fs.readFileSync(path.join(dir, file), 'utf8') }))
+        .map((file) => ({ file, kind: pageKind(file), url: urlOf(file), html: fs.readFileSync(path.join(dir, file), 'utf8') }))
         .sort((a, b) => Number(b.kind === 'home') - Number(a.kind === 'home'))
-      return { name, expected, pages }
+      const decoy = (page: CorpusPage) => expected.decoyPages?.includes(page.file) ?? false
+      return { name, expected, pages: pages.filter((page) => !decoy(page)), decoys: pages.filter(decoy) }
     })
 }
 
-/** The findings for a site: every page (as the crawler does now), or the homepage alone (as the product did before). */
-function runSite(site: CorpusSite, { homeOnly = false } = {}): ExtractedFindings {
-  const pages = (homeOnly ? site.pages.slice(0, 1) : site.pages).map((page) => ({ ...page, parsed: parsePage(page.html, page.url), headers: page.kind === 'home' ? (site.expected.homeHeaders ?? {}) : {} }))
+export interface ScoreOptions {
+  /** The homepage alone (as the product worked before it crawled contact / legal pages). */
+  homeOnly?: boolean
+  /** The files a crawl of the site actually fetched (bench/discovery.ts), instead of every file of the fixture. */
+  crawledFiles?: Map<string, string[]>
+}
+
+/** The findings for a site: every page (or those a crawl fetched), or the homepage alone (as the product did before). */
+function runSite(site: CorpusSite, { homeOnly = false, crawledFiles }: ScoreOptions = {}): ExtractedFindings {
+  const crawled = crawledFiles?.get(site.name)
+  const chosen = homeOnly ? site.pages.slice(0, 1) : crawled ? [...site.pages, ...site.decoys].filter((page) => crawled.includes(page.file)) : site.pages
+  const pages = chosen.map((page) => ({ ...page, parsed: parsePage(page.html, page.url), headers: page.kind === 'home' ? (site.expected.homeHeaders ?? {}) : {} }))
   return extractFindings(pages, { country: site.expected.country, robotsText: '' })
 }
 
@@ -162,7 +183,7 @@ function comparisons(site: CorpusSite, findings: ExtractedFindings): Array<[stri
 }
 
 /** Scores per field over the corpus ("email", "phone", each network, "siret", "siren", "technologies"). */
-export function scoreCorpus(sites: CorpusSite[], options: { homeOnly?: boolean } = {}): FieldScore[] {
+export function scoreCorpus(sites: CorpusSite[], options: ScoreOptions = {}): FieldScore[] {
   const scores = new Map<string, FieldScore>()
   for (const site of sites) {
     const findings = runSite(site, options)

@@ -29,8 +29,8 @@ describe('the table of enrichment types', () => {
     })
     expect(STATUS_COLUMNS).toHaveLength(ENRICHMENT_TABLE.length)
     expect(new Set(ENRICHMENT_TABLE.map((entry) => entry.task)).size).toBe(ENRICHMENT_TABLE.length)
-    // email_sources: the email type's provenance column (leads.<task>_sources), written with the emails.
-    expect(ENRICHED_LEAD_COLUMNS).toEqual(['phone', 'website', 'email', 'email_sources', 'technologies', 'social_media', 'admin_fr_info'])
+    // <task>_sources: a type's provenance column (leads.<task>_sources), written with its values.
+    expect(ENRICHED_LEAD_COLUMNS).toEqual(['phone', 'phone_sources', 'website', 'email', 'email_sources', 'technologies', 'social_media', 'admin_fr_info'])
   })
 
   it('lists what a type needs before it, so one pass of the rules settles them', () => {
@@ -80,6 +80,8 @@ describe('download columns from the table', () => {
     // Between the last lead field and the provenance columns.
     const blocks = keys.slice(keys.indexOf('description') + 1, keys.indexOf('source'))
     expect(blocks).toEqual([
+      'phone_type',
+      'other_phones',
       'phone_status',
       'facebook',
       'linkedin',

@@ -48,6 +48,7 @@ describe('enrichLead', () => {
       social_media: { facebook: 'https://www.facebook.com/boulangerie' },
       technologies: { CMS: 'WordPress', 'JavaScript libraries': 'jQuery' },
       phone: '+33 4 78 00 00 00',
+      phone_sources: { '+33 4 78 00 00 00': { type: 'landline', page: null, rank: 0 } },
       admin_fr_info: { results: [{ siren: '732829320' }], confidence: 0.9 },
     })
     expect(enrichers.lookupRegistry).toHaveBeenCalledWith(
@@ -67,13 +68,18 @@ describe('enrichLead', () => {
 
   it('runs only the pending tasks, and crawls only when one needs the site', async () => {
     const enrichers = fake()
+    // The phone task crawls even with the source's number: that one stays the main number, the site's come after.
     const phoneOnly = await enrichLead({ ...lead, phone: '04 72 11 22 33' }, new Set(['phone']), { enrichers, exportCountryCode: 'FR' })
     expect(phoneOnly.outcomes).toEqual({ phone: 'success' })
-    expect(phoneOnly.values).toEqual({ phone: '+33 4 72 11 22 33' })
-    expect(enrichers.crawl).not.toHaveBeenCalled()
-    // admin_fr_info alone still crawls (the SIRET makes the match reliable).
-    await enrichLead(lead, new Set(['admin_fr_info']), { enrichers, exportCountryCode: 'FR' })
+    expect(phoneOnly.values.phone).toBe('+33 4 72 11 22 33')
+    expect(Object.entries(phoneOnly.values.phone_sources ?? {})).toEqual([
+      ['+33 4 72 11 22 33', { type: 'landline', page: null, rank: 0 }],
+      ['+33 4 78 00 00 00', { type: 'landline', page: null, rank: 1 }],
+    ])
     expect(enrichers.crawl).toHaveBeenCalledTimes(1)
+    // admin_fr_info alone still crawls (the SIRET makes the match reliable); social alone with no site does not.
+    await enrichLead(lead, new Set(['admin_fr_info']), { enrichers, exportCountryCode: 'FR' })
+    expect(enrichers.crawl).toHaveBeenCalledTimes(2)
   })
 
   it('without a website: not_found, except what the source gave', async () => {

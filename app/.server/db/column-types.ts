@@ -6,6 +6,7 @@ import type { SearchParams } from '#app/.server/sources/types.ts'
 
 // users.download_preset: the domain's list, which the SQL check repeats.
 export type { DownloadPreset } from '#app/domain/download-presets.ts'
+import type { PhoneType } from '#app/domain/phone-sources.ts'
 
 export type EnrichmentStatus = 'not_required' | 'pending' | 'success' | 'not_found' | 'failed'
 export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'interrupted'
@@ -59,5 +60,7 @@ export type EmailSourcesJson = {
     check?: { status: 'valid' | 'risky' | 'invalid'; reason?: string; role: boolean; webmail: boolean; checked_at?: string }
   }
 }
+/** leads.phone_sources: every business number, its line type, page and rank (app/domain/phone-sources.ts). */
+export type PhoneSourcesJson = { [number: string]: { type: PhoneType; page: string | null; rank: number } }
 /** export_leads.reused: task -> date of the user's earlier purchase this export reused for free. */
 export type ReusedMarks = { [task: string]: string }

@@ -5,7 +5,7 @@
  */
 
 import type { ColumnType } from "kysely";
-import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, DownloadPreset, EnrichmentOptionsJson, EmailSourcesJson, EnrichmentStatus, ExclusionCounts, ExportStatus, ReusedMarks, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
+import type { AdminFrInfoJson, BillingEventSource, BillingFrequency, BillingPlanId, CreditReason, DownloadPreset, EnrichmentOptionsJson, EmailSourcesJson, PhoneSourcesJson, EnrichmentStatus, ExclusionCounts, ExportStatus, ReusedMarks, SandboxSubscriptionStatus, SearchParamsJson, SocialMediaJson, SubscriptionStatus, TechnologiesJson } from "./column-types.ts";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
@@ -166,6 +166,7 @@ export interface Leads {
   name: Generated<string>;
   operational_state: string | null;
   phone: string | null;
+  phone_sources: Generated<PhoneSourcesJson>;
   photos: Json | null;
   place_id: string | null;
   postal_code: string | null;

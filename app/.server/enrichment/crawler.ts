@@ -7,7 +7,9 @@ import { extractFindings as extractPageFindings } from './findings.ts'
 import { FetchError, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
 import { type ParsedPage, parsePage } from './html.ts'
 import { countryFromHostname, toCountryCode } from './phones.ts'
+import { missingKinds, type PageCandidate, rankCandidates, scoreLink } from './page-discovery.ts'
 import { RobotsCache, type RobotsRules } from './robots.ts'
+import { pageSitemapOf, parseSitemap } from './sitemap.ts'
 import type { SocialNetworkName } from './social.ts'
 import { HostAllowList, type LookupFn, allowListFromEnv, normalizeHostname, systemLookup } from './ssrf.ts'
 import { type DetectedTechnology, groupByCategory, loadTechnologies } from './technologies.ts'
@@ -25,6 +27,8 @@ export interface WebsiteFindings {
   technologies: Record<string, string | string[]>
   /** Found on the site, international format ("+33 2 98 44 12 34"), tel: links first. */
   phones: string[]
+  /** Each phone → the page it was first found on. */
+  phonePages: Record<string, string>
   /** From the legal notice, Luhn-checked. */
   siret: string | null
   /** SIREN from the SIRET, or from a SIREN/RCS mention when no SIRET is printed. */
@@ -101,12 +105,8 @@ interface FetchedPage {
   parsed: ParsedPage
 }
 
-const KIND_PATTERNS: Array<[Exclude<PageKind, 'home'>, RegExp]> = [
-  ['contact', /contact|kontakt|contactez|nous[-_ ]?(?:joindre|trouver)|get[-_ ]in[-_ ]touch|reach[-_ ]us/i],
-  ['legal', /mentions[-_ ]?l[ée]gales|legal|l[ée]gal|impressum|imprint|cgv|informations[-_ ]l[ée]gales/i],
-  ['about', /about|a[-_ ]?propos|à[-_ ]propos|qui[-_ ]sommes|notre[-_ ](?:histoire|[ée]quipe)|uber[-_ ]uns|über[-_ ]uns/i],
-]
-/** A business has a few addresses and numbers; a page listing hundreds is a directory, not the business. */
+const MAX_SITEMAP_FETCHES = 2
+const MAX_SITEMAP_BYTES = 1_000_000
 const SKIP_EXTENSIONS = /\.(?:pdf|jpe?g|png|gif|webp|svg|zip|docx?|xlsx?|pptx?|mp4|mp3|avi|mov|ics|vcf|xml|json|css|js)$/i
 
 function isHtml(response: HttpResponse): boolean {
@@ -115,7 +115,7 @@ function isHtml(response: HttpResponse): boolean {
 }
 
 function emptyFindings(status: WebsiteFindings['status'], finalUrl: string | null, error?: string): WebsiteFindings {
-  return { status, finalUrl, emails: [], emailPages: {}, socialMedia: {}, technologies: {}, phones: [], siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
+  return { status, finalUrl, emails: [], emailPages: {}, socialMedia: {}, technologies: {}, phones: [], phonePages: {}, siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
 }
 
 /** "www.example.fr" → "http://www.example.fr/" (sources often store bare domains). */
@@ -127,20 +127,6 @@ function normalizeWebsiteUrl(raw: string): string | null {
 
 function siteKey(url: URL): string {
   return `${normalizeHostname(url.hostname).replace(/^www\./, '')}|${url.port}`
-}
-
-function pageKindOf(url: URL, text: string): Exclude<PageKind, 'home'> | null {
-  const path = decodeURIComponentSafe(url.pathname + url.search)
-  for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(path) || pattern.test(text)) return kind
-  return null
-}
-
-function decodeURIComponentSafe(value: string): string {
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
 }
 
 function comparable(url: string): string {
@@ -178,7 +164,8 @@ interface CrawlContext {
   maxPages: number
 }
 
-type Candidate = { url: string; kind: Exclude<PageKind, 'home'> }
+type Candidate = PageCandidate
+type ScoredCandidate = PageCandidate & { score: number }
 
 /** The code a failed fetch is recorded under. */
 function fetchErrorCode(error: unknown): string {
@@ -193,8 +180,10 @@ function abortReason(signal: AbortSignal, outer: AbortSignal | undefined): unkno
   return outer?.aborted ? outer.reason : signal.reason
 }
 
-async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal): Promise<FetchedPage> {
-  const response = await ctx.http.get(url, {
+/** A GET where every hop must be allowed by its origin's robots.txt. */
+function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, options: { accept?: string; maxBytes?: number } = {}): Promise<HttpResponse> {
+  return ctx.http.get(url, {
+    ...options,
     signal,
     beforeHop: async (hop) => {
       const rules = await ctx.robots.rulesFor(hop, signal)
@@ -202,6 +191,10 @@ async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal:
       if (rules.kind === 'rules' && !rules.isAllowed(hop.href)) throw new RobotsDisallowed(hop.href)
     },
   })
+}
+
+async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal): Promise<FetchedPage> {
+  const response = await guardedGet(ctx, url, signal)
   const contentType = headerValue(response.headers, 'content-type')
   // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
   const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
@@ -224,26 +217,59 @@ async function fetchHome(ctx: CrawlContext, start: string, signal: AbortSignal, 
   return home
 }
 
-/** Same-site links named like contact / legal / about pages: one of each kind first, then the rest in that order. */
-function candidatePages(home: FetchedPage, start: string): Candidate[] {
-  const homeUrl = new URL(home.url)
-  const seen = new Set([comparable(home.url), comparable(start)])
-  const byKind: Record<Candidate['kind'], string[]> = { contact: [], legal: [], about: [] }
-  for (const link of home.parsed.links) {
-    if (!link.url || !/^https?:/.test(link.url)) continue
-    const target = new URL(link.url)
+/** Same-site addresses worth a visit (page-discovery.ts), scored; `text` is the link's, empty for a sitemap's. */
+function scoredPages(targets: Array<{ url: string | null; text: string }>, homeUrl: URL, seen: Set<string>): ScoredCandidate[] {
+  const out: ScoredCandidate[] = []
+  for (const { url, text } of targets) {
+    if (!url || !/^https?:/i.test(url) || !URL.canParse(url)) continue
+    const target = new URL(url)
     if (siteKey(target) !== siteKey(homeUrl) || SKIP_EXTENSIONS.test(target.pathname)) continue
     const key = comparable(target.href)
     if (seen.has(key)) continue
-    const kind = pageKindOf(target, link.text)
-    if (!kind) continue
+    const scored = scoreLink(target, text)
+    if (!scored) continue
     seen.add(key)
-    byKind[kind].push(target.href)
+    out.push({ url: target.href, ...scored })
   }
-  const queues = (['contact', 'legal', 'about'] as const).map((kind) => byKind[kind].map((url) => ({ url, kind })))
-  const ordered: Candidate[] = []
-  for (let round = 0; queues.some((q) => q.length > round); round++) for (const queue of queues) if (queue[round]) ordered.push(queue[round] as Candidate)
-  return ordered
+  return out
+}
+
+/**
+ * The contact / legal / about pages to read, best first: named by the homepage's links, and when those miss a
+ * contact or a legal page, by the site's sitemap (for the missing kinds only).
+ */
+async function candidatePages(ctx: CrawlContext, home: FetchedPage, start: string, signal: AbortSignal): Promise<Candidate[]> {
+  const homeUrl = new URL(home.url)
+  const seen = new Set([comparable(home.url), comparable(start)])
+  const fromLinks = scoredPages(home.parsed.links, homeUrl, seen)
+  const missing = ctx.maxPages > 0 ? missingKinds(fromLinks) : []
+  if (missing.length === 0) return rankCandidates(fromLinks)
+  const fromSitemap = scoredPages((await sitemapPages(ctx, homeUrl, signal)).map((url) => ({ url, text: '' })), homeUrl, seen)
+  return rankCandidates([...fromLinks, ...fromSitemap.filter((candidate) => missing.includes(candidate.kind))])
+}
+
+/**
+ * The page addresses of the site's sitemap: the first same-site Sitemap: line of robots.txt, else /sitemap.xml;
+ * an index leads to its sitemap of pages (one level). At most two fetches, bounded in bytes and addresses, through
+ * robots.txt and the per-host limits like any page; any failure just means no sitemap.
+ */
+async function sitemapPages(ctx: CrawlContext, homeUrl: URL, signal: AbortSignal): Promise<string[]> {
+  const sameSite = (urls: string[]) => urls.filter((u) => URL.canParse(u) && siteKey(new URL(u)) === siteKey(homeUrl))
+  const declared = await ctx.robots.rulesFor(homeUrl, signal).then((rules) => sameSite(rules.sitemaps), () => [])
+  let url: string | null = declared[0] ?? new URL('/sitemap.xml', homeUrl).href
+  for (let fetches = 0; url && fetches < MAX_SITEMAP_FETCHES; fetches++) {
+    let sitemap: ReturnType<typeof parseSitemap>
+    try {
+      const response = await guardedGet(ctx, url, signal, { accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5', maxBytes: MAX_SITEMAP_BYTES })
+      if (response.status < 200 || response.status >= 300) return []
+      sitemap = parseSitemap(response.body.toString('utf8'))
+    } catch {
+      return []
+    }
+    if (sitemap.kind === 'urlset') return sitemap.urls
+    url = pageSitemapOf(sameSite(sitemap.urls))
+  }
+  return []
 }
 
 /** The first candidates robots.txt allows, up to the page budget. */
@@ -285,7 +311,7 @@ async function crawlSite(ctx: CrawlContext, start: string, crawlOptions: CrawlOp
   const home = await fetchHome(ctx, start, signal, outer)
   if (!('parsed' in home)) return home
   const homeUrl = new URL(home.url)
-  const chosen = await allowedCandidates(ctx, candidatePages(home, start), signal, outer)
+  const chosen = await allowedCandidates(ctx, await candidatePages(ctx, home, start, signal), signal, outer)
   const settled = await Promise.allSettled(chosen.map((candidate) => fetchPage(ctx, candidate.url, candidate.kind, signal)))
   if (signal.aborted) throw abortReason(signal, outer)
   const { pages, pageErrors } = sortFetched(chosen, settled, homeUrl)

@@ -25,6 +25,8 @@ export interface ExtractedFindings {
   /** The page each email was first found on (provenance: the file names it). */
   emailPages: Record<string, string>
   phones: string[]
+  /** The page each phone was first found on. */
+  phonePages: Record<string, string>
   socialMedia: Partial<Record<SocialNetworkName, string>>
   siret: string | null
   siren: string | null
@@ -33,6 +35,9 @@ export interface ExtractedFindings {
 
 const MAX_EMAILS = 20
 const MAX_PHONES = 10
+
+/** A raw number and the page it was printed on. */
+type Found = [raw: string, page: string]
 
 function companyIds(pages: ExtractionPage[]): { siret: string | null; siren: string | null } {
   // Legal notices first: that is where the SIRET is meant to be.
@@ -73,11 +78,12 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
   const emails = new Set<string>()
   const emailPages: Record<string, string> = {}
   const socialMedia: Partial<Record<SocialNetworkName, string>> = {}
-  const telLinks: string[] = []
-  const jsonLdPhones: string[] = []
-  const whatsAppPhones: string[] = []
-  const textPhones: string[] = []
-  const legalTextPhones: string[] = []
+  // Each number with its page, in the order of trust: tel: links, JSON-LD, WhatsApp links, text, legal-notice text.
+  const telLinks: Found[] = []
+  const jsonLdPhones: Found[] = []
+  const whatsAppPhones: Found[] = []
+  const textPhones: Found[] = []
+  const legalTextPhones: Found[] = []
   for (const page of pages) {
     const { parsed } = page
     const links = parsed.links.filter((l) => l.url || /^\s*(?:mailto|tel):/i.test(l.href))
@@ -86,8 +92,8 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     for (const link of links) {
       if (/^\s*mailto:/i.test(link.href)) addEmails(pageEmails, emailsFromMailto(link.href).filter((e) => !link.credit || isSiteAddress(e, page.url)))
       else if (link.credit) continue
-      else if (/^\s*tel:/i.test(link.href)) telLinks.push(link.href.trim().slice(4))
-      else whatsAppPhones.push(phoneFromWhatsAppUrl(link.url ?? '') ?? '')
+      else if (/^\s*tel:/i.test(link.href)) telLinks.push([link.href.trim().slice(4), page.url])
+      else whatsAppPhones.push([phoneFromWhatsAppUrl(link.url ?? '') ?? '', page.url])
     }
     addEmails(pageEmails, parsed.cfEmails.map((hex) => decodeCfEmail(hex) ?? ''))
     addEmails(pageEmails, jsonLdStrings(parsed.jsonLd, 'email'))
@@ -101,15 +107,17 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
-    jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone'))
-    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText))
+    jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone').map((raw): Found => [raw, page.url]))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText).map((raw): Found => [raw, page.url]))
   }
-  const phones = new Map<string, string>()
-  addPhones(phones, [...telLinks, ...jsonLdPhones, ...whatsAppPhones.filter(Boolean), ...textPhones, ...legalTextPhones], country)
+  const phones = new Map<string, { number: string; page: string }>()
+  addPhones(phones, [...telLinks, ...jsonLdPhones, ...whatsAppPhones.filter(([raw]) => raw), ...textPhones, ...legalTextPhones], country)
+  const kept = [...phones.values()].slice(0, MAX_PHONES)
   return {
     emails: [...emails].slice(0, MAX_EMAILS),
     emailPages,
-    phones: [...phones.values()].slice(0, MAX_PHONES),
+    phones: kept.map((phone) => phone.number),
+    phonePages: Object.fromEntries(kept.map((phone) => [phone.number, phone.page])),
     socialMedia,
     ...companyIds(pages),
     technologyDetails: siteTechnologies(pages, robotsText),

@@ -3,6 +3,7 @@
  * ranges) and extraction from tel: links and page text.
  */
 import { type CountryCode, getCountries, parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js/max'
+import type { PhoneType } from '#app/domain/phone-sources.ts'
 
 const KNOWN_COUNTRIES = new Set<string>(getCountries())
 
@@ -33,7 +34,7 @@ function parseValid(raw: string, countryCode?: string | null): PhoneNumber | nul
   const attempt = (region: CountryCode | undefined) => {
     try {
       const parsed = parsePhoneNumberFromString(input, region ? { defaultCountry: region } : undefined)
-      return parsed && parsed.isValid() ? parsed : null
+      return parsed && parsed.isValid() && !isDummy(parsed) ? parsed : null
     } catch {
       return null
     }
@@ -45,6 +46,35 @@ function parseValid(raw: string, countryCode?: string | null): PhoneNumber | nul
     if (related) return related
   }
   return null
+}
+
+/**
+ * Sample numbers of forms and templates ("06 00 00 00 00", "01 23 45 67 89"): valid ranges, never a business's. After
+ * the leading digit the rest is one digit repeated, or the whole number counts 1 2 3 … 9.
+ */
+function isDummy(number: PhoneNumber): boolean {
+  const national = number.nationalNumber
+  return /^(\d)\1+$/.test(national.slice(1)) || national === '123456789'.slice(0, national.length)
+}
+
+const TYPES: Partial<Record<NonNullable<ReturnType<PhoneNumber['getType']>>, PhoneType>> = {
+  MOBILE: 'mobile',
+  FIXED_LINE: 'landline',
+  TOLL_FREE: 'toll_free',
+  VOIP: 'voip',
+}
+
+/**
+ * The line type of a number in international format. Numbers whose range is both fixed and mobile (the United
+ * States, Canada), shared-cost, premium, personal and the rest are "other".
+ */
+export function phoneTypeOf(international: string): PhoneType {
+  try {
+    const type = parsePhoneNumberFromString(international)?.getType()
+    return (type && TYPES[type]) ?? 'other'
+  } catch {
+    return 'other'
+  }
 }
 
 /**
@@ -113,18 +143,18 @@ export function phoneFromWhatsAppUrl(url: string): string | null {
   return number && (type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE') ? number.formatInternational() : null
 }
 
-/** Adds valid numbers (international format) to `into`, deduplicated by E.164. */
-export function addPhones(into: Map<string, string>, candidates: Iterable<string>, countryCode?: string | null) {
+/** Adds valid numbers (international format) with the page each was first found on to `into`, deduplicated by E.164. */
+export function addPhones(into: Map<string, { number: string; page: string }>, candidates: Iterable<[raw: string, page: string]>, countryCode?: string | null) {
   // The same number is usually written several times (tel: link, text, JSON-LD, every page): parse each form once.
   const tried = new Set<string>()
-  for (const candidate of candidates) {
+  for (const [candidate, page] of candidates) {
     const signature = candidate.replace(/[^\d+]/g, '')
     if (tried.has(signature)) continue
     tried.add(signature)
     const normalised = normalizePhone(candidate, countryCode)
     if (!normalised) continue
     const key = normalised.replace(/[^\d+]/g, '')
-    if (!into.has(key)) into.set(key, normalised)
+    if (!into.has(key)) into.set(key, { number: normalised, page })
   }
 }
 

@@ -9,11 +9,12 @@ import { FetchError, type GuardedHttp } from './http.ts'
 
 const ROBOTS_TOKEN = 'LeadAtlasBot'
 const MAX_ROBOTS_BYTES = 512 * 1024
+const MAX_SITEMAP_LINES = 10
 
 export type RobotsRules =
-  | { kind: 'rules'; isAllowed: (url: string) => boolean; text: string }
-  | { kind: 'allow_all'; text: '' }
-  | { kind: 'unavailable'; status: number; text: '' }
+  | { kind: 'rules'; isAllowed: (url: string) => boolean; text: string; sitemaps: string[] }
+  | { kind: 'allow_all'; text: ''; sitemaps: [] }
+  | { kind: 'unavailable'; status: number; text: ''; sitemaps: [] }
 
 interface Entry {
   expires: number
@@ -71,10 +72,12 @@ export class RobotsCache {
     if (response.status >= 200 && response.status < 300) {
       const text = response.body.toString('utf8')
       const robot = robotsParser(robotsUrl, text)
-      return { kind: 'rules', text, isAllowed: (url) => robot.isAllowed(url, ROBOTS_TOKEN) !== false }
+      // Its Sitemap: lines, where the crawler looks for contact and legal pages the homepage does not link.
+      const sitemaps = robot.getSitemaps().slice(0, MAX_SITEMAP_LINES)
+      return { kind: 'rules', text, sitemaps, isAllowed: (url) => robot.isAllowed(url, ROBOTS_TOKEN) !== false }
     }
-    if (response.status >= 400 && response.status < 500 && response.status !== 429) return { kind: 'allow_all', text: '' }
-    return { kind: 'unavailable', status: response.status, text: '' }
+    if (response.status >= 400 && response.status < 500 && response.status !== 429) return { kind: 'allow_all', text: '', sitemaps: [] }
+    return { kind: 'unavailable', status: response.status, text: '', sitemaps: [] }
   }
 
   private evict() {

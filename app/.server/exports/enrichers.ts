@@ -7,6 +7,8 @@ import type { EnrichmentTask } from '#app/domain/enrichment-types.ts'
 import type { RegistryLead } from '#app/.server/enrichment/registry.ts'
 import { verifyFoundEmails, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
 import type { EmailCheck } from '#app/domain/email-quality.ts'
+import type { PhoneSources } from '#app/domain/phone-sources.ts'
+import { phoneTypeOf } from '#app/.server/enrichment/phones.ts'
 
 /** One task per (lead, type), named by the table of enrichment types. */
 export type TaskType = EnrichmentTask
@@ -24,6 +26,8 @@ export interface WebsiteFindings {
   technologies: Record<string, string | string[]>
   /** raw phone numbers as printed */
   phones: string[]
+  /** phone (as in `phones`) → the page it was first found on (when the engine reports it). */
+  phonePages?: Record<string, string>
   siret: string | null
   /** SIREN from the SIRET or an RCS mention (when the engine reports it). */
   siren?: string | null
@@ -77,6 +81,8 @@ export interface LeadEnrichmentResult {
   /** Values for the successful types (written on the lead only when charged). */
   values: {
     phone?: string
+    /** Every business number with its type and page, the main one (leads.phone) ranked 0 (leads.phone_sources). */
+    phone_sources?: PhoneSources
     website?: string
     email?: string[]
     /** Where each email was found, and when (leads.email_sources). */
@@ -174,6 +180,22 @@ function nonEmpty<T extends object>(found: T): T | null {
   return Object.keys(found).length ? found : null
 }
 
+type FoundPhone = { number: string; page: string | null }
+
+/** The source's number first (its page: null), then every valid number the site printed, each once. */
+function businessPhones(sourcePhone: string | null, findings: WebsiteFindings | null, countryCode: string | null, enrichers: Enrichers): FoundPhone[] {
+  const found: FoundPhone[] = sourcePhone ? [{ number: sourcePhone, page: null }] : []
+  const seen = new Set(found.map(({ number }) => number.replace(/[^\d+]/g, '')))
+  for (const raw of findings?.phones ?? []) {
+    const number = enrichers.normalizePhone(raw, countryCode)
+    const key = number?.replace(/[^\d+]/g, '')
+    if (!number || !key || seen.has(key)) continue
+    seen.add(key)
+    found.push({ number: storable(number), page: findings?.phonePages?.[raw] ?? null })
+  }
+  return found
+}
+
 /** leads.name's default (SPEC §3) when the source gave no name. */
 export const UNNAMED_BUSINESS = 'Unnamed Business'
 
@@ -210,14 +232,15 @@ async function lookupRegistry(lead: LeadForEnrichment, findings: WebsiteFindings
 
 /**
  * Runs the pending tasks of one lead: at most one website crawl (feeding website, email, social, technologies,
- * the phone fallback and the SIRET for the registry), then the registry for French leads.
+ * the phones and the SIRET for the registry), then the registry for French leads.
  *
  * Outcome rules (README "Export pipeline"):
  *   website       success = the crawl reached the site (status ok); no website → not_found
  *   email         success = at least one found (crawl ∪ what the source gave) and not invalid (verification)
  *   social        success = at least one found (crawl ∪ what the source gave)
  *   technologies  success = at least one detected
- *   phone         success = a valid number after normalisation (the source's first, else one printed on the site)
+ *   phone         success = a valid number after normalisation: the source's first (the main one), then every
+ *                 number printed on the site, each with its type and page (leads.phone_sources)
  *   admin_fr_info success = a registry match; only French leads (others: not_found)
  * A crawl that failed (timeout, refused, 5xx) gives `failed` where nothing else answered; not_found otherwise.
  * Aborting (signal) rejects: nothing of this lead is recorded.
@@ -230,8 +253,8 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
 
   const sourcePhone = pending.has('phone') && lead.phone ? enrichers.normalizePhone(lead.phone, countryCode) : null
   const french = countryCode === 'FR'
-  const wantsCrawl =
-    CRAWL_TYPES.some((type) => pending.has(type)) || (pending.has('phone') && !sourcePhone) || (pending.has('admin_fr_info') && french)
+  // The phone task crawls even when the source gave a number: every business number of the site is kept.
+  const wantsCrawl = CRAWL_TYPES.some((type) => pending.has(type)) || pending.has('phone') || (pending.has('admin_fr_info') && french)
   let findings: WebsiteFindings | null = null
   if (wantsCrawl && lead.website) {
     findings = await crawlWebsite(lead.website, countryCode, context)
@@ -257,16 +280,11 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
   fromCrawl('social_media', nonEmpty(cleanSocial(lead.sourceSocialMedia, ok ? findings?.socialMedia : null)))
   fromCrawl('technologies', nonEmpty(ok ? cleanTechnologies(findings?.technologies) : {}))
   if (pending.has('phone')) {
-    let phone = sourcePhone
-    if (!phone && ok) {
-      for (const raw of findings?.phones ?? []) {
-        phone = enrichers.normalizePhone(raw, countryCode)
-        if (phone) break
-      }
-    }
-    if (phone) {
+    const phones = businessPhones(sourcePhone, ok ? findings : null, countryCode, enrichers)
+    if (phones.length) {
       outcomes.phone = 'success'
-      values.phone = phone
+      values.phone = (phones[0] as FoundPhone).number
+      values.phone_sources = Object.fromEntries(phones.map(({ number, page }, rank) => [number, { type: phoneTypeOf(number), page, rank }]))
     } else outcomes.phone = crawlFailed && !lead.phone ? 'failed' : 'not_found'
   }
   if (pending.has('admin_fr_info')) {
