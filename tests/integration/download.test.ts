@@ -140,9 +140,9 @@ async function seedLeads(userId: string, exportId: string) {
               description: 'Pain, "viennoiseries"\net gâteaux',
               email: ['contact@boulangerie-paul.fr', 'paul@boulangerie-paul.fr'],
               phone_sources: {
-                '+33 6 71 23 45 89': { type: 'mobile', page: 'https://boulangerie-paul.fr/contact', rank: 1 },
-                '+33 1 23 45 67 89': { type: 'landline', page: null, rank: 0 },
-                '+33 800 12 34 56': { type: 'toll_free', page: 'https://boulangerie-paul.fr/', rank: 2 },
+                '+33 6 71 23 45 89': { type: 'mobile' as const, page: 'https://boulangerie-paul.fr/contact', rank: 1 },
+                '+33 1 23 45 67 89': { type: 'landline' as const, page: null, rank: 0 },
+                '+33 800 12 34 56': { type: 'toll_free' as const, page: 'https://boulangerie-paul.fr/', rank: 2 },
               },
               email_sources: {
                 'contact@boulangerie-paul.fr': {
