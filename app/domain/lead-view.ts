@@ -4,6 +4,7 @@
  */
 import type { LeadEnrichmentStatus } from './enrichment.ts'
 import type { PhoneDisplay, WebsiteDisplay } from './lead-format.ts'
+import type { PhoneType } from './phone-sources.ts'
 
 export interface ExportLeadView {
   id: string
@@ -11,6 +12,10 @@ export interface ExportLeadView {
   city: string | null
   businessTypes: string[]
   phone: PhoneDisplay | null
+  /** The main number's line type, when the crawl or the source typed it. */
+  phoneType: PhoneType | null
+  /** The business's other numbers, in the order found. */
+  otherPhones: Array<PhoneDisplay & { type: PhoneType }>
   website: WebsiteDisplay | null
   email: string[]
   technologies: Record<string, string | string[]>

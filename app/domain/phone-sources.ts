@@ -26,8 +26,11 @@ export interface ListedPhone {
   type: PhoneType
 }
 
-/** The numbers of a stored phone_sources value, main first; anything malformed is skipped. */
-export function listPhones(sources: unknown): ListedPhone[] {
+interface RankedPhone extends ListedPhone {
+  rank: number
+}
+
+function rankedPhones(sources: unknown): RankedPhone[] {
   if (!isRecord(sources)) return []
   return Object.entries(sources)
     .flatMap(([number, source]) => {
@@ -36,16 +39,34 @@ export function listPhones(sources: unknown): ListedPhone[] {
       return [{ number, type, rank: typeof source.rank === 'number' ? source.rank : Number.MAX_SAFE_INTEGER }]
     })
     .sort((a, b) => a.rank - b.rank)
-    .map(({ number, type }) => ({ number, type }))
+}
+
+/** The numbers of a stored phone_sources value, main first; anything malformed is skipped. */
+export function listPhones(sources: unknown): ListedPhone[] {
+  return rankedPhones(sources).map(({ number, type }) => ({ number, type }))
 }
 
 const digits = (number: string) => number.replace(/[^\d+]/g, '')
 
-/** The main number's type (leads.phone looked up in phone_sources), or null when it is not listed. */
-export function mainPhoneType(phone: unknown, sources: unknown): PhoneType | null {
+/**
+ * Whether a listed number is the lead's main one: rank 0 is the main number by construction; the digits comparison
+ * also catches a main number stored in another format (a source's national "02 98 …").
+ */
+function isMain(listed: RankedPhone, phone: unknown): boolean {
   const main = text(phone)
-  if (!main) return null
-  return listPhones(sources).find((listed) => digits(listed.number) === digits(main))?.type ?? null
+  return main !== null && (listed.rank === 0 || digits(listed.number) === digits(main))
+}
+
+/** The main number's type (leads.phone in phone_sources), or null when there is no main number or it is not listed. */
+export function mainPhoneType(phone: unknown, sources: unknown): PhoneType | null {
+  return rankedPhones(sources).find((listed) => isMain(listed, phone))?.type ?? null
+}
+
+/** The numbers other than the main one, in their order. */
+export function otherPhones(phone: unknown, sources: unknown): ListedPhone[] {
+  return rankedPhones(sources)
+    .filter((listed) => !isMain(listed, phone))
+    .map(({ number, type }) => ({ number, type }))
 }
 
 /**
@@ -53,13 +74,11 @@ export function mainPhoneType(phone: unknown, sources: unknown): PhoneType | nul
  * with "+" and holding more than a number would be neutralised as a possible formula (download/formulas.ts).
  */
 export function formatOtherPhones(phone: unknown, sources: unknown): string | null {
-  const main = digits(text(phone) ?? '')
-  const others = listPhones(sources).filter((listed) => digits(listed.number) !== main)
+  const others = otherPhones(phone, sources)
   return others.length ? others.map((listed) => `${listed.type}: ${listed.number}`).join('; ') : null
 }
 
 /** The first number other than the main one that is a mobile, or null. */
 export function otherMobile(phone: unknown, sources: unknown): string | null {
-  const main = digits(text(phone) ?? '')
-  return listPhones(sources).find((listed) => listed.type === 'mobile' && digits(listed.number) !== main)?.number ?? null
+  return otherPhones(phone, sources).find((listed) => listed.type === 'mobile')?.number ?? null
 }

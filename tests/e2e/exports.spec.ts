@@ -48,6 +48,8 @@ test.describe('exports', () => {
     expect(await rows.count()).toBeLessThanOrEqual(10)
     // Emails found on the demo websites show in the email column.
     await expect(page.locator('td[data-column=email] a[href^="mailto:"]').first()).toBeVisible()
+    // Each number shows its line type (demo listings give landlines; some contact pages add the owner's mobile).
+    await expect(page.locator('td[data-column=phone]').getByText('Landline', { exact: true }).first()).toBeVisible()
     await expectNoA11yViolations(page)
 
     // Paging is plain links.
@@ -67,6 +69,10 @@ test.describe('exports', () => {
     const body = await csv.body()
     expect(body.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
     expect(body.toString('utf8')).toContain('@')
+    // Every business number with its type: the main one's type, then the others ("mobile: +33 6 …").
+    expect(body.toString('utf8').split('\r\n')[0]).toContain('Phone type,Other phones')
+    expect(body.toString('utf8')).toMatch(/,landline,/)
+    expect(body.toString('utf8')).toMatch(/mobile: \+33 6/)
     // The Download menu offers both CSV dialects (submit buttons of a GET form: JS on and off), English first for an English user.
     await page.getByText('Download', { exact: true }).click()
     const choices = page.locator('button[data-choice]')

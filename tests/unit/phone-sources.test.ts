@@ -61,6 +61,13 @@ describe('stored phone sources as the file reads them', () => {
     expect(otherMobile('+33 2 41 87 65 43', sources)).toBe('+33 6 71 23 45 89')
   })
 
+  it('knows the main number by its rank when leads.phone is written another way (a source national format)', () => {
+    expect(mainPhoneType('02 41 87 65 43', sources)).toBe('landline')
+    expect(formatOtherPhones('02 41 87 65 43', sources)).toBe('mobile: +33 6 71 23 45 89; landline: +33 1 44 55 66 77')
+    // No main number: nothing is "the main one", every listed number is another.
+    expect(mainPhoneType(null, sources)).toBeNull()
+  })
+
   it('reads nothing from leads found before phone sources existed', () => {
     expect(mainPhoneType('+33 2 41 87 65 43', {})).toBeNull()
     expect(formatOtherPhones('+33 2 41 87 65 43', null)).toBeNull()

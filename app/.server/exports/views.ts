@@ -8,6 +8,7 @@ import { ENRICHMENT_TABLE, STATUS_COLUMNS } from '#app/domain/enrichment-types.t
 import { normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
 import { DEFAULT_EXPORT_SORT, STATUS_ORDER, type ExportSort } from '#app/domain/export-list.ts'
 import { formatPhone, formatWebsite } from '#app/domain/lead-format.ts'
+import { mainPhoneType, otherPhones } from '#app/domain/phone-sources.ts'
 import type { ExportLeadView } from '#app/domain/lead-view.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
@@ -149,6 +150,11 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     city: lead.city,
     businessTypes: lead.business_types ?? [],
     phone: formatPhone(lead.phone, lead.country_code),
+    phoneType: mainPhoneType(lead.phone, lead.phone_sources),
+    otherPhones: otherPhones(lead.phone, lead.phone_sources).flatMap(({ number, type }) => {
+      const display = formatPhone(number, lead.country_code)
+      return display ? [{ ...display, type }] : []
+    }),
     website: formatWebsite(lead.website),
     email: Array.isArray(lead.email) ? lead.email : lead.email ? [String(lead.email)] : [],
     technologies: (lead.technologies ?? {}) as Record<string, string | string[]>,

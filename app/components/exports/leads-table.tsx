@@ -4,6 +4,7 @@ import type { EnrichmentType } from '#app/domain/enrichment.ts'
 import { cn } from '#app/utils/misc.ts'
 import { CategoryChips } from '../search/results.tsx'
 import { Reviews } from '../search/reviews.tsx'
+import { LeadPhones } from './lead-phones.tsx'
 import { ReusedMark } from './reused-mark.tsx'
 import { SocialIcons } from './social-icons.tsx'
 import { NeverExportAction } from './never-export.tsx'
@@ -30,13 +31,7 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
   const status = lead.statuses[type]
   switch (type) {
     case 'phone':
-      return lead.phone ? (
-        <a href={lead.phone.href} className="whitespace-nowrap text-slate-700 tabular-nums hover:text-brand-700">
-          {lead.phone.text}
-        </a>
-      ) : (
-        <Missing status={status} />
-      )
+      return lead.phone ? <LeadPhones lead={{ ...lead, phone: lead.phone }} wrap={wrap} /> : <Missing status={status} />
     case 'website':
       if (!lead.website) return <Missing status={status} />
       return lead.website.href ? (

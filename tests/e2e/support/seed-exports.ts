@@ -33,6 +33,17 @@ export async function seedExports(email: string, exports: SeededExport[]): Promi
 
 const ALL_OPTIONS = { phone: true, website: true, email: true, technologies: true, social: true, admin_fr_info: true }
 
+/** The main landline, then for some leads the owner's mobile and, for a few, more numbers than the cell lists. */
+function seedPhoneSources(index: number, n: string) {
+  const sources: Record<string, { type: string; page: string | null; rank: number }> = { [`+33 2 98 04 12 ${n}`]: { type: 'landline', page: null, rank: 0 } }
+  if (index % 2) sources[`+33 6 71 23 45 ${n}`] = { type: 'mobile', page: 'https://www.boulangerie.fr/contact', rank: 1 }
+  if (index % 4 === 1) {
+    sources[`+33 800 12 34 ${n}`] = { type: 'toll_free', page: 'https://www.boulangerie.fr/contact', rank: 2 }
+    sources[`+33 9 70 12 34 ${n}`] = { type: 'voip', page: 'https://www.boulangerie.fr/', rank: 3 }
+  }
+  return sources
+}
+
 /**
  * A completed export with every enrichment and `count` leads whose values are as long as real ones get: long names,
  * several emails, many technologies, all five networks, national-format phones (shown in international format).
@@ -47,8 +58,8 @@ export async function seedRichExport(email: string, { name = 'Boulangeries du Fi
   for (let index = 0; index < count; index++) {
     const n = String(index + 10).padStart(2, '0')
     const [lead] = await sql<{ id: string }>(
-      `insert into public.leads (user_id, source, place_id, name, phone, website, city, country_code, business_types, email, technologies, social_media, admin_fr_info, rating, review_count)
-       values ($1, 'demo', $2, $3, $4, $5, $6, 'FR', $7, $8, $9, $10, $11, $12, $13) returning id`,
+      `insert into public.leads (user_id, source, place_id, name, phone, website, city, country_code, business_types, email, technologies, social_media, admin_fr_info, rating, review_count, phone_sources)
+       values ($1, 'demo', $2, $3, $4, $5, $6, 'FR', $7, $8, $9, $10, $11, $12, $13, $14) returning id`,
       [
         owner,
         `seed-${exp!.id}-${index}`,
@@ -69,6 +80,7 @@ export async function seedRichExport(email: string, { name = 'Boulangeries du Fi
         JSON.stringify({ results: [{ siren: '123456789' }] }),
         4.5,
         120 + index,
+        JSON.stringify(seedPhoneSources(index, n)),
       ],
     )
     await sql(

@@ -110,6 +110,20 @@ function frenchPhone(seed: number, commune: Commune): string {
   return pairs(`0${zone}${rng.pick(AREA_PREFIXES[zone] as number[])}${tail}`)
 }
 
+/**
+ * The owner's mobile some small businesses print on their contact page (about one in three, "06 …"): a second
+ * business number, so the phone enrichment has a mobile and a landline to tell apart. Null when none is printed.
+ */
+export function demoMobile(seed: number, hasPhone: boolean): string | null {
+  const rng = rngFor(seed, 'mobile')
+  if (!hasPhone || !rng.chance(0.35)) return null
+  let tail: string
+  do {
+    tail = String(rng.int(0, 999_999)).padStart(6, '0')
+  } while (looksFake(tail))
+  return pairs(`06${rng.int(10, 89)}${tail}`)
+}
+
 /** SIRET = SIREN (9 digits, Luhn) + NIC (5 digits), the 14 digits Luhn-valid as well. */
 export function luhnValid(digits: string): boolean {
   let sum = 0

@@ -122,8 +122,12 @@ function addressBlock(site: DemoSite): string {
   return `<address>${esc(site.streetAddress)}<br>${esc(`${site.postalCode} ${site.city}`)}</address>`
 }
 
+function telLink(phone: string): string {
+  return `<a href="tel:${telHref(phone)}">${esc(phone)}</a>`
+}
+
 function phoneLink(site: DemoSite): string {
-  return site.phone ? `<a href="tel:${telHref(site.phone)}">${esc(site.phone)}</a>` : ''
+  return site.phone ? telLink(site.phone) : ''
 }
 
 function layout(site: DemoSite, base: string, title: string, main: string, page: DemoPage, origin: string): string {
@@ -168,7 +172,7 @@ export function renderDemoPage(site: DemoSite, page: DemoPage, base: string, ori
     case 'contact': {
       const secondary = site.emails.slice(1).map((e) => `<p>Service dédié : <a href="mailto:${esc(e)}">${esc(e)}</a></p>`).join('')
       return layout(site, base, `Contact – ${site.name}`, `<h1>Contactez-nous</h1>
-${addressBlock(site)}${site.phone ? `<p>Téléphone : ${phoneLink(site)}</p>` : ''}${primaryLine}${secondary}
+${addressBlock(site)}${site.phone ? `<p>Téléphone : ${phoneLink(site)}</p>` : ''}${site.mobile ? `<p>Portable : ${telLink(site.mobile)}</p>` : ''}${primaryLine}${secondary}
 <form method="post" action="${base}contact"><label>Votre email <input type="email" name="email" placeholder="votre@email.fr"></label>
 <label>Message <textarea name="message"></textarea></label><button type="submit">Envoyer</button></form>`, page, origin)
     }

@@ -3,7 +3,7 @@
  * that enrichment tests assert against: which emails, social links and technologies a correct crawler finds there,
  * and which decoys it must ignore.
  */
-import { demoDetails, parseDemoSlug } from './identity.ts'
+import { demoDetails, demoMobile, parseDemoSlug } from './identity.ts'
 import { cityName } from '#app/.server/geo/france.ts'
 import { FIRST_NAMES, SURNAMES, prettifySlugName, slugify } from './vocabulary.ts'
 import { rngFor } from './prng.ts'
@@ -39,6 +39,8 @@ export interface DemoSiteTruth {
   city: string | null
   /** National format, as printed (null outside France: those sites show no phone). */
   phone: string | null
+  /** A mobile printed on the contact page only, next to the main number (national format), or null. */
+  mobile: string | null
   /** Every real contact address on the site's public pages, lower case, primary first. */
   emails: string[]
   emailMarkup: EmailMarkup
@@ -208,6 +210,7 @@ export function demoSite(slug: string): DemoSite {
     postalCode: details.postalCode,
     city: details.city,
     phone: details.phone,
+    mobile: demoMobile(seed, details.phone !== null),
     emails,
     emailMarkup,
     socialMedia,
