@@ -207,7 +207,7 @@ describe('create → run → completed', () => {
          from public.export_leads el join public.leads l on l.id = el.lead_id where el.export_id = $1 order by el.position`,
       [exportId],
     )
-    const found = { email: 0, social: 0, technologies: 0, admin: 0 }
+    const found = { email: 0, social: 0, technologies: 0, admin: 0, mobile: 0 }
     for (const lead of leads) {
       if (!lead.website) {
         expect(lead.website_status).toBe('not_found')
@@ -236,12 +236,22 @@ describe('create → run → completed', () => {
         expect(lead.admin_fr_info.results.length).toBeGreaterThan(0)
         expect(lead.admin_fr_info.results[0].siren).toMatch(/^\d{9}$/)
       }
-      if (lead.phone_status === 'success') expect(lead.phone).toMatch(/^\+33 /)
+      if (lead.phone_status === 'success') {
+        expect(lead.phone).toMatch(/^\+33 /)
+        // Every business number with its type: the main one ranked 0, the mobile a contact page prints after it.
+        expect(lead.phone_sources[lead.phone]).toMatchObject({ rank: 0 })
+        if (truth.mobile) {
+          found.mobile++
+          const mobile = `+33 ${truth.mobile.slice(1)}` // "06 12 …" → "+33 6 12 …"
+          expect(lead.phone_sources[mobile]).toMatchObject({ type: 'mobile', page: expect.stringContaining('/contact') })
+        }
+      }
     }
     expect(found.email).toBeGreaterThan(0)
     expect(found.social).toBeGreaterThan(0)
     expect(found.technologies).toBeGreaterThan(0)
     expect(found.admin).toBeGreaterThan(0)
+    expect(found.mobile).toBeGreaterThan(0)
     await expectJobStates(exportId, ['completed'])
   })
 })
