@@ -72,6 +72,8 @@ export const envSchema = z.object({
   DEMO_REGISTRY_PORT: port().optional(),
   /** Artificial latency of the demo websites when run on their own (`tsx server/demo-websites.ts`). */
   LATENCY_MS: nonNegative().default(0),
+  /** flat: every demo site answers after LATENCY_MS; realistic: real-world times and failures (sources/demo/site-latency.ts). */
+  LATENCY_PROFILE: z.enum(['flat', 'realistic'], { error: 'expected flat or realistic' }).default('flat'),
 
   // Database
   DATABASE_URL: url().optional(),
