@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
+import { getPool } from '#app/.server/db.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { STATUS_COLUMNS } from '#app/domain/enrichment-types.ts'
@@ -15,6 +16,8 @@ export const RSS_FRACTIONS = [0.25, 0.5, 0.75, 1]
 
 export interface RunFigures {
   label: string
+  /** Exports run at once (as a worker runs EXPORT_WORKER_JOBS), each with `concurrency` leads in flight. */
+  exports: number
   concurrency: number
   leads: number
   withWebsite: number
@@ -27,18 +30,23 @@ export interface RunFigures {
   rssMB: number[]
   /** Most website crawls in flight at once (the leads waiting on sites). */
   peakCrawls: number
+  /** The pipeline's database pool: most connections open and most queries waiting for one, at once. */
+  pool: { peakOpen: number; peakWaiting: number }
   /** website_status counts: success, not_found, failed. */
   website: Record<string, number>
 }
 
-async function newExport(admin: pg.Pool, name: string): Promise<string> {
+/** Regions the exports search, one each: a demo search finds at most 400 businesses, so larger runs take several. */
+const REGIONS = ['Île-de-France', 'Auvergne-Rhône-Alpes', "Provence-Alpes-Côte d'Azur", 'Occitanie', 'Hauts-de-France', 'Nouvelle-Aquitaine']
+
+async function newExport(admin: pg.Pool, name: string, region: string): Promise<string> {
   const userId = randomUUID()
   await admin.query('insert into auth.users (id, email) values ($1, $2)', [userId, `${userId}@bench.test`])
   await admin.query(`select public.apply_credit_change($1, 1000000, 'adjustment', $2)`, [userId, `bench:${userId}`])
   const { rows } = await admin.query(
     `insert into public.exports (user_id, name, status, search_status, enrichment_status, search_params, enrichment_options, country, region)
-     values ($1, $2, 'processing', 'pending', 'pending', $3, $4, 'France', 'Île-de-France') returning id`,
-    [userId, name, { sector: '', country: 'France', countryCode: 'FR', region: 'Île-de-France', department: '', city: '', lang: 'fr' }, ALL],
+     values ($1, $2, 'processing', 'pending', 'pending', $3, $4, 'France', $5) returning id`,
+    [userId, name, { sector: '', country: 'France', countryCode: 'FR', region, department: '', city: '', lang: 'fr' }, ALL, region],
   )
   return rows[0].id as string
 }
@@ -58,7 +66,38 @@ function countingCrawls(enrichers: Enrichers): { enrichers: Enrichers; peak: () 
   return { enrichers: { ...enrichers, crawl }, peak: () => peak }
 }
 
-async function checkedCounts(admin: pg.Pool, exportId: string, label: string) {
+/** Samples the pipeline's pool (every 20 ms) until stop(). */
+function watchPool() {
+  const pool = getPool()
+  const peak = { peakOpen: 0, peakWaiting: 0 }
+  const sample = () => {
+    peak.peakOpen = Math.max(peak.peakOpen, pool.totalCount)
+    peak.peakWaiting = Math.max(peak.peakWaiting, pool.waitingCount)
+  }
+  const timer = setInterval(sample, 20)
+  return {
+    stop() {
+      clearInterval(timer)
+      sample()
+      return peak
+    },
+  }
+}
+
+/** The exports' figures added up, each checked first. */
+async function checkedCounts(admin: pg.Pool, exportIds: string[], label: string) {
+  const total = { leads: 0, withWebsite: 0, successes: 0, website: {} as Record<string, number> }
+  for (const exportId of exportIds) {
+    const counts = await checkedExport(admin, exportId, label)
+    total.leads += counts.leads
+    total.withWebsite += counts.withWebsite
+    total.successes += counts.successes
+    for (const [status, n] of Object.entries(counts.website)) total.website[status] = (total.website[status] ?? 0) + n
+  }
+  return total
+}
+
+async function checkedExport(admin: pg.Pool, exportId: string, label: string) {
   const { rows } = await admin.query(
     `select e.status, e.lead_count, e.total_credits_used,
             (select count(*) from public.export_leads el join public.leads l on l.id = el.lead_id where el.export_id = e.id and l.website is not null)::int as with_website,
@@ -72,30 +111,36 @@ async function checkedCounts(admin: pg.Pool, exportId: string, label: string) {
   return { leads: row.lead_count as number, withWebsite: row.with_website as number, successes: row.successes as number, website: (row.website ?? {}) as Record<string, number> }
 }
 
-export async function runExport(admin: pg.Pool, engine: Enrichers, label: string, leads: number, concurrency: number): Promise<RunFigures> {
-  const exportId = await newExport(admin, label)
+/** `exports` exports of up to `leads` leads each, run at once, measured together. */
+export async function runExport(admin: pg.Pool, engine: Enrichers, label: string, run: { leads: number; concurrency: number; exports?: number }): Promise<RunFigures> {
+  const { leads, concurrency, exports = 1 } = run
+  const exportIds = await Promise.all(REGIONS.slice(0, exports).map((region) => newExport(admin, label, region)))
   const counted = countingCrawls(engine)
   let enrichStart = 0
   const rss = startRssTimeline()
+  const pool = watchPool()
   const cpu = process.cpuUsage()
   const start = performance.now()
-  await processExport(exportId, {
+  const options = {
     enrichers: counted.enrichers,
     maxLeads: leads,
     concurrency,
     // Every run enriches the same demo businesses: without this the later runs would read the results store
     // instead of crawling, and measure the store.
     reuseDays: 0,
-    onPhase: (phase) => {
-      if (phase === 'enrichment') enrichStart = performance.now()
+    onPhase: (phase: string) => {
+      if (phase === 'enrichment' && !enrichStart) enrichStart = performance.now()
     },
-  })
+  }
+  await Promise.all(exportIds.map((exportId) => processExport(exportId, options)))
   const end = performance.now()
   const used = process.cpuUsage(cpu)
   const memory = rss.stop()
-  const counts = await checkedCounts(admin, exportId, label)
+  const poolPeaks = pool.stop()
+  const counts = await checkedCounts(admin, exportIds, label)
   return {
     label,
+    exports,
     concurrency,
     ...counts,
     seconds: (end - start) / 1000,
@@ -104,5 +149,6 @@ export async function runExport(admin: pg.Pool, engine: Enrichers, label: string
     peakRssMB: memory.peakBytes / MB,
     rssMB: memory.at(RSS_FRACTIONS).map((bytes) => bytes / MB),
     peakCrawls: counted.peak(),
+    pool: poolPeaks,
   }
 }
