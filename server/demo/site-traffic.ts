@@ -10,6 +10,8 @@ export interface SiteTrafficReport {
   peakPerSite: number
   /** Highest number of requests in flight to the whole server at once. */
   peakTotal: number
+  /** Requests in flight now (0 once every client has had its answer or given up). */
+  inFlight: number
   /** Answers by kind: hang (never answered), not_found (homepage 404), redirect (homepage moved), ok. */
   answers: Record<string, number>
 }
@@ -18,7 +20,7 @@ export class SiteTraffic {
   /** Sites with requests in flight only: memory follows the traffic, not the sites ever seen. */
   private readonly inFlight = new Map<string, number>()
   private total = 0
-  private report: SiteTrafficReport = { requests: 0, peakPerSite: 0, peakTotal: 0, answers: {} }
+  private report: Omit<SiteTrafficReport, 'inFlight'> = { requests: 0, peakPerSite: 0, peakTotal: 0, answers: {} }
 
   /** A request to `site` starts; the function returned ends it (answered or abandoned). */
   begin(site: string): () => void {
@@ -44,6 +46,6 @@ export class SiteTraffic {
   }
 
   snapshot(): SiteTrafficReport {
-    return { ...this.report, answers: { ...this.report.answers } }
+    return { ...this.report, inFlight: this.total, answers: { ...this.report.answers } }
   }
 }

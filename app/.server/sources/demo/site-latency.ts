@@ -12,7 +12,7 @@ import { hashString, Rng } from './prng.ts'
 
 export type LatencyProfileName = 'flat' | 'realistic'
 
-export type SiteBehaviour = 'ok' | 'hang' | 'not_found' | 'redirect'
+type SiteBehaviour = 'ok' | 'hang' | 'not_found' | 'redirect'
 
 export interface SiteLatency {
   behaviour: SiteBehaviour
