@@ -10,7 +10,7 @@
 // Politeness: every demo site shares the demo server's host:port, so the server itself counts the requests in flight
 // per site (GET /_demo/traffic) and the table prints the highest.
 //
-//   npx tsx bench/enrichment.ts [--scenarios 50ms,realistic] [--leads 400] [--baseline 60] [--realistic-leads 400] [--realistic-exports 3] [--concurrency <default>]
+//   npx tsx bench/enrichment.ts [--scenarios 50ms,realistic] [--cpu-prof <dir>] [--leads 400] [--baseline 60] [--realistic-leads 400] [--realistic-exports 3] [--concurrency <default>]
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
@@ -41,6 +41,8 @@ const { values } = parseArgs({
     // Leads in flight; unset: the pipeline's default (EXPORT_CONCURRENCY).
     concurrency: { type: 'string' },
     scenarios: { type: 'string', default: Object.keys(SCENARIOS).join(',') },
+    // A directory: each scenario's pipeline process writes a V8 CPU profile there (node --cpu-prof).
+    'cpu-prof': { type: 'string' },
     child: { type: 'string' }, // internal: the scenario this process runs
   },
 })
@@ -84,12 +86,12 @@ async function runScenario(name: ScenarioName, shared: Record<string, string>, r
   const sites = await startDemoProcess('server/demo/websites.ts', SCENARIOS[name].env)
   try {
     process.stderr.write(`  running ${name}...\n`)
-    const args = ['--child', name, ...Object.entries(values).flatMap(([key, value]) => (key === 'child' || key === 'scenarios' || value === undefined ? [] : [`--${key}`, String(value)]))]
+    const args = ['--child', name, ...Object.entries(values).flatMap(([key, value]) => (['child', 'scenarios', 'cpu-prof'].includes(key) || value === undefined ? [] : [`--${key}`, String(value)]))]
     const result = await runInChild<ScenarioResult>(import.meta.filename, args, {
       ...shared,
       DEMO_WEBSITES_URL: sites.url,
       ENRICH_ALLOW_HOSTS: [new URL(sites.url).host, registryHost].join(','),
-    })
+    }, values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [])
     const traffic = (await (await fetch(`${sites.url}/_demo/traffic`)).json()) as SiteTrafficReport
     return { ...result, traffic }
   } finally {
