@@ -10,7 +10,7 @@
 // Politeness: every demo site shares the demo server's host:port, so the server itself counts the requests in flight
 // per site (GET /_demo/traffic) and the table prints the highest.
 //
-//   npx tsx bench/enrichment.ts [--scenarios 50ms,realistic] [--cpu-prof <dir>] [--leads 400] [--baseline 60] [--realistic-leads 400] [--realistic-exports 3] [--concurrency <default>]
+//   npx tsx bench/enrichment.ts [--scenarios 50ms,realistic] [--cpu-prof <dir>] [--leads 400] [--baseline 60] [--realistic-leads 400] [--realistic-exports <EXPORT_WORKER_JOBS>] [--concurrency <default>]
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
@@ -37,7 +37,7 @@ const { values } = parseArgs({
     'realistic-leads': { type: 'string', default: '400' },
     // Exports at once in the realistic scenario (a demo search finds at most 400 businesses; one wave of 400 would
     // measure the slowest site more than the pipeline).
-    'realistic-exports': { type: 'string', default: '3' },
+    'realistic-exports': { type: 'string' }, // default: EXPORT_WORKER_JOBS, the exports one worker runs at once
     // Leads in flight; unset: the pipeline's default (EXPORT_CONCURRENCY).
     concurrency: { type: 'string' },
     scenarios: { type: 'string', default: Object.keys(SCENARIOS).join(',') },
@@ -68,7 +68,7 @@ async function child(name: ScenarioName) {
     await runExport(admin, enrichers, 'warm-up', { leads: 20, concurrency })
     const realistic = name === 'realistic'
     const leads = Number(realistic ? values['realistic-leads'] : values.leads)
-    const runs = [await runExport(admin, enrichers, `pipeline, ${name}`, { leads, concurrency, exports: realistic ? Number(values['realistic-exports']) : 1 })]
+    const runs = [await runExport(admin, enrichers, `pipeline, ${name}`, { leads, concurrency, exports: realistic ? Number(values['realistic-exports'] ?? env.EXPORT_WORKER_JOBS) : 1 })]
     if (name === '50ms') runs.push(await runExport(admin, enrichers, 'naive sequential, 50ms', { leads: Number(values.baseline), concurrency: 1 }))
     reportToParent({ runs } satisfies ScenarioResult)
   } finally {
@@ -120,7 +120,7 @@ function report(results: Map<ScenarioName, ScenarioResult>) {
   console.log()
   const rows = [...results.entries()].flatMap(([name, result]) => result.runs.map((run) => ({ name, run, traffic: run.concurrency > 1 ? result.traffic : undefined })))
   printTable(
-    ['run', 'exports', 'leads', 'with site', 'in flight/export', 'peak crawls', 'seconds', 'leads/s', 'CPU ms/lead', 'peak RSS MB', `RSS MB at ${RSS_FRACTIONS.map((f) => `${f * 100}`).join('/')} %`, 'site ok/404/failed', 'DB conns/waiting', 'credits'],
+    ['run', 'exports', 'leads', 'with site', 'in flight/export', 'peak crawls', 'seconds', 'search s', 'leads/s', 'CPU ms/lead', 'peak RSS MB', `RSS MB at ${RSS_FRACTIONS.map((f) => `${f * 100}`).join('/')} %`, 'site ok/404/failed', 'DB conns/waiting', 'credits'],
     rows.map(({ run }) => [
       run.label,
       run.exports,
@@ -129,6 +129,7 @@ function report(results: Map<ScenarioName, ScenarioResult>) {
       run.concurrency,
       run.peakCrawls,
       run.seconds.toFixed(2),
+      (run.seconds - run.enrichSeconds).toFixed(2),
       (run.leads / run.seconds).toFixed(1),
       run.cpuMsPerLead.toFixed(2),
       run.peakRssMB.toFixed(0),
