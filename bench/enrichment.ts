@@ -124,7 +124,7 @@ function report(results: Map<ScenarioName, ScenarioResult>) {
   console.log()
   const rows = [...results.entries()].flatMap(([name, result]) => result.runs.map((run) => ({ name, run, traffic: run.concurrency > 1 ? result.traffic : undefined })))
   printTable(
-    ['run', 'exports', 'leads', 'with site', 'in flight/export', 'peak crawls', 'seconds', 'search s', 'leads/s', 'CPU ms/lead', 'peak RSS MB', `RSS MB at ${RSS_FRACTIONS.map((f) => `${f * 100}`).join('/')} %`, 'site ok/404/failed', 'DB conns/waiting', 'credits'],
+    ['run', 'exports', 'leads', 'with site', 'in flight/export', 'peak crawls', 'seconds', 'search s', '50/90/100 % done at s', 'leads/s', 'CPU ms/lead', 'peak RSS MB', `RSS MB at ${RSS_FRACTIONS.map((f) => `${f * 100}`).join('/')} %`, 'site ok/404/failed', 'DB conns/waiting', 'credits'],
     rows.map(({ run }) => [
       run.label,
       run.exports,
@@ -134,6 +134,7 @@ function report(results: Map<ScenarioName, ScenarioResult>) {
       run.peakCrawls,
       run.seconds.toFixed(2),
       (run.seconds - run.enrichSeconds).toFixed(2),
+      run.doneAt.map((seconds) => seconds.toFixed(1)).join(' / '),
       (run.leads / run.seconds).toFixed(1),
       run.cpuMsPerLead.toFixed(2),
       run.peakRssMB.toFixed(0),

@@ -28,6 +28,8 @@ export interface RunFigures {
   peakRssMB: number
   /** RSS at RSS_FRACTIONS of the run, MB. */
   rssMB: number[]
+  /** Seconds from the start until half, 90 % and all of the leads were recorded: the tail is the slowest sites. */
+  doneAt: [number, number, number]
   /** Most website crawls in flight at once (the leads waiting on sites). */
   peakCrawls: number
   /** The pipeline's database pool: most connections open and most queries waiting for one, at once. */
@@ -121,7 +123,9 @@ export async function runExport(admin: pg.Pool, engine: Enrichers, label: string
   const pool = watchPool()
   const cpu = process.cpuUsage()
   const start = performance.now()
+  const recordedAt: number[] = []
   const options = {
+    onLeadRecorded: () => void recordedAt.push((performance.now() - start) / 1000),
     enrichers: counted.enrichers,
     maxLeads: leads,
     concurrency,
@@ -150,5 +154,6 @@ export async function runExport(admin: pg.Pool, engine: Enrichers, label: string
     rssMB: memory.at(RSS_FRACTIONS).map((bytes) => bytes / MB),
     peakCrawls: counted.peak(),
     pool: poolPeaks,
+    doneAt: [0.5, 0.9, 1].map((share) => recordedAt[Math.max(0, Math.ceil(share * recordedAt.length) - 1)] ?? 0) as [number, number, number],
   }
 }
