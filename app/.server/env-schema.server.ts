@@ -72,6 +72,8 @@ export const envSchema = z.object({
   DEMO_REGISTRY_PORT: port().optional(),
   /** Artificial latency of the demo websites when run on their own (`tsx server/demo-websites.ts`). */
   LATENCY_MS: nonNegative().default(0),
+  /** flat: every demo site answers after LATENCY_MS; realistic: real-world times and failures (sources/demo/site-latency.ts). */
+  LATENCY_PROFILE: z.enum(['flat', 'realistic'], { error: 'expected flat or realistic' }).default('flat'),
 
   // Database
   DATABASE_URL: url().optional(),
@@ -123,7 +125,8 @@ export const envSchema = z.object({
   ENRICH_ALLOW_HOSTS: z.string().default(''),
   ENRICH_TIMEOUT_MS: positiveInt().default(8_000),
   ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
-  ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(64),
+  /** Every demo site shares the demo server's host: this caps them all together (2 × the crawls in flight). */
+  ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(512),
   /** Comma list of "ip" or "ip:port"; empty: the system's resolvers (demo source: the demo mail zone). */
   EMAIL_DNS_SERVERS: z.string().default(''),
   EMAIL_DNS_TIMEOUT_MS: positiveInt().default(3_000),
@@ -133,7 +136,12 @@ export const envSchema = z.object({
   EMAIL_SMTP_PORT: port().default(25),
   EMAIL_SMTP_TIMEOUT_MS: positiveInt().default(10_000),
   EXPORT_MAX_LEADS: positiveInt().default(1_000),
-  EXPORT_CONCURRENCY: positiveInt().default(16),
+  /**
+   * Leads in flight per export. Real sites answer in seconds (median ~1.8 s, a lead needs 2–3 round trips), so a
+   * lead mostly waits: 128 keep ≥ 30 leads/s (bench/enrichment.ts) while the database pool stays at 10 connections,
+   * each lead holding one only while it is written.
+   */
+  EXPORT_CONCURRENCY: positiveInt().default(128),
   /** Days an enrichment a user paid for is reused free (and a found result reused without a crawl); 0: never. */
   ENRICHMENT_REUSE_DAYS: nonNegativeInt().default(90),
   /** Days a stored email's verification stays good: older ones are verified again before a reuse delivers them. */

@@ -44,3 +44,29 @@ export const MB = 1024 * 1024
 export function toMB(bytes: number, digits = 1): string {
   return (bytes / MB).toFixed(digits)
 }
+
+export interface RssTimeline {
+  /** Highest sampled RSS, in bytes. */
+  peakBytes: number
+  /** RSS at each fraction of the run (0.25 = a quarter of the way), in bytes: flat memory shows as equal figures. */
+  at(fractions: number[]): number[]
+}
+
+/** Samples RSS every `intervalMs` with its time, for "RSS over the run"; stop() ends the sampling. */
+export function startRssTimeline(intervalMs = 100): { stop(): RssTimeline } {
+  const start = performance.now()
+  const samples: Array<[number, number]> = [[0, process.memoryUsage.rss()]]
+  const timer = setInterval(() => samples.push([performance.now() - start, process.memoryUsage.rss()]), intervalMs)
+  timer.unref()
+  return {
+    stop() {
+      clearInterval(timer)
+      const duration = performance.now() - start
+      samples.push([duration, process.memoryUsage.rss()])
+      return {
+        peakBytes: Math.max(...samples.map(([, rss]) => rss)),
+        at: (fractions) => fractions.map((fraction) => (samples.findLast(([t]) => t <= fraction * duration) ?? samples[0]!)[1]),
+      }
+    },
+  }
+}

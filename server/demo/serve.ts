@@ -16,6 +16,8 @@ export interface DemoServerOptions {
   latencyMs?: number
   /** Observes every request (tests count them). */
   onRequest?: (request: { method: string; path: string }) => void
+  /** Follows every request: called when it arrives, the function returned once its response is over (sent or abandoned). */
+  track?: (path: string) => () => void
 }
 
 export interface DemoServer {
@@ -27,6 +29,8 @@ export interface DemoReply {
   status: number
   headers: Record<string, string>
   body: string
+  /** This answer's delay instead of the server's latency, in ms; Infinity: never answer (the client gives up). */
+  delayMs?: number
 }
 
 export async function serveDemo(
@@ -34,19 +38,25 @@ export async function serveDemo(
   options: DemoServerOptions,
   route: (method: string, path: string, req: http.IncomingMessage) => DemoReply,
 ): Promise<DemoServer> {
-  const { port = 0, host = '127.0.0.1', latencyMs = 0, onRequest, dataDir } = options
+  const { port = 0, host = '127.0.0.1', latencyMs = 0, onRequest, track, dataDir } = options
   const server = http.createServer((req, res) => {
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
     onRequest?.({ method, path })
+    if (track) res.once('close', track(path))
     const reply = route(method, path, req)
     const send = () => {
       if (res.destroyed) return
       res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body), 'Cache-Control': 'no-store' })
       res.end(method === 'HEAD' ? undefined : reply.body)
     }
-    if (latencyMs > 0) setTimeout(send, latencyMs)
-    else send()
+    const delay = reply.delayMs ?? latencyMs
+    // A hanging answer holds nothing but the socket, which closes when the client gives up.
+    if (delay === Number.POSITIVE_INFINITY) return
+    if (delay <= 0) return send()
+    // A client that gives up first takes the pending answer's timer with it (thousands of aborted crawls leak none).
+    const timer = setTimeout(send, delay)
+    res.once('close', () => clearTimeout(timer))
   })
   await listenOnRememberedPort(server, { port, host, dataDir, name })
   const address = server.address() as AddressInfo

@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { demoSlug } from '#app/.server/sources/demo/identity.ts'
 import { prettifySlugName, SECTORS, slugify } from '#app/.server/sources/demo/vocabulary.ts'
 import { businessName } from '#app/.server/sources/demo/names.ts'
 import { Rng } from '#app/.server/sources/demo/prng.ts'
 import type { Business } from '#app/.server/sources/types.ts'
+import { realisticSiteLatency } from '#app/.server/sources/demo/site-latency.ts'
+import type { SiteTrafficReport } from '#server/demo/site-traffic.ts'
 import { type DemoSiteTruth, type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo/websites.ts'
 
 // Reference extractors, written independently of the site generator: what the enrichment crawler must manage too.
@@ -220,6 +222,46 @@ describe('demo websites', () => {
       expect(performance.now() - started).toBeGreaterThanOrEqual(140)
     } finally {
       await slow.stop()
+    }
+  })
+})
+
+describe('demo websites with the realistic latency profile', () => {
+  /** Among many slugs, the one of this behaviour that answers fastest (the profile's delays are seconds). */
+  function fastest(behaviour: string): string {
+    const slugs = Array.from({ length: 3_000 }, (_, i) => `realistic-${i}`).filter((slug) => realisticSiteLatency(slug).behaviour === behaviour)
+    return slugs.sort((a, b) => realisticSiteLatency(a).delayMs - realisticSiteLatency(b).delayMs)[0] as string
+  }
+  const traffic = async (server: DemoWebsites) => (await (await fetch(`${server.url}/_demo/traffic`)).json()) as SiteTrafficReport
+
+  it('loses homepages, moves them, and counts what it answered per site', async () => {
+    const real = await startDemoWebsites({ latencyProfile: 'realistic' })
+    try {
+      const missing = await fetch(`${real.url}/sites/${fastest('not_found')}/`)
+      expect(missing.status).toBe(404)
+      const moved = await fetch(`${real.url}/sites/${fastest('redirect')}/`)
+      expect(moved.status).toBe(200)
+      expect(moved.url).toBe(`${real.url}/sites/${fastest('redirect')}/accueil`)
+      expect(await moved.text()).toContain('<nav>')
+      const report = await traffic(real)
+      expect(report).toMatchObject({ requests: 3, peakPerSite: 1, inFlight: 0, answers: { not_found: 1, redirect: 1, redirect_followed: 1 } })
+    } finally {
+      await real.stop()
+    }
+  })
+
+  it('never answers a hanging site, and forgets the request when the client gives up', async () => {
+    const real = await startDemoWebsites({ latencyProfile: 'realistic' })
+    try {
+      const client = new AbortController()
+      const pending = fetch(`${real.url}/sites/${fastest('hang')}/`, { signal: client.signal })
+      await vi.waitFor(async () => expect((await traffic(real)).inFlight).toBe(1))
+      client.abort()
+      await expect(pending).rejects.toThrow()
+      await vi.waitFor(async () => expect((await traffic(real)).inFlight).toBe(0))
+      expect((await traffic(real)).answers).toEqual({ hang: 1 })
+    } finally {
+      await real.stop()
     }
   })
 })

@@ -4,7 +4,7 @@ import { env, parseEnv, setRuntimeSettings, validateEnv } from '#app/.server/env
 describe('configuration (app/.server/env.server.ts)', () => {
   it('applies the defaults when nothing is set', () => {
     const config = parseEnv({})
-    expect(config).toMatchObject({ HOST: '127.0.0.1', DATA_DIR: '.data', LEADS_SOURCE: 'demo', EXPORT_CONCURRENCY: 16, IN_PROCESS_WORKER: true })
+    expect(config).toMatchObject({ HOST: '127.0.0.1', DATA_DIR: '.data', LEADS_SOURCE: 'demo', EXPORT_CONCURRENCY: 128, IN_PROCESS_WORKER: true })
     expect(config.PORT).toBeUndefined()
     expect(config.DATABASE_URL).toBeUndefined()
   })

@@ -84,6 +84,7 @@ export interface WebsiteCrawler {
 }
 
 const DEFAULT_USER_AGENT = 'LeadAtlasBot/0.1 (+https://leadatlas.app/bot)'
+const NO_BYTES = Buffer.alloc(0)
 const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml|text\/plain)?$/
 
 class RobotsDisallowed extends Error {
@@ -198,7 +199,8 @@ async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal:
   const contentType = headerValue(response.headers, 'content-type')
   // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
   const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
-  return { kind, url: response.url, response, html, parsed: parsePage(html, response.url) }
+  // The bytes live on as `html`: a crawl waiting on its other pages (hundreds are in flight) keeps one copy, not two.
+  return { kind, url: response.url, response: { ...response, body: NO_BYTES }, html, parsed: parsePage(html, response.url) }
 }
 
 /** The homepage, or the findings that say why there is nothing to read. */

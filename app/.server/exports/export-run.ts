@@ -20,7 +20,7 @@ export interface ProcessOptions {
   /** Abort = stop now (shutdown, job lost): recorded work stays, the rest stays pending; the call rejects. */
   signal?: AbortSignal
   log?: (message: string) => void
-  /** Leads enriched at once (default EXPORT_CONCURRENCY or 16). */
+  /** Leads enriched at once (default EXPORT_CONCURRENCY). */
   concurrency?: number
   /** Lead cap of the search phase (default EXPORT_MAX_LEADS or 1000). */
   maxLeads?: number

@@ -27,7 +27,10 @@ export async function finishEnrichment(
     return result('skipped')
   }
 
-  const completed = await sql<{ id: string }>`
+  // One transaction: a reader never sees a completed export whose progress still says "enrichment" (with hundreds
+  // of leads in flight the last throttled write is often well behind).
+  const completed = await db.transaction().execute(async (trx) => {
+    const updated = await sql<{ id: string }>`
     update public.exports e
        set status = 'completed', completed_at = now(), enrichment_status = 'completed', can_resume = false,
            enrichment_status_details = null,
@@ -35,9 +38,11 @@ export async function finishEnrichment(
            progress_percentage = 100
      where e.id = ${exportId} and e.status = 'processing'
        and not exists (select 1 from public.export_leads el where el.export_id = ${exportId} and ${ANY_PENDING})
-    returning e.id`.execute(db)
-  if (completed.rows.length) {
-    await refreshProgress(db, exportId, { phase: 'done', onlyProcessing: false })
+    returning e.id`.execute(trx)
+    if (updated.rows.length) await refreshProgress(trx, exportId, { phase: 'done', onlyProcessing: false })
+    return updated.rows.length > 0
+  })
+  if (completed) {
     log(`export ${exportId}: completed (${enrichedLeads} leads enriched, ${charged} credits)`)
     return result('completed')
   }
