@@ -71,6 +71,14 @@ export default defineConfig({
       RATE_LIMIT_TOKEN_IP: '100000/60',
       RATE_LIMIT_FORGOT_IP: '100000/60',
       HOST: '127.0.0.1',
+      // The source is pinned to demo data through the default LEADS_SOURCE=auto: Overpass and the registry on
+      // loopback port 1, which fetch refuses to connect to (a Fetch-standard "bad port"), so start-up falls back to
+      // demo data (and the demo registry) at once, never reaching out, and the search page shows the fallback banner
+      // (tests/e2e/search.spec.ts).
+      LEADS_SOURCE: 'auto',
+      OVERPASS_URL: 'http://127.0.0.1:1/api/interpreter',
+      REGISTRY_URL: 'http://127.0.0.1:1',
+      SOURCE_PROBE_TIMEOUT_MS: '3000',
     },
     url: `${baseURL}/login`,
     timeout: 120_000,

@@ -1,8 +1,9 @@
 /**
- * `npm start` (and `npm run dev` with --dev): the embedded default. Starts whatever the
+ * `npm start` (and `npm run dev` with --dev): the embedded default. Resolves the lead source
+ * (LEADS_SOURCE=auto probes Overpass and the registry while the rest starts), starts whatever the
  * environment does not provide — embedded Postgres under DATA_DIR, migrations, the local
- * auth server — then the demo websites, the app server and the in-process worker, and
- * prints the URL. Ctrl-C (SIGINT/SIGTERM) stops every part in reverse order.
+ * auth server — then the demo websites and registry when the source is demo data, the app server
+ * and the in-process worker, and prints the URL. Ctrl-C (SIGINT/SIGTERM) stops every part in reverse order.
  */
 import path from 'node:path'
 import getPort from 'get-port'
@@ -15,6 +16,7 @@ import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
 import { env, EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
+import { resolveSourceSelection, setSourceSelection, type SourceSelection } from '#app/.server/sources/selection.ts'
 
 const dev = process.argv.includes('--dev')
 const log = (message: string) => console.log(`[leadatlas] ${message}`)
@@ -29,11 +31,18 @@ async function main() {
   const port = await getPort({ port: config.PORT ?? 3000, host })
   const appUrl = config.APP_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
 
+  // LEADS_SOURCE=auto: the probes (bounded by SOURCE_PROBE_TIMEOUT_MS; never rejects) run while the database starts.
+  const selecting = resolveSourceSelection(config)
   const stack = await startLocalStack({ dataDir, siteUrl: appUrl, env: config, log })
   const stops: Array<() => Promise<void>> = [stack.stop]
   // What the app reads (app/.server/env.server.ts) from here on: the environment plus these.
   setRuntimeSettings({ DATABASE_URL: stack.databaseUrl, SUPABASE_URL: stack.supabaseUrl, SUPABASE_ANON_KEY: stack.supabaseAnonKey, APP_URL: appUrl })
-  stops.unshift(...(await startDemoServers(dataDir)))
+  const selection = await selecting
+  // Every later read of LEADS_SOURCE (the app's bundle, the worker) sees the resolved source; the UI reads why.
+  setSourceSelection(selection)
+  setRuntimeSettings({ LEADS_SOURCE: selection.source })
+  log(selection.summary)
+  stops.unshift(...(await startDemoServers(dataDir, selection)))
 
   // The monthly credit reload runs as a scheduled job of the same worker.
   const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log })] })
@@ -92,11 +101,12 @@ async function main() {
 }
 
 /**
- * With the demo lead source: the demo websites its businesses link to and the demo registry that answers the
- * French registry lookups (demo data), so enrichment runs offline for real; the crawler may reach these servers
- * (exact host:port) on loopback, and nothing else private. Returns their stop functions.
+ * With the demo lead source (LEADS_SOURCE=demo, or auto without OpenStreetMap): the demo websites its businesses
+ * link to and the demo registry that answers the French registry lookups (demo data), so enrichment runs offline
+ * for real; the crawler may reach these servers (exact host:port) on loopback, and nothing else private. Returns
+ * their stop functions.
  */
-async function startDemoServers(dataDir: string): Promise<Array<() => Promise<void>>> {
+async function startDemoServers(dataDir: string, selection: SourceSelection): Promise<Array<() => Promise<void>>> {
   if (env.LEADS_SOURCE !== 'demo') return []
   const stops: Array<() => Promise<void>> = []
   const ownDemoHosts: string[] = []
@@ -109,7 +119,7 @@ async function startDemoServers(dataDir: string): Promise<Array<() => Promise<vo
     log(`Demo websites (demo data) at ${demoSites.url}`)
   }
   ownDemoHosts.push(new URL(demoWebsitesUrl).host)
-  if (!env.REGISTRY_URL) {
+  if (selection.registry.kind === 'demo') {
     const registry = await startDemoRegistry({ port: env.DEMO_REGISTRY_PORT, dataDir })
     stops.unshift(registry.stop)
     setRuntimeSettings({ REGISTRY_URL: registry.url })

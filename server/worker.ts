@@ -2,23 +2,35 @@
  * `npm run worker`: a standalone export worker, to enrich faster by running more of them (ARCHITECTURE §10).
  * Needs DATABASE_URL (the same database as the app; use a direct connection or Supabase's session pooler, not the
  * transaction pooler). Enrichment settings come from the environment: ENRICH_ALLOW_HOSTS, REGISTRY_URL,
- * DEMO_WEBSITES_URL, EXPORT_* (see server/worker-slot.ts). SIGINT/SIGTERM stop it gracefully: running exports are
- * aborted with their recorded work kept, and the queue hands the rest to another worker.
+ * DEMO_WEBSITES_URL, EXPORT_* (see server/worker-slot.ts). LEADS_SOURCE=auto is resolved here as `npm start` does
+ * (app/.server/sources/selection.ts): give the worker the same OVERPASS_URL and REGISTRY_URL as the app. SIGINT/SIGTERM
+ * stop it gracefully: running exports are aborted with their recorded work kept, and the queue hands the rest to
+ * another worker.
  */
 import { closeDb } from '#app/.server/db.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { startWorker } from './worker-slot.ts'
-import { EnvError, validateEnv } from '#app/.server/env.server.ts'
+import { EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
+import { resolveSourceSelection, setSourceSelection } from '#app/.server/sources/selection.ts'
 
 const log = (message: string) => console.log(`[worker] ${message}`)
 
 async function main() {
   // A wrong value stops the worker here with a message naming the variable.
-  const config = validateEnv()
+  let config = validateEnv()
   if (!config.DATABASE_URL) {
     console.error('[worker] DATABASE_URL is not set: point it at the app database (npm start prints the embedded one).')
     process.exit(1)
   }
+  // The exports this worker runs search the source LEADS_SOURCE=auto resolves to (probed once, like npm start).
+  const selection = await resolveSourceSelection(config)
+  setSourceSelection(selection)
+  setRuntimeSettings({ LEADS_SOURCE: selection.source })
+  log(selection.summary)
+  if (selection.registry.kind === 'demo') {
+    log('This worker starts no demo registry or demo websites: set REGISTRY_URL and DEMO_WEBSITES_URL to the ones npm start printed.')
+  }
+  config = validateEnv()
   const worker = await startWorker({ log, config, consumeExports: true, registrations: [(boss) => registerBillingJobs(boss, { log })] })
   let stopping = false
   const shutdown = async (signal: string) => {

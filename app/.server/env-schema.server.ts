@@ -107,11 +107,19 @@ export const envSchema = z.object({
   SUPABASE_ANON_KEY: z.string().optional(),
 
   // Lead sources
+  /**
+   * auto: OpenStreetMap when Overpass answers the start-up probe, else demo data (labelled in the UI); resolved once
+   * by server/start.ts and server/worker.ts (app/.server/sources/selection.ts). demo | osm | google: as named, no probe.
+   */
   LEADS_SOURCE: z
     .string()
     .toLowerCase()
-    .pipe(z.enum(['demo', 'osm', 'google'], { error: 'expected demo, osm or google' }))
-    .default('demo'),
+    .pipe(z.enum(['auto', 'demo', 'osm', 'google'], { error: 'expected auto, demo, osm or google' }))
+    .default('auto'),
+  /** LEADS_SOURCE=auto: how long the start-up probes of Overpass and the registry (run in parallel) may take. */
+  SOURCE_PROBE_TIMEOUT_MS: positiveInt().default(4_000),
+  /** Seconds a preview (20 results + the free count) is reused for the same search; 0: never. */
+  PREVIEW_CACHE_SECONDS: nonNegativeInt().default(300),
   GOOGLE_PLACES_API_KEY: z.string().optional(),
   GOOGLE_PLACES_URL: url().default('https://places.googleapis.com'),
   OVERPASS_URL: url().default('https://overpass-api.de/api/interpreter'),

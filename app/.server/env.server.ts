@@ -37,11 +37,12 @@ export function parseEnv(source: EnvSource): Env {
 
 /**
  * Settings `npm start` computes at run time (the embedded stack's URLs and key, the demo servers, the public
- * URL). They live on globalThis, not in a module variable: the app runs from its own bundle (the React Router
- * build, or Vite's SSR module graph in dev), which has its own copy of this module in the same process.
+ * URL, the source LEADS_SOURCE=auto resolved to). They live on globalThis, not in a module variable: the app runs
+ * from its own bundle (the React Router build, or Vite's SSR module graph in dev), which has its own copy of this
+ * module in the same process.
  */
 export type RuntimeSettings = Partial<
-  Record<'DATABASE_URL' | 'SUPABASE_URL' | 'SUPABASE_ANON_KEY' | 'APP_URL' | 'DEMO_WEBSITES_URL' | 'REGISTRY_URL' | 'ENRICH_ALLOW_HOSTS', string>
+  Record<'DATABASE_URL' | 'SUPABASE_URL' | 'SUPABASE_ANON_KEY' | 'APP_URL' | 'DEMO_WEBSITES_URL' | 'REGISTRY_URL' | 'ENRICH_ALLOW_HOSTS' | 'LEADS_SOURCE', string>
 >
 const RUNTIME_KEY = Symbol.for('leadatlas.runtimeSettings')
 type WithRuntime = typeof globalThis & { [RUNTIME_KEY]?: RuntimeSettings }

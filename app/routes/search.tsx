@@ -15,6 +15,7 @@ import { LocationQueryError, searchLevelsWithData, searchLocations } from '#app/
 import { runPreview } from '#app/.server/search/preview.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
+import { sourceNotices } from '#app/.server/sources/selection.ts'
 import { ExportModal, type ExportFormState } from '#app/components/exports/export-modal.tsx'
 import { EXPORT_NAME_MAX, isFrance, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
@@ -120,6 +121,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       serverOptions,
       plan,
       source: getLeadSource().name,
+      // Why the data is what it is when LEADS_SOURCE=auto could not reach a real service at start-up.
+      sourceNotices: sourceNotices(),
       search,
       // As typed (not as parsed), so a refused value stays in its field.
       filterValues: Object.fromEntries(FILTER_FIELDS.map((field) => [field, url.searchParams.get(field) ?? ''])) as FilterValues,
@@ -212,8 +215,12 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-slate-600">{t('search.subtitle')}</p>
       </div>
       {loaderData.source === 'demo' ? (
-        <Alert tone="info">
-          <span className="font-semibold">{t('app.demoData')}.</span> {t('search.demoNotice')}
+        <Alert tone={loaderData.sourceNotices.osmUnreachable ? 'warning' : 'info'} id="source-notice">
+          <span className="font-semibold">{loaderData.sourceNotices.osmUnreachable ? t('search.osmUnreachable') : t('app.demoData')}.</span> {t('search.demoNotice')}
+        </Alert>
+      ) : loaderData.sourceNotices.registryUnreachable ? (
+        <Alert tone="warning" id="source-notice">
+          {t('search.registryUnreachable')}
         </Alert>
       ) : null}
       <SearchForm

@@ -72,9 +72,13 @@ test.describe('search', () => {
   test('finds up to 20 demo businesses for a category down to a city (French UI, unaccented typing)', async ({ page }, testInfo) => {
     const js = hasJs(testInfo.project.name)
     await signUp(page, { skipProfile: true })
-    await expect(page.getByText('Demo data.')).toBeVisible()
+    // The e2e server runs LEADS_SOURCE=auto with Overpass unreachable (playwright.config.ts): demo data, and it says why.
+    const notice = page.getByRole('status').filter({ hasText: 'Demo data — OpenStreetMap could not be reached.' })
+    await expect(notice).toBeVisible()
+    await expect(notice).toContainText("These sample businesses are generated for demonstration: they are not real companies, so don't contact them.")
     await page.getByRole('button', { name: 'Français' }).click()
     await expect(page.getByRole('heading', { name: 'Trouver des prospects', level: 1 })).toBeVisible()
+    await expect(page.getByRole('status').filter({ hasText: 'Données de démonstration — OpenStreetMap est injoignable.' })).toBeVisible()
     french = true
     await expectNoA11yViolations(page)
     // "patisserie" finds "Pâtisserie": matching ignores case and accents.

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { expect, it } from 'vitest'
 
@@ -31,3 +34,90 @@ it('npm start stops at once, naming the variable, when a setting is invalid', as
   // Nothing was started before the check.
   expect(output).not.toContain('Embedded Postgres ready')
 })
+
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPortUrl(): Promise<string> {
+  const server = http.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return `http://127.0.0.1:${port}`
+}
+
+/** The cookies a response sets, as a Cookie header (later values win). */
+function cookieHeader(response: Response, previous = ''): string {
+  const jar = new Map(previous ? previous.split('; ').map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]) : [])
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ''] = line.split(';')
+    const [name = '', value = ''] = pair.split(/=(.*)/s)
+    jar.set(name.trim(), value)
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+}
+
+it('LEADS_SOURCE=auto with Overpass and the registry unreachable: starts on demo data, logs why and shows the banner', async () => {
+  const closed = await closedPortUrl()
+  const dataDir = path.join(ROOT, '.data', `env-startup-auto-${process.pid}`)
+  fs.rmSync(dataDir, { recursive: true, force: true })
+  const environment: Record<string, string> = {}
+  // The child is the app, not a test: no Vitest variables, and dev mode (no build needed) with its own NODE_ENV.
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('VITEST')) environment[name] = value
+  Object.assign(environment, {
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PORT: '3390',
+    LEADS_SOURCE: 'auto',
+    OVERPASS_URL: `${closed}/api/interpreter`,
+    REGISTRY_URL: closed,
+    SOURCE_PROBE_TIMEOUT_MS: '3000',
+  })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts', '--dev'], { cwd: ROOT, env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  try {
+    const appUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`start-up did not finish in time:\n${output}`)), 90_000)
+      const read = (chunk: Buffer) => {
+        output += String(chunk)
+        const running = /LeadAtlas is running at (http:\/\/\S+)/.exec(output)
+        if (running) {
+          clearTimeout(timer)
+          resolve(running[1]!)
+        }
+      }
+      child.stdout.on('data', read)
+      child.stderr.on('data', read)
+      void exited.then((code) => reject(new Error(`start.ts exited (${code}):\n${output}`)))
+    })
+
+    // One line says which source was picked and why; the demo servers started in its place.
+    expect(output).toContain(
+      `[leadatlas] Lead source: demo data (LEADS_SOURCE=auto: OpenStreetMap could not be reached at ${closed}/api/interpreter: connection refused); registry: the local demo registry (${closed} could not be reached: connection refused)`,
+    )
+    expect(output).toMatch(/Demo websites \(demo data\) at http:\/\/127\.0\.0\.1:\d+/)
+    expect(output).toMatch(/Demo registry \(demo data\) at http:\/\/127\.0\.0\.1:\d+/)
+
+    // A new user's search page carries the banner.
+    const signUp = await fetch(`${appUrl}/login?mode=signup`, {
+      method: 'POST',
+      headers: { Origin: new URL(appUrl).origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'signup', email: `auto-${process.pid}@example.com`, password: 'correct-horse-42' }),
+      redirect: 'manual',
+    })
+    expect(signUp.status).toBe(302)
+    const page = await fetch(`${appUrl}/`, { headers: { Cookie: cookieHeader(signUp), 'Accept-Language': 'en' } })
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const notice = /<div id="source-notice"[^>]*>.*?<\/div><\/div>/s.exec(html)?.[0]
+    expect(notice).toContain('role="status"')
+    expect(notice?.replace(/<[^>]+>|<!-- -->/g, '')).toBe(
+      "Demo data — OpenStreetMap could not be reached. These sample businesses are generated for demonstration: they are not real companies, so don&#x27;t contact them.",
+    )
+  } finally {
+    child.kill('SIGTERM')
+    // Embedded Postgres stops with it: wait for a clean exit before removing its data.
+    const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 30_000))])
+    if (!stopped) child.kill('SIGKILL')
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}, 150_000)

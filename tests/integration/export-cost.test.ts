@@ -17,7 +17,7 @@ import { COUNT_SCAN_LIMIT, scanMatches } from '#app/.server/search/match-count.t
 import { runPreview } from '#app/.server/search/preview.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { createGoogleSource } from '#app/.server/sources/google.ts'
-import { createOsmSource } from '#app/.server/sources/osm.ts'
+import { clearOverpassCache, createOsmSource } from '#app/.server/sources/osm.ts'
 import type { Business, LeadSource, SearchParams } from '#app/.server/sources/types.ts'
 import { canDownload } from '#app/domain/exports.ts'
 import { matchesFilters, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
@@ -150,6 +150,8 @@ describe('the free match count', () => {
     const osm = createOsmSource({ endpoint: `${server.url}/api/interpreter`, userAgent: 'LeadAtlas/0.1' })
     const lyon = { ...PARIS, region: 'Auvergne-Rhône-Alpes', department: 'Rhône', city: 'Lyon' }
     const all = await everything(osm, lyon)
+    // That answer is cached by area + category: forget it, so the preview's own query is the one counted.
+    clearOverpassCache()
     const before = server.requests.length
     const scan = await scanMatches(osm, lyon, BAKERY, NO_FILTERS)
     expect(scan.count).toEqual({ value: all.length, exact: true })

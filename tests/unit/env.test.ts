@@ -4,7 +4,8 @@ import { env, parseEnv, setRuntimeSettings, validateEnv } from '#app/.server/env
 describe('configuration (app/.server/env.server.ts)', () => {
   it('applies the defaults when nothing is set', () => {
     const config = parseEnv({})
-    expect(config).toMatchObject({ HOST: '127.0.0.1', DATA_DIR: '.data', LEADS_SOURCE: 'demo', EXPORT_CONCURRENCY: 128, IN_PROCESS_WORKER: true })
+    expect(config).toMatchObject({ HOST: '127.0.0.1', DATA_DIR: '.data', LEADS_SOURCE: 'auto', EXPORT_CONCURRENCY: 128, IN_PROCESS_WORKER: true })
+    expect(config).toMatchObject({ SOURCE_PROBE_TIMEOUT_MS: 4000, PREVIEW_CACHE_SECONDS: 300 })
     expect(config.PORT).toBeUndefined()
     expect(config.DATABASE_URL).toBeUndefined()
   })
@@ -27,7 +28,9 @@ describe('configuration (app/.server/env.server.ts)', () => {
     [{ PORT: '70000' }, 'Invalid environment variable PORT: expected a port number (1-65535)'],
     [{ IN_PROCESS_WORKER: 'maybe' }, 'Invalid environment variable IN_PROCESS_WORKER: expected true or false'],
     [{ APP_URL: 'not a url' }, 'Invalid environment variable APP_URL: expected a URL'],
-    [{ LEADS_SOURCE: 'yelp' }, 'Invalid environment variable LEADS_SOURCE: expected demo, osm or google'],
+    [{ LEADS_SOURCE: 'yelp' }, 'Invalid environment variable LEADS_SOURCE: expected auto, demo, osm or google'],
+    [{ SOURCE_PROBE_TIMEOUT_MS: '0' }, 'Invalid environment variable SOURCE_PROBE_TIMEOUT_MS: expected a positive whole number'],
+    [{ PREVIEW_CACHE_SECONDS: '-1' }, 'Invalid environment variable PREVIEW_CACHE_SECONDS: expected a whole number ≥ 0'],
     [{ RATE_LIMIT_PREVIEW: '60 per minute' }, 'Invalid environment variable RATE_LIMIT_PREVIEW: expected "points/seconds[/blockSeconds]"'],
   ])('rejects %o with a message naming the variable', (source, message) => {
     expect(() => parseEnv(source)).toThrow(message)

@@ -10,12 +10,14 @@
  *   REGISTRY_URL                 French registry base URL (unset: the public API, https://recherche-entreprises.api.gouv.fr)
  *   REGISTRY_REQUESTS_PER_SECOND unset: 7 (the public API's limit), or 100 for an allow-listed local registry (demo)
  *   EMAIL_DNS_* / EMAIL_SMTP_*   email verification (app/.server/enrichment/email-verification.ts); the demo source
- *                                without EMAIL_DNS_SERVERS answers from the demo mail zone (sources/demo/mail-dns.ts)
+ *                                (LEADS_SOURCE=demo, or auto resolved to it) without EMAIL_DNS_SERVERS answers from
+ *                                the demo mail zone (sources/demo/mail-dns.ts)
  */
 import { createRegistryClient, createWebsiteCrawler, normalizePhone } from '#app/.server/enrichment/index.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
 import { createEmailVerifier, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
 import { demoMailDns } from '#app/.server/sources/demo/mail-dns.ts'
+import { effectiveLeadSource } from '#app/.server/sources/index.ts'
 import type { Enrichers } from './enrichers.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
@@ -27,7 +29,7 @@ function hostOf(url: string | undefined): string | null {
 function emailVerifierFrom(config: Env): EmailVerifier {
   const dnsServers = config.EMAIL_DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean)
   return createEmailVerifier({
-    dns: config.LEADS_SOURCE === 'demo' && dnsServers.length === 0 ? demoMailDns : undefined,
+    dns: effectiveLeadSource(config) === 'demo' && dnsServers.length === 0 ? demoMailDns : undefined,
     dnsServers,
     dnsTimeoutMs: config.EMAIL_DNS_TIMEOUT_MS,
     cacheSize: config.EMAIL_DNS_CACHE_SIZE,

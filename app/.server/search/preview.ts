@@ -1,10 +1,24 @@
+/**
+ * The search preview: plan validation, then the first 20 businesses and the free count (match-count.ts).
+ *
+ * Previews are cached per normalized search for PREVIEW_CACHE_SECONDS (default 300; 0: never): the source's scope
+ * (name + upstream), the language, the location and category (whitespace collapsed, the category by id) and every
+ * filter. A repeated preview — the same user searching again, reloading, opening the export modal (which runs the
+ * preview again), or another user with the same search — never repeats an upstream call, which matters most for
+ * Google Places where every page is billed. Identical previews running at the same time share one computation.
+ * Only successes are cached; the plan is checked on every call, before the cache. Nothing in a preview depends on
+ * the user, so the cache is shared.
+ */
+import { LRUCache } from 'lru-cache'
 import type { Language } from '#app/i18n.ts'
 import type { PlanId } from '#app/domain/plans.ts'
 import { validateSearch, type MatchCount, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
+import { env } from '#app/.server/env.server.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
-import { LeadSourceError, type ResolvedCategory } from '#app/.server/sources/types.ts'
+import { SharedRequests } from '#app/.server/sources/shared-requests.ts'
+import { LeadSourceError, type LeadSource, type LeadSourceName, type ResolvedCategory, type SearchParams } from '#app/.server/sources/types.ts'
 import { findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
-import { NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
+import { FILTER_FIELDS, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { Business } from '#app/.server/sources/types.ts'
 import { countryCodeOf, locationLevelsAvailable } from './locations.ts'
 import { scanMatches } from './match-count.ts'
@@ -34,18 +48,18 @@ export async function runPreview(
   }
   const source = getLeadSource()
   const category = resolveCategory(criteria.sector, lang)
-  let scan: Awaited<ReturnType<typeof scanMatches>>
+  const params: SearchParams = {
+    sector: criteria.sector || undefined,
+    country: criteria.country || undefined,
+    countryCode: countryCodeOf(criteria.country, criteria.countryCode),
+    region: criteria.region || undefined,
+    department: criteria.department || undefined,
+    city: criteria.city || undefined,
+    lang,
+  }
+  let preview: CachedPreview
   try {
-    const params = {
-      sector: criteria.sector || undefined,
-      country: criteria.country || undefined,
-      countryCode: countryCodeOf(criteria.country, criteria.countryCode),
-      region: criteria.region || undefined,
-      department: criteria.department || undefined,
-      city: criteria.city || undefined,
-      lang,
-    }
-    scan = await scanMatches(source, params, category, filters, signal)
+    preview = await cachedPreview(source, params, category, filters, signal)
   } catch (error) {
     if (error instanceof LeadSourceError) {
       const status = error.code === 'rate_limited' ? 429 : error.code === 'bad_request' ? 400 : 502
@@ -55,7 +69,56 @@ export async function runPreview(
     console.error('Preview search failed', error)
     return { ok: false, status: 502, error: 'unknown', messageKey: 'search.errors.unknown' }
   }
-  return { ok: true, results: scan.preview.map(previewLead), source: source.name, count: scan.count }
+  return { ok: true, ...preview }
+}
+
+interface CachedPreview {
+  results: PreviewLead[]
+  source: LeadSourceName
+  count: MatchCount
+}
+
+const PREVIEW_CACHE_MAX_ENTRIES = 1_000
+const previews = new LRUCache<string, CachedPreview>({ max: PREVIEW_CACHE_MAX_ENTRIES })
+const running = new SharedRequests<CachedPreview>()
+
+/** Forgets cached previews (tests). */
+export function clearPreviewCache(): void {
+  previews.clear()
+  running.clear()
+}
+
+/** One key per search that gives the same preview: see the module comment. */
+function previewCacheKey(source: LeadSource, params: SearchParams, category: ResolvedCategory | null, filters: SearchFilters): string {
+  const text = (value: string | undefined) => value?.replace(/\s+/g, ' ').trim() || null
+  return JSON.stringify([
+    source.scope ?? source.name,
+    params.lang,
+    text(params.country),
+    params.countryCode?.toUpperCase() ?? null,
+    text(params.region),
+    text(params.department),
+    text(params.city),
+    text(category?.id),
+    FILTER_FIELDS.map((field) => filters[field]),
+  ])
+}
+
+async function cachedPreview(source: LeadSource, params: SearchParams, category: ResolvedCategory | null, filters: SearchFilters, signal?: AbortSignal): Promise<CachedPreview> {
+  const compute = async (scanSignal?: AbortSignal): Promise<CachedPreview> => {
+    const scan = await scanMatches(source, params, category, filters, scanSignal)
+    return { results: scan.preview.map(previewLead), source: source.name, count: scan.count }
+  }
+  const ttlSeconds = env.PREVIEW_CACHE_SECONDS
+  if (ttlSeconds === 0) return compute(signal)
+  const key = previewCacheKey(source, params, category, filters)
+  const hit = previews.get(key)
+  if (hit) return hit
+  return running.run(key, signal, async (shared) => {
+    const preview = await compute(shared)
+    previews.set(key, preview, { ttl: ttlSeconds * 1000 })
+    return preview
+  })
 }
 
 function previewLead(business: Business): PreviewLead {

@@ -117,6 +117,7 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
 
   return {
     name: 'google',
+    scope: `google ${endpoint}`,
     async *search(params, category, options) {
       const limit = options.limit ?? Number.POSITIVE_INFINITY
       // Built once: every page repeats exactly these parameters, only pageToken changes.

@@ -91,25 +91,21 @@ function filters(category: ResolvedCategory | null, area: OverpassArea): string[
 
 export interface OverpassQuery {
   query: string
+  /** What the query selects (area + category), without its output options: the cache key of the answer. */
+  selector: string
   area: OverpassArea
 }
 
 export function buildOverpassQuery(
   params: SearchParams,
   category: ResolvedCategory | null,
-  options: { limit?: number; timeoutSeconds?: number } = {},
+  options: { maxElements?: number; timeoutSeconds?: number } = {},
 ): OverpassQuery {
   const area = overpassArea(params)
   const parts = filters(category, area)
-  // Unnamed elements are dropped after the fact, so ask for more than the limit (output is capped, not sorted).
-  const cap = options.limit !== undefined ? ` ${Math.min(10_000, options.limit * 2 + 20)}` : ''
-  const query = [
-    `[out:json][timeout:${options.timeoutSeconds ?? 90}];`,
-    area.statements,
-    '(',
-    ...parts.map((p) => `  ${p}`),
-    ');',
-    `out center tags${cap};`,
-  ].join('\n')
-  return { query, area }
+  const selector = [area.statements, '(', ...parts.map((p) => `  ${p}`), ');'].join('\n')
+  // The output is capped, not sorted: the cap bounds what one answer may weigh.
+  const cap = options.maxElements !== undefined ? ` ${options.maxElements}` : ''
+  const query = [`[out:json][timeout:${options.timeoutSeconds ?? 90}];`, selector, `out center tags${cap};`].join('\n')
+  return { query, selector, area }
 }

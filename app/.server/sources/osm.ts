@@ -1,12 +1,29 @@
 /**
- * OpenStreetMap through the Overpass API. Public instances are shared and rate-limited (~10 000 requests a day, 2
- * concurrent slots per IP), so responses are cached for an hour and every request names us with a real User-Agent.
- * Data © OpenStreetMap contributors, ODbL: the UI and exports must credit it.
+ * OpenStreetMap through the Overpass API. Data © OpenStreetMap contributors, ODbL: the UI and exports credit it.
+ *
+ * Public instances are shared (about 10 000 requests a day and 2 concurrent slots per IP), so this source follows
+ * the usage policy:
+ * - One query per area and category. The answer is fetched once at the source's ceiling (`maxElements`, 10 000
+ *   elements, the most any caller reads: the preview's free count reads 2 001, an export at most
+ *   EXPORT_MAX_LEADS × 5 with its gates) and cached under the area + category only, never the limit: the preview,
+ *   its count and the export launched from it all read the same entry.
+ * - The cache keeps answers an hour (LRU, at most 200 answers and 100 000 elements in all). Identical queries in
+ *   flight at the same time share one request.
+ * - At most 2 requests in flight per endpoint; more wait for a slot (the caller's abort still applies).
+ * - Back-off: after a 429 (Retry-After honoured, else exponential from 10 s to 10 min), a `remark` (the query failed
+ *   part-way with HTTP 200) or a 504 (overloaded), nothing is sent to that endpoint until the back-off has passed:
+ *   searches meanwhile fail at once with `rate_limited` (cached answers are still served). A success resets it.
+ * - Every request names us with a User-Agent carrying a contact (app/.server/sources/index.ts).
+ *
+ * The cache and the back-off live on globalThis: under `npm start` the app's bundle and the in-process worker each
+ * load their own copy of this module, and a preview and the export after it must share them.
  */
+import { LRUCache } from 'lru-cache'
 import { parseRetryAfter } from '#app/utils/headers.ts'
 import { briefText, requestUpstream } from './http.ts'
 import { mapOverpassElement, type OverpassElement } from './osm-mapping.ts'
 import { buildOverpassQuery } from './osm-query.ts'
+import { SharedRequests } from './shared-requests.ts'
 import { type Business, type LeadSource, LeadSourceError } from './types.ts'
 
 export interface OsmSourceConfig {
@@ -17,59 +34,167 @@ export interface OsmSourceConfig {
   /** Client-side deadline; the query itself asks Overpass for a little less. */
   timeoutMs?: number
   cacheTtlMs?: number
+  /** Elements one query asks for (the ceiling of every search). Default OVERPASS_MAX_ELEMENTS. */
+  maxElements?: number
+  /** Clock of the back-off (tests). */
+  now?: () => number
 }
 
-interface CacheEntry {
-  expiresAt: number
-  elements: OverpassElement[]
-}
-
-// Shared by all source instances: a preview and the export that follows it hit the cache, not Overpass.
-const cache = new Map<string, CacheEntry>()
+const OVERPASS_MAX_ELEMENTS = 10_000
 const CACHE_MAX_ENTRIES = 200
+const CACHE_MAX_ELEMENTS = 100_000
+const MAX_IN_FLIGHT = 2
+const BACKOFF_BASE_MS = 10_000
+const BACKOFF_MAX_MS = 10 * 60_000
+/** A Retry-After beyond this is taken as this (a wrong date must not silence the source for days). */
+const RETRY_AFTER_MAX_SECONDS = 3_600
 
+interface Backoff {
+  /** No request before this time (ms, the source's clock). */
+  until: number
+  /** Failures in a row: the exponent of the next wait without Retry-After. */
+  failures: number
+}
+
+/** A counting semaphore: requests in flight to one endpoint. */
+class Slots {
+  private active = 0
+  private readonly waiting: Array<() => void> = []
+
+  constructor(private readonly max: number) {}
+
+  async acquire(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted()
+    if (this.active < this.max) {
+      this.active++
+      return
+    }
+    await new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort)
+        this.active++
+        resolve()
+      }
+      const onAbort = () => {
+        const index = this.waiting.indexOf(grant)
+        if (index >= 0) this.waiting.splice(index, 1)
+        reject(signal.reason)
+      }
+      this.waiting.push(grant)
+      signal.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  release(): void {
+    this.active--
+    this.waiting.shift()?.()
+  }
+}
+
+interface OverpassState {
+  cache: LRUCache<string, OverpassElement[]>
+  requests: SharedRequests<OverpassElement[]>
+  backoff: Map<string, Backoff>
+  slots: Map<string, Slots>
+}
+
+const STATE_KEY = Symbol.for('leadatlas.overpass')
+type WithState = typeof globalThis & { [STATE_KEY]?: OverpassState }
+
+function state(): OverpassState {
+  const holder = globalThis as WithState
+  return (holder[STATE_KEY] ??= {
+    cache: new LRUCache<string, OverpassElement[]>({
+      max: CACHE_MAX_ENTRIES,
+      maxSize: CACHE_MAX_ELEMENTS,
+      sizeCalculation: (elements) => elements.length + 1,
+    }),
+    requests: new SharedRequests(),
+    backoff: new Map(),
+    slots: new Map(),
+  })
+}
+
+/** Forgets cached answers, requests in flight and back-offs (tests). */
 export function clearOverpassCache(): void {
-  cache.clear()
+  const current = state()
+  current.cache.clear()
+  current.requests.clear()
+  current.backoff.clear()
+  current.slots.clear()
 }
 
-function cached(key: string): OverpassElement[] | undefined {
-  const entry = cache.get(key)
-  if (!entry) return undefined
-  if (entry.expiresAt > Date.now()) return entry.elements
-  cache.delete(key)
-  return undefined
+/** Seconds until `endpoint` may be asked again (0: now). */
+export function overpassBackoffSeconds(endpoint: string, now = Date.now()): number {
+  const backoff = state().backoff.get(endpoint)
+  return backoff && backoff.until > now ? Math.ceil((backoff.until - now) / 1000) : 0
 }
 
-function remember(key: string, elements: OverpassElement[], ttlMs: number): void {
-  if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string)
-  cache.set(key, { expiresAt: Date.now() + ttlMs, elements })
+/**
+ * Records a failure that calls for waiting: `retryAfterSeconds` when Overpass said how long, else the exponential
+ * step. Also used by the start-up probe when its request is answered 429.
+ */
+export function backOffOverpass(endpoint: string, retryAfterSeconds: number | undefined, now = Date.now()): number {
+  const backoffs = state().backoff
+  const failures = backoffs.get(endpoint)?.failures ?? 0
+  const waitMs =
+    retryAfterSeconds !== undefined
+      ? Math.min(retryAfterSeconds, RETRY_AFTER_MAX_SECONDS) * 1000
+      : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** failures)
+  backoffs.set(endpoint, { until: now + waitMs, failures: failures + 1 })
+  return Math.ceil(waitMs / 1000)
 }
 
-export function createOsmSource(config: OsmSourceConfig): LeadSource {
-  const fetchImpl = config.fetch ?? fetch
-  const timeoutMs = config.timeoutMs ?? 100_000
-  const cacheTtlMs = config.cacheTtlMs ?? 60 * 60 * 1000
+function slotsFor(endpoint: string): Slots {
+  const all = state().slots
+  let slots = all.get(endpoint)
+  if (!slots) all.set(endpoint, (slots = new Slots(MAX_IN_FLIGHT)))
+  return slots
+}
 
-  async function run(query: string, signal: AbortSignal | undefined): Promise<OverpassElement[]> {
-    const key = `${config.endpoint}\n${query}`
-    const hit = cached(key)
-    if (hit) return hit
+/** What one request to Overpass needs. */
+interface OverpassClient {
+  endpoint: string
+  userAgent: string
+  fetchImpl: typeof fetch
+  timeoutMs: number
+  now: () => number
+}
+
+function refuseWhileBackingOff(client: OverpassClient): void {
+  const wait = overpassBackoffSeconds(client.endpoint, client.now())
+  if (wait > 0) throw new LeadSourceError('rate_limited', `Overpass asked us to wait: no request for ${wait} s`, wait)
+}
+
+/** A failure that means "too much load": back off, then report it as `code`. */
+function overloaded(client: OverpassClient, code: 'rate_limited' | 'timeout' | 'upstream_error', message: string, retryAfterSeconds?: number): LeadSourceError {
+  const wait = backOffOverpass(client.endpoint, retryAfterSeconds, client.now())
+  return new LeadSourceError(code, message, code === 'rate_limited' ? wait : retryAfterSeconds)
+}
+
+/** One query, sent only outside a back-off and within the endpoint's slots. */
+async function fetchElements(client: OverpassClient, query: string, signal: AbortSignal): Promise<OverpassElement[]> {
+  refuseWhileBackingOff(client)
+  const slots = slotsFor(client.endpoint)
+  await slots.acquire(signal)
+  try {
+    // A 429 may have come in while this request waited for its slot.
+    refuseWhileBackingOff(client)
     const response = await requestUpstream(
-      fetchImpl,
-      config.endpoint,
+      client.fetchImpl,
+      client.endpoint,
       {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': config.userAgent, Accept: 'application/json' },
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': client.userAgent, Accept: 'application/json' },
         body: new URLSearchParams({ data: query }).toString(),
       },
-      { timeoutMs, signal, upstream: 'Overpass' },
+      { timeoutMs: client.timeoutMs, signal, upstream: 'Overpass' },
     )
     if (response.status === 429) {
-      const retryAfter = parseRetryAfter(response.headers.get('retry-after'))
-      throw new LeadSourceError('rate_limited', 'Overpass rate limit reached', retryAfter)
+      throw overloaded(client, 'rate_limited', 'Overpass rate limit reached', parseRetryAfter(response.headers.get('retry-after')))
     }
     // Overpass answers 504 when it is overloaded and cannot start the query in time.
-    if (response.status === 504) throw new LeadSourceError('timeout', `Overpass is overloaded: ${briefText(response.text)}`)
+    if (response.status === 504) throw overloaded(client, 'timeout', `Overpass is overloaded: ${briefText(response.text)}`)
     if (response.status === 400) throw new LeadSourceError('bad_request', `Overpass rejected the query: ${briefText(response.text)}`)
     if (response.status !== 200) throw new LeadSourceError('upstream_error', `Overpass answered HTTP ${response.status}: ${briefText(response.text)}`)
     let json: { elements?: OverpassElement[]; remark?: string }
@@ -79,26 +204,53 @@ export function createOsmSource(config: OsmSourceConfig): LeadSource {
       throw new LeadSourceError('upstream_error', `Overpass answered something that is not JSON: ${briefText(response.text, 120)}`)
     }
     // A remark means the query failed part-way (timeout, out of memory) even though the status is 200: the
-    // elements are incomplete, so they are neither used nor cached.
+    // elements are incomplete, so they are neither used nor cached, and the server is given time.
     if (json.remark) {
-      const code = /time(d)? ?out/i.test(json.remark) ? 'timeout' : 'upstream_error'
-      throw new LeadSourceError(code, `Overpass: ${json.remark.trim()}`)
+      throw overloaded(client, /time(d)? ?out/i.test(json.remark) ? 'timeout' : 'upstream_error', `Overpass: ${json.remark.trim()}`)
     }
-    const elements = Array.isArray(json.elements) ? json.elements : []
-    remember(key, elements, cacheTtlMs)
-    return elements
+    const backoff = state().backoff.get(client.endpoint)
+    if (backoff) backoff.failures = 0
+    return Array.isArray(json.elements) ? json.elements : []
+  } finally {
+    slots.release()
+  }
+}
+
+export function createOsmSource(config: OsmSourceConfig): LeadSource {
+  const client: OverpassClient = {
+    endpoint: config.endpoint,
+    userAgent: config.userAgent,
+    fetchImpl: config.fetch ?? fetch,
+    timeoutMs: config.timeoutMs ?? 100_000,
+    now: config.now ?? Date.now,
+  }
+  const cacheTtlMs = config.cacheTtlMs ?? 60 * 60 * 1000
+  const maxElements = config.maxElements ?? OVERPASS_MAX_ELEMENTS
+
+  /** The answer for one area + category: cached, or joined while in flight, or asked for. */
+  async function run(selector: string, query: string, signal: AbortSignal | undefined): Promise<OverpassElement[]> {
+    const key = `${client.endpoint}\n${selector}`
+    const { cache, requests } = state()
+    const hit = cache.get(key)
+    if (hit) return hit
+    return requests.run(key, signal, async (shared) => {
+      const elements = await fetchElements(client, query, shared)
+      cache.set(key, elements, { ttl: cacheTtlMs })
+      return elements
+    })
   }
 
   return {
     name: 'osm',
+    scope: `osm ${client.endpoint}`,
     async *search(params, category, options) {
       const limit = options.limit ?? Number.POSITIVE_INFINITY
-      const { query, area } = buildOverpassQuery(params, category, {
-        limit: options.limit,
-        timeoutSeconds: Math.max(10, Math.floor(timeoutMs / 1000) - 10),
+      const { query, selector, area } = buildOverpassQuery(params, category, {
+        maxElements,
+        timeoutSeconds: Math.max(10, Math.floor(client.timeoutMs / 1000) - 10),
       })
       if (limit <= 0) return
-      const elements = await run(query, options.signal)
+      const elements = await run(selector, query, options.signal)
       const countryCode = area.isFrance ? 'FR' : (params.countryCode?.toUpperCase() ?? null)
       let yielded = 0
       for (const element of elements) {

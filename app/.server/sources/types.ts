@@ -26,7 +26,7 @@ export interface ResolvedCategory {
   naf?: string[]
 }
 
-type LeadSourceName = 'demo' | 'osm' | 'google'
+export type LeadSourceName = 'demo' | 'osm' | 'google'
 
 /** One business as a source found it, before enrichment. Unknown values are null, never invented. */
 export interface Business {
@@ -66,6 +66,11 @@ export interface LeadSearchOptions {
 
 export interface LeadSource {
   name: LeadSourceName
+  /**
+   * What makes two instances give the same answers (the name and the upstream they ask): previews are cached per
+   * scope (app/.server/search/preview.ts). Default: the name.
+   */
+  scope?: string
   search(params: SearchParams, category: ResolvedCategory | null, options: LeadSearchOptions): AsyncIterable<Business>
 }
 

@@ -25,6 +25,7 @@ export function createDemoSource(config: DemoSourceConfig = {}): LeadSource {
   const websitesBaseUrl = config.websitesBaseUrl?.replace(/\/+$/, '') || null
   return {
     name: 'demo',
+    scope: `demo ${websitesBaseUrl ?? ''}`,
     search: (params, category, options) => searchDemo(params, category, options, websitesBaseUrl),
   }
 }
