@@ -11,8 +11,8 @@ import { seedRichExport } from './support/seed-exports.ts'
 import { uniqueEmail } from './support/users.ts'
 
 const PROVENANCE = ['Source', 'Source ID', 'Source URL']
-const CRM_HEADERS = ['Company name', 'Street Address', 'City', 'Postal Code', 'Country/Region', 'Phone Number', 'Website URL', 'Email', 'Facebook Company Page', 'LinkedIn Company Page', ...PROVENANCE]
-const CONTACTS_HEADERS = ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Email status', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE]
+const CRM_HEADERS = ['Company name', 'Street Address', 'City', 'Postal Code', 'Country/Region', 'Phone Number', 'Website URL', 'Mobile Phone Number', 'Email', 'Facebook Company Page', 'LinkedIn Company Page', ...PROVENANCE]
+const CONTACTS_HEADERS = ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Phone type', 'Other phones', 'Emails', 'Email sources', 'Email status', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE]
 
 const openDownloadMenu = async (page: Page) => {
   await page.locator('summary', { hasText: /^(Download|Télécharger)/ }).click()

@@ -20,15 +20,15 @@ const HEADERS_EN: Record<DownloadPreset, string[]> = {
   all: [
     'Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Latitude', 'Longitude', 'Rating', 'Review count',
     'Categories', 'Google Maps URL', 'Opening hours', 'Business status', 'Description',
-    'Phone enrichment status', 'Website enrichment status', 'Emails', 'Email sources', 'Email status', 'Email enrichment status', 'Technologies', 'Technologies enrichment status',
+    'Phone type', 'Other phones', 'Phone enrichment status', 'Website enrichment status', 'Emails', 'Email sources', 'Email status', 'Email enrichment status', 'Technologies', 'Technologies enrichment status',
     'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', 'Social media enrichment status',
     'SIREN', 'SIRET', 'Legal name', 'NAF code', 'Legal category', 'Headcount band', 'Creation date', 'Match confidence',
     'Activity (NAF label)', 'Legal form', 'Headcount', 'Administrative state', 'Head office address', 'Directors', 'Company registry enrichment status',
     ...PROVENANCE_EN,
   ],
-  contacts: ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Email status', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE_EN],
+  contacts: ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Phone type', 'Other phones', 'Emails', 'Email sources', 'Email status', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE_EN],
   crm: [
-    'Company name', 'Street Address', 'City', 'Postal Code', 'Country/Region', 'Phone Number', 'Website URL', 'Email',
+    'Company name', 'Street Address', 'City', 'Postal Code', 'Country/Region', 'Phone Number', 'Website URL', 'Mobile Phone Number', 'Email',
     'Facebook Company Page', 'LinkedIn Company Page', ...PROVENANCE_EN,
   ],
 }
@@ -131,14 +131,14 @@ describe('exact columns per preset', () => {
 
   test('French files: French headers, except the CRM ones, which are what CRMs map', async () => {
     expect((await csvRows('contacts', { lang: 'fr' }))[0]).toEqual([
-      'Nom', 'Adresse', 'Ville', 'Code postal', 'Code pays', 'Téléphone', 'Site web', 'E-mails', 'Sources des e-mails', 'Statut des e-mails',
+      'Nom', 'Adresse', 'Ville', 'Code postal', 'Code pays', 'Téléphone', 'Site web', 'Type de téléphone', 'Autres téléphones', 'E-mails', 'Sources des e-mails', 'Statut des e-mails',
       'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', 'Source', 'Identifiant source', 'Lien source',
     ])
     expect((await csvRows('crm', { lang: 'fr' }))[0]).toEqual(HEADERS_EN.crm)
   })
 
   test('only the enrichments the export chose', async () => {
-    expect((await csvRows('crm', { exportId: ids.emailOnly }))[0]).toEqual(HEADERS_EN.crm.filter((header) => !header.endsWith('Company Page')))
+    expect((await csvRows('crm', { exportId: ids.emailOnly }))[0]).toEqual(HEADERS_EN.crm.filter((header) => !header.endsWith('Company Page') && header !== 'Mobile Phone Number'))
     expect((await csvRows('contacts', { exportId: ids.emailOnly }))[0]).toEqual(['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Emails', 'Email sources', 'Email status', ...PROVENANCE_EN])
   })
 
