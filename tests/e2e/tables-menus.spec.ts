@@ -139,7 +139,8 @@ test.describe('at 1440 px', () => {
     expect(await nameCell.evaluate((element) => getComputedStyle(element).position)).toBe('sticky')
 
     const row = page.getByTestId('lead-row').first()
-    await expect(row.locator('[data-column=phone]')).toHaveText('+33 2 98 04 12 10')
+    await expect(row.locator('[data-column=phone] a')).toHaveText('+33 2 98 04 12 10')
+    await expect(row.locator('[data-column=phone]')).toContainText('Landline')
     await expect(row.locator('[data-column=website] a')).toHaveText('boulangerie-1.fr')
     await expect(row.locator('[data-column=website] a')).toHaveAttribute('href', /^https:\/\/www\.boulangerie-1\.fr\/nous-contacter/)
     await expectNoA11yViolations(page)
