@@ -15,7 +15,7 @@ import type { LeadEnrichmentResult } from './enrichers.ts'
 /** A name-and-place match or a SIRET printed on the site; a weaker match may be another company that closed. */
 export const CLOSED_MATCH_MIN_CONFIDENCE = 0.9
 
-export const REGISTRY_CLOSED = 'registry_closed'
+const REGISTRY_CLOSED = 'registry_closed'
 
 /** Whether the export asked to leave closed businesses out (the search filter "Exclude permanently closed"). */
 export function excludesClosed(searchParams: { filters?: unknown } | null | undefined): boolean {
