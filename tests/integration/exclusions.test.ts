@@ -6,6 +6,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { closeDb } from '#app/.server/db.ts'
 import { addDncEntries } from '#app/.server/do-not-contact/store.ts'
+import { CLOSED_MATCH_MIN_CONFIDENCE } from '#app/.server/exports/closed-leads.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
@@ -43,14 +44,14 @@ async function createUser(): Promise<string> {
   return id
 }
 
-async function runExport(userId: string, options: object, extra: object = {}) {
+async function runExport(userId: string, options: object, extra: object = {}, maxLeads = LEADS) {
   const { rows } = await admin.query(
     `insert into public.exports (user_id, name, status, search_status, enrichment_status, search_params, enrichment_options, country, city, business_types)
      values ($1, 'gates', 'processing', 'pending', 'pending', $2, $3, 'France', 'Lyon', '{boulangerie}') returning id`,
     [userId, { sector: 'boulangerie', country: 'France', countryCode: 'FR', city: 'Lyon', lang: 'fr', ...extra }, options],
   )
   const exportId: string = rows[0].id
-  const result = await processExport(exportId, { enrichers, source, maxLeads: LEADS, concurrency: 4 })
+  const result = await processExport(exportId, { enrichers, source, maxLeads, concurrency: 4 })
   expect(result.outcome).toBe('completed')
   return exportId
 }
@@ -116,6 +117,48 @@ describe('only new businesses', () => {
 
     const again = await linkedLeads(await runExport(userId, { phone: true }))
     expect(again.filter((lead) => firstIds.has(lead.id)).length).toBe(LEADS)
+  })
+})
+
+describe('closed in the registry', () => {
+  const REGISTRY = { admin_fr_info: true, phone: true }
+  const MANY = 150
+  const closedMatches = async (exportId: string) => {
+    const { rows } = await admin.query(
+      `select count(*)::int as n from public.export_leads el join public.leads l on l.id = el.lead_id
+        where el.export_id = $1 and (l.admin_fr_info ->> 'confidence')::numeric >= $2
+          and l.admin_fr_info -> 'results' -> 0 ->> 'etat_administratif' in ('F', 'C')`,
+      [exportId, CLOSED_MATCH_MIN_CONFIDENCE],
+    )
+    return rows[0].n as number
+  }
+
+  it('"Exclude permanently closed" leaves out a lead the registry says is closed, before anything of it is charged', async () => {
+    // About one demo company in twenty is closed in the demo registry: 150 bakeries hold a few.
+    const plain = await runExport(await createUser(), REGISTRY, {}, MANY)
+    const closed = await closedMatches(plain)
+    expect(closed).toBeGreaterThan(0)
+
+    const exportId = await runExport(await createUser(), REGISTRY, { filters: { excludeClosed: true } }, MANY)
+    expect(await closedMatches(exportId)).toBe(0)
+    expect(await linkedLeads(exportId)).toHaveLength(MANY - closed)
+    const { excluded, used, charged } = await accounts(exportId)
+    expect(excluded.registry_closed).toBe(closed)
+    expect(charged).toBe(used)
+    const { rows } = await admin.query('select lead_count from public.exports where id = $1', [exportId])
+    expect(rows[0].lead_count).toBe(MANY - closed)
+  })
+
+  it('a lead holding results in the export already is flagged, not removed', async () => {
+    const userId = await createUser()
+    const exportId = await runExport(userId, { phone: true }, { filters: { excludeClosed: true } }, MANY)
+    // The registry added afterwards: the closed ones keep their phone (paid) and stay listed.
+    await admin.query(`update public.exports set status = 'processing', enrichment_options = $2 where id = $1`, [exportId, REGISTRY])
+    await admin.query(`update public.export_leads set admin_fr_info_status = 'pending' where export_id = $1`, [exportId])
+    expect((await processExport(exportId, { enrichers, source, maxLeads: MANY, concurrency: 4 })).outcome).toBe('completed')
+    expect(await linkedLeads(exportId)).toHaveLength(MANY)
+    expect(await closedMatches(exportId)).toBeGreaterThan(0)
+    expect((await accounts(exportId)).excluded.registry_closed).toBeUndefined()
   })
 })
 

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely'
 import pMap from 'p-map'
 import type { Database } from '#app/.server/db.ts'
+import { closedInRegistry, excludesClosed, leaveOutClosedLead } from './closed-leads.ts'
 import { abortError, exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { finishEnrichment, type StopReason } from './finish-run.ts'
 import { pendingLeads, pendingTasks, type PendingLead } from './pending-leads.ts'
@@ -86,11 +87,13 @@ export async function runEnrichmentPhase(
   const totals = { enrichedLeads: 0, charged: 0 }
   const { reuseDays, recheckDays } = options
   const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf, reuseDays, recheckDays }
+  const excludeClosed = excludesClosed(row.search_params)
 
   const enrichOne = async (lead: PendingLead) => {
     const pending = pendingTasks(lead)
     if (pending.size === 0) return
     const result = await enrichWithStore(db, lead, pending, context)
+    if (excludeClosed && closedInRegistry(result) && (await leaveOutClosedLead(db, exportId, lead.lead_id))) return progress.flush()
     const recorded = await recordLeadEnrichment(db, { userId: row.user_id, exportId, leadId: lead.lead_id, reuseDays }, result, log)
     if (recorded.missing) return stop.halt('gone')
     totals.enrichedLeads++
