@@ -220,6 +220,8 @@ export const ENRICHMENT_TABLE = [
       registryColumn('administrative_state', { en: 'Administrative state', fr: 'État administratif' }, 12),
       registryColumn('head_office_address', { en: 'Head office address', fr: 'Adresse du siège' }, 40),
       registryColumn('directors', { en: 'Directors', fr: 'Dirigeants' }, 40),
+      registryColumn('matched_by', { en: 'Identified by', fr: 'Identifié par' }, 28),
+      registryColumn('id_source_page', { en: 'SIREN/SIRET page', fr: 'Page SIREN/SIRET' }, 40),
     ],
     fileRole: 'detail',
     statusHeader: { en: 'Company registry enrichment status', fr: 'Statut enrichissement données légales' },

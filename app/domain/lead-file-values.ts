@@ -102,6 +102,10 @@ export interface AdminFrFields {
   head_office_address: string | null
   /** "Jean Louis MARTIN (Gérant); CABINET AUDIT OUEST (Commissaire aux comptes titulaire)". */
   directors: string | null
+  /** How the company was identified, labelled in the file's language by the server (else its code). */
+  matched_by: string | null
+  /** The page of the site that prints the SIRET/SIREN, when the identification rests on it. */
+  id_source_page: string | null
 }
 
 /** Directors as one cell: "First names NAME (role)" or "COMPANY (role)", semicolon-separated. */
@@ -159,6 +163,8 @@ export function adminFrFields(value: unknown): AdminFrFields {
     administrative_state: text(pick('etat_administratif_libelle', 'etat_administratif', 'administrative_state')),
     head_office_address: personal(text(pick('siege_adresse', 'head_office_address')) ?? text(siege.adresse)),
     directors: personal(formatDirectors(best.dirigeants ?? info.dirigeants)),
+    matched_by: text(info.matched_by_libelle) ?? text(info.matched_by),
+    id_source_page: text(info.id_source_page),
   }
 }
 

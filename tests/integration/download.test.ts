@@ -68,6 +68,8 @@ const ALL_HEADERS = [
   'Administrative state',
   'Head office address',
   'Directors',
+  'Identified by',
+  'SIREN/SIRET page',
   'Company registry enrichment status',
   ...PROVENANCE_HEADERS,
 ]
@@ -162,6 +164,8 @@ async function seedLeads(userId: string, exportId: string) {
               },
               admin_fr_info: {
                 confidence: 0.92,
+                matched_by: 'siret',
+                id_source_page: 'https://boulangerie-paul.fr/mentions-legales',
                 results: [
                   {
                     siren: '552100554',
@@ -354,6 +358,8 @@ describe('CSV', () => {
       'Administrative state': 'Active',
       'Head office address': '3 RUE DU BAC 75007 PARIS',
       Directors: 'MARIE PAUL (Président)',
+      'Identified by': 'SIRET printed on the site',
+      'SIREN/SIRET page': 'https://boulangerie-paul.fr/mentions-legales',
       'Company registry enrichment status': 'Found',
       Source: 'Demo data',
       'Source ID': `place-${ids.full}-1`,
@@ -446,6 +452,7 @@ describe('CSV dialects (comma / semicolon)', () => {
       'Forme juridique': 'SAS, société par actions simplifiée',
       'Effectif salarié': '10 à 19 salariés',
       'État administratif': 'Actif',
+      'Identifié par': 'SIRET affiché sur le site',
     })
     const { records: en } = await records({ lang: 'en' }, ',')
     // NAF and legal-form labels exist in French only (INSEE): the same in both files.
@@ -694,6 +701,8 @@ describe('cell helpers (pure)', () => {
       administrative_state: null,
       head_office_address: null,
       directors: null,
+      matched_by: null,
+      id_source_page: null,
     })
     expect(adminFrFields({ siren: '1', legal_name: 'X', naf_code: '01.11Z', match_confidence: 1 })).toMatchObject({
       siren: '1',

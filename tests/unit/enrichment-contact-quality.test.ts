@@ -129,3 +129,20 @@ describe('phones', () => {
     expect(findings(html).phones).toEqual(['+33 4 78 12 34 56', '+33 6 12 34 56 78', '+33 4 78 11 22 33', '+33 4 78 44 55 66'])
   })
 })
+
+describe('company identifiers', () => {
+  it('reads the SIRET from the legal notice first and names the page it was printed on', () => {
+    const at = (url: string, html: string, kind: ExtractionPage['kind']): ExtractionPage => ({ kind, url, html, parsed: parsePage(html, url), headers: {} })
+    const found = extractFindings(
+      [
+        at('https://s.fr/', '<footer>SIREN 552 100 554</footer>', 'home'),
+        at('https://s.fr/mentions-legales', '<table><tr><td>SIRET :</td><td>732 829 320<br>00074</td></tr></table>', 'legal'),
+      ],
+      { country: 'FR', robotsText: '' },
+    )
+    expect(found).toMatchObject({ siret: '73282932000074', siren: '732829320', companyIdsPage: 'https://s.fr/mentions-legales' })
+    const sirenOnly = extractFindings([at('https://s.fr/a-propos', '<p>RCS Lyon 552 100 554</p>', 'about')], { country: 'FR', robotsText: '' })
+    expect(sirenOnly).toMatchObject({ siret: null, siren: '552100554', companyIdsPage: 'https://s.fr/a-propos' })
+    expect(extractFindings([at('https://s.fr/', '<p>Bienvenue</p>', 'home')], { country: 'FR', robotsText: '' }).companyIdsPage).toBeNull()
+  })
+})

@@ -113,13 +113,40 @@ describe('enrichLead', () => {
     const foreign = await enrichLead({ ...lead, countryCode: 'DE' }, new Set(['admin_fr_info']), { enrichers, exportCountryCode: 'FR' })
     expect(foreign.outcomes).toEqual({ admin_fr_info: 'not_found' })
     const unnamed = await enrichLead({ ...lead, name: 'Unnamed Business' }, new Set(['admin_fr_info']), { enrichers, exportCountryCode: 'FR' })
-    expect(unnamed.outcomes).toEqual({ admin_fr_info: 'not_found' })
     expect(enrichers.lookupRegistry).not.toHaveBeenCalled()
+    // No name to match, but the site prints its SIRET: that much is delivered.
+    expect(unnamed.outcomes).toEqual({ admin_fr_info: 'success' })
+    expect(unnamed.values.admin_fr_info).toMatchObject({ matched_by: 'site', results: [{ siren: '732829320', siret: '73282932000074' }] })
+    const unnamedNoSite = await enrichLead({ ...lead, name: 'Unnamed Business' }, new Set(['admin_fr_info']), { enrichers: fake({ crawl: vi.fn(async () => ({ ...OK, siret: null })) }), exportCountryCode: 'FR' })
+    expect(unnamedNoSite.outcomes).toEqual({ admin_fr_info: 'not_found' })
     // The export's country stands in for a lead without one.
     const inherited = await enrichLead({ ...lead, countryCode: null }, new Set(['admin_fr_info']), { enrichers, exportCountryCode: 'FR' })
     expect(inherited.outcomes).toEqual({ admin_fr_info: 'success' })
     const failing = fake({ lookupRegistry: vi.fn(async () => ({ status: 'failed' as const, error: 'rate_limited' })) })
     expect((await enrichLead(lead, new Set(['admin_fr_info']), { enrichers: failing, exportCountryCode: 'FR' })).outcomes).toEqual({ admin_fr_info: 'failed' })
+  })
+
+  it('a SIRET/SIREN printed on the site is delivered with its page, even when the registry knows no such company', async () => {
+    const page = 'https://boulangerie.example/mentions-legales'
+    const printed = { ...OK, companyIdsPage: page }
+    const task = new Set<TaskType>(['admin_fr_info'])
+    const unknown = fake({ crawl: vi.fn(async () => printed), lookupRegistry: vi.fn(async () => ({ status: 'not_found' as const })) })
+    const alone = await enrichLead(lead, task, { enrichers: unknown, exportCountryCode: 'FR' })
+    expect(alone.outcomes).toEqual({ admin_fr_info: 'success' })
+    expect(alone.values.admin_fr_info).toEqual({ results: [{ siren: '732829320', siret: '73282932000074' }], confidence: null, matched_by: 'site', id_source_page: page })
+    // A SIREN alone (an RCS mention) is delivered too.
+    const rcs = fake({ crawl: vi.fn(async () => ({ ...printed, siret: null, siren: '732829320' })), lookupRegistry: vi.fn(async () => ({ status: 'not_found' as const })) })
+    expect((await enrichLead(lead, task, { enrichers: rcs, exportCountryCode: 'FR' })).values.admin_fr_info).toMatchObject({ results: [{ siren: '732829320', siret: null }], matched_by: 'site' })
+    // A registry that failed may answer later: failed (free, retried), not the site's identifiers.
+    const down = fake({ crawl: vi.fn(async () => printed), lookupRegistry: vi.fn(async () => ({ status: 'failed' as const, error: 'http_503' })) })
+    expect((await enrichLead(lead, task, { enrichers: down, exportCountryCode: 'FR' })).outcomes).toEqual({ admin_fr_info: 'failed' })
+    // A match on the printed SIRET names its page; a match by name and postcode does not rest on it.
+    const bySiret = fake({ crawl: vi.fn(async () => printed), lookupRegistry: vi.fn(async () => ({ status: 'success' as const, info: { results: [{ siren: '732829320' }], confidence: 1, matched_by: 'siret' } })) })
+    expect((await enrichLead(lead, task, { enrichers: bySiret, exportCountryCode: 'FR' })).values.admin_fr_info).toMatchObject({ matched_by: 'siret', id_source_page: page })
+    const byName = fake({ crawl: vi.fn(async () => printed), lookupRegistry: vi.fn(async () => ({ status: 'success' as const, info: { results: [{ siren: '552100554' }], confidence: 0.95, matched_by: 'name_postcode' } })) })
+    expect((await enrichLead(lead, task, { enrichers: byName, exportCountryCode: 'FR' })).values.admin_fr_info).not.toHaveProperty('id_source_page')
+    // Never for a lead outside France.
+    expect((await enrichLead({ ...lead, countryCode: 'DE' }, task, { enrichers: unknown, exportCountryCode: 'FR' })).outcomes).toEqual({ admin_fr_info: 'not_found' })
   })
 
   it('an abort rejects: nothing of the lead is reported', async () => {

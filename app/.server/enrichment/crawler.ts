@@ -33,6 +33,8 @@ export interface WebsiteFindings {
   siret: string | null
   /** SIREN from the SIRET, or from a SIREN/RCS mention when no SIRET is printed. */
   siren: string | null
+  /** The page the SIRET (else the SIREN) was printed on. */
+  companyIdsPage: string | null
   /** Every detected technology with version and confidence (technologies above is the grouped view). */
   technologyDetails: DetectedTechnology[]
   /** Pages fetched successfully, homepage first. */
@@ -116,7 +118,7 @@ function isHtml(response: HttpResponse): boolean {
 }
 
 function emptyFindings(status: WebsiteFindings['status'], finalUrl: string | null, error?: string): WebsiteFindings {
-  return { status, finalUrl, emails: [], emailPages: {}, socialMedia: {}, technologies: {}, phones: [], phonePages: {}, siret: null, siren: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
+  return { status, finalUrl, emails: [], emailPages: {}, socialMedia: {}, technologies: {}, phones: [], phonePages: {}, siret: null, siren: null, companyIdsPage: null, technologyDetails: [], pages: [], pageErrors: [], ...(error ? { error } : {}) }
 }
 
 /** "www.example.fr" → "http://www.example.fr/" (sources often store bare domains). */

@@ -30,6 +30,8 @@ export interface ExtractedFindings {
   socialMedia: Partial<Record<SocialNetworkName, string>>
   siret: string | null
   siren: string | null
+  /** The page the SIRET (else the SIREN) was printed on. */
+  companyIdsPage: string | null
   technologyDetails: DetectedTechnology[]
 }
 
@@ -39,13 +41,13 @@ const MAX_PHONES = 10
 /** A raw number and the page it was printed on. */
 type Found = [raw: string, page: string]
 
-function companyIds(pages: ExtractionPage[]): { siret: string | null; siren: string | null } {
+function companyIds(pages: ExtractionPage[]): { siret: string | null; siren: string | null; companyIdsPage: string | null } {
   // Legal notices first: that is where the SIRET is meant to be.
-  let ids = { siret: null as string | null, siren: null as string | null }
+  let ids = { siret: null as string | null, siren: null as string | null, companyIdsPage: null as string | null }
   for (const page of [...pages.filter((p) => p.kind === 'legal'), ...pages.filter((p) => p.kind !== 'legal')]) {
     const found = companyIdsFromText(page.parsed.text)
-    if (found.siret) return found
-    if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren }
+    if (found.siret) return { ...found, companyIdsPage: page.url }
+    if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren, companyIdsPage: page.url }
   }
   return ids
 }

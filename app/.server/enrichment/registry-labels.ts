@@ -12,6 +12,8 @@
  *   Headcount band (tranche_effectif_salarie "03")      → INSEE "tranches d'effectif salarié", in French or English.
  *   Administrative state (etat_administratif)           → INSEE's wording: establishment A "Actif" / F "Fermé",
  *     legal unit C "Cessée"; in English Active / Closed / Ceased.
+ *   How the company was identified (matched_by)         → ours: SIRET/SIREN printed on the site, name and postcode,
+ *     or printed on the site but not in the registry.
  */
 import codesNaf from '@socialgouv/codes-naf'
 import type { FileLang } from '#app/domain/enrichment-types.ts'
@@ -42,6 +44,19 @@ const ADMINISTRATIVE_STATE: Record<string, Record<FileLang, string>> = {
   A: { fr: 'Actif', en: 'Active' },
   F: { fr: 'Fermé', en: 'Closed' },
   C: { fr: 'Cessée', en: 'Ceased' },
+}
+
+/** How the company was identified (admin_fr_info.matched_by). */
+const MATCHED_BY: Record<string, Record<FileLang, string>> = {
+  siret: { fr: 'SIRET affiché sur le site', en: 'SIRET printed on the site' },
+  siren: { fr: 'SIREN affiché sur le site', en: 'SIREN printed on the site' },
+  name_postcode: { fr: 'Nom et code postal', en: 'Name and postcode' },
+  site: { fr: 'Affiché sur le site, absent du registre', en: 'Printed on the site, not in the registry' },
+}
+
+/** "site" → "Printed on the site, not in the registry" / "Affiché sur le site, absent du registre". */
+function matchedByLabel(value: string | null, lang: FileLang): string | null {
+  return value ? (MATCHED_BY[value]?.[lang] ?? null) : null
 }
 
 /** "47.24Z" (or "4724Z") → its NAF rév. 2 label, or null. */
@@ -94,6 +109,7 @@ function labelled(result: Record<string, unknown>, lang: FileLang): Record<strin
     nature_juridique_libelle: legalCategoryLabel(code(result.nature_juridique)),
     tranche_effectif_salarie_libelle: headcountBandLabel(code(result.tranche_effectif_salarie), lang),
     etat_administratif_libelle: administrativeStateLabel(code(result.etat_administratif), lang),
+    matched_by_libelle: matchedByLabel(code(result.matched_by), lang),
   }
   return { ...result, ...Object.fromEntries(Object.entries(labels).filter(([, label]) => label !== null)) }
 }

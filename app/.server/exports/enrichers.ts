@@ -31,6 +31,8 @@ export interface WebsiteFindings {
   siret: string | null
   /** SIREN from the SIRET or an RCS mention (when the engine reports it). */
   siren?: string | null
+  /** The page the SIRET/SIREN was printed on (when the engine reports it). */
+  companyIdsPage?: string | null
   error?: string
 }
 
@@ -231,6 +233,24 @@ async function lookupRegistry(lead: LeadForEnrichment, findings: WebsiteFindings
 }
 
 /**
+ * What the registry task stores: the registry's match, with the page the site printed its SIRET/SIREN on; when the
+ * registry knows no such company (not_found, never a failure that may answer later), the identifiers the site prints
+ * in its legal notice all the same (Luhn-checked, the business's own statement), marked `matched_by: 'site'`.
+ */
+function registryInfo(result: RegistryOutcome, findings: WebsiteFindings | null): JsonObject | null {
+  const page = findings?.companyIdsPage ?? null
+  if (result.status === 'success') {
+    const info = Array.isArray(result.info.results) ? result.info : { ...result.info, results: [result.info] }
+    // The page only when the registry matched on the identifiers it printed.
+    return page && info.matched_by !== 'name_postcode' ? ({ ...info, id_source_page: page } as JsonObject) : info
+  }
+  const siret = findings?.siret ?? null
+  const siren = findings?.siren ?? siret?.slice(0, 9) ?? null
+  if (result.status !== 'not_found' || !siren) return null
+  return { results: [{ siren, siret }], confidence: null, matched_by: 'site', id_source_page: page }
+}
+
+/**
  * Runs the pending tasks of one lead: at most one website crawl (feeding website, email, social, technologies,
  * the phones and the SIRET for the registry), then the registry for French leads.
  *
@@ -241,7 +261,8 @@ async function lookupRegistry(lead: LeadForEnrichment, findings: WebsiteFindings
  *   technologies  success = at least one detected
  *   phone         success = a valid number after normalisation: the source's first (the main one), then every
  *                 number printed on the site, each with its type and page (leads.phone_sources)
- *   admin_fr_info success = a registry match; only French leads (others: not_found)
+ *   admin_fr_info success = a registry match, else the SIRET/SIREN the site prints (no registry record); only
+ *                 French leads (others: not_found)
  * A crawl that failed (timeout, refused, 5xx) gives `failed` where nothing else answered; not_found otherwise.
  * Aborting (signal) rejects: nothing of this lead is recorded.
  */
@@ -289,9 +310,10 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
   }
   if (pending.has('admin_fr_info')) {
     const result = french ? await lookupRegistry(lead, ok ? findings : null, context) : { status: 'not_found' as const }
-    if (result.status === 'success') {
+    const info = french ? registryInfo(result, ok ? findings : null) : null
+    if (info) {
       outcomes.admin_fr_info = 'success'
-      values.admin_fr_info = Array.isArray(result.info.results) ? result.info : { ...result.info, results: [result.info] }
+      values.admin_fr_info = info
     } else outcomes.admin_fr_info = result.status
   }
   return { outcomes, values, crawled: findings !== null }
