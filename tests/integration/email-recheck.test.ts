@@ -11,6 +11,7 @@ import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
 import type { Business, LeadSource } from '#app/.server/sources/types.ts'
+import { createUserWithCredits } from '#tests/support/credited-user.ts'
 
 const { Packet } = dns2
 const DAY_MS = 86_400_000
@@ -69,14 +70,7 @@ async function storeEmails(placeId: string, emails: string[], checkedDaysAgo: nu
   ])
 }
 
-async function createUser(credits: number): Promise<string> {
-  const id = randomUUID()
-  await admin.query('insert into auth.users (id, email) values ($1, $2)', [id, `${id}@example.test`])
-  const { rows } = await admin.query('select remaining_credits from public.user_credits where user_id = $1', [id])
-  const delta = credits - rows[0].remaining_credits
-  if (delta) await admin.query(`select public.apply_credit_change($1, $2, 'adjustment', $3)`, [id, delta, `test:${randomUUID()}`])
-  return id
-}
+const createUser = (credits: number) => createUserWithCredits(admin, credits)
 
 async function insertExport(userId: string): Promise<string> {
   const { rows } = await admin.query(

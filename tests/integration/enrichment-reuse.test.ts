@@ -14,6 +14,7 @@ import type { LeadSource } from '#app/.server/sources/types.ts'
 import type { DemoWebsites } from '#server/demo/websites.ts'
 import type { Env } from '#app/.server/env.server.ts'
 import { type DemoServices, startDemoServices } from '#tests/support/demo-services.ts'
+import { createUserWithCredits } from '#tests/support/credited-user.ts'
 
 const LEADS = 12
 const TASKS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info']
@@ -51,14 +52,7 @@ function businessesOf(token: string): LeadSource {
   }
 }
 
-async function createUser(credits: number): Promise<string> {
-  const id = randomUUID()
-  await admin.query('insert into auth.users (id, email) values ($1, $2)', [id, `${id}@example.test`])
-  const { rows } = await admin.query('select remaining_credits from public.user_credits where user_id = $1', [id])
-  const delta = credits - rows[0].remaining_credits
-  if (delta) await admin.query(`select public.apply_credit_change($1, $2, 'adjustment', $3)`, [id, delta, `test:${randomUUID()}`])
-  return id
-}
+const createUser = (credits: number) => createUserWithCredits(admin, credits)
 
 async function insertExport(userId: string, options: object = ALL): Promise<string> {
   const { rows } = await admin.query(

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { expect, it } from 'vitest'
+import { closedPortUrl } from '#tests/support/closed-port.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 
@@ -35,14 +34,6 @@ it('npm start stops at once, naming the variable, when a setting is invalid', as
   expect(output).not.toContain('Embedded Postgres ready')
 })
 
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPortUrl(): Promise<string> {
-  const server = http.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return `http://127.0.0.1:${port}`
-}
 
 /** The cookies a response sets, as a Cookie header (later values win). */
 function cookieHeader(response: Response, previous = ''): string {

@@ -25,6 +25,7 @@ import { startFixtureServer, type FixtureServer } from '#tests/support/fixture-s
 import type { DemoWebsites } from '#server/demo/websites.ts'
 import type { Env } from '#app/.server/env.server.ts'
 import { type DemoServices, startDemoServices } from '#tests/support/demo-services.ts'
+import { createUserWithCredits } from '#tests/support/credited-user.ts'
 
 const TASK_COLUMNS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'].map((t) => `${t}_status`)
 const PARIS: SearchParams = { sector: 'shop/bakery', country: 'France', countryCode: 'FR', region: 'Île-de-France', department: 'Paris', city: 'Paris', lang: 'en' }
@@ -51,14 +52,7 @@ async function everything(source: LeadSource, params: SearchParams, limit?: numb
   return all
 }
 
-async function createUser(credits: number): Promise<string> {
-  const id = randomUUID()
-  await admin.query('insert into auth.users (id, email) values ($1, $2)', [id, `${id}@example.test`])
-  const { rows } = await admin.query('select remaining_credits from public.user_credits where user_id = $1', [id])
-  const delta = credits - rows[0].remaining_credits
-  if (delta) await admin.query(`select public.apply_credit_change($1, $2, 'adjustment', $3)`, [id, delta, `test:${randomUUID()}`])
-  return id
-}
+const createUser = (credits: number) => createUserWithCredits(admin, credits)
 
 /** An export as createExport leaves it (search_params with the cap and the filters), without its job. */
 async function insertExport(userId: string, options: object, extra: { maxLeads?: number; filters?: object }): Promise<string> {

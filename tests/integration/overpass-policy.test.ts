@@ -8,9 +8,10 @@ import { NO_FILTERS } from '#app/domain/search-filters.ts'
 import { COUNT_SCAN_LIMIT, scanMatches } from '#app/.server/search/match-count.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, createOsmSource, overpassBackoffSeconds } from '#app/.server/sources/osm.ts'
-import { type Business, type LeadSource, LeadSourceError, type ResolvedCategory, type SearchParams } from '#app/.server/sources/types.ts'
+import type { ResolvedCategory, SearchParams } from '#app/.server/sources/types.ts'
 import { DEFAULT_CONTACT_URL } from '#app/.server/sources/user-agent.ts'
 import { type FixtureHandler, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
+import { collectBusinesses as collect, leadSourceError as refusal } from '#tests/support/lead-source.ts'
 
 function fixture(path: string): string {
   return fs.readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8')
@@ -22,18 +23,6 @@ const BAKERY: ResolvedCategory = { id: 'shop-bakery', label: 'Boulangerie', osm:
 const BUTCHER: ResolvedCategory = { id: 'shop-butcher', label: 'Boucherie', osm: { key: 'shop', value: 'butcher' } }
 const LYON: SearchParams = { country: 'France', countryCode: 'FR', city: 'Lyon', lang: 'fr' }
 const RHONE: SearchParams = { country: 'France', countryCode: 'FR', department: 'Rhône', lang: 'fr' }
-
-async function collect(source: LeadSource, params: SearchParams, category: ResolvedCategory | null, options: { limit?: number; signal?: AbortSignal } = {}) {
-  const out: Business[] = []
-  for await (const business of source.search(params, category, options)) out.push(business)
-  return out
-}
-
-async function refusal(promise: Promise<unknown>): Promise<LeadSourceError> {
-  const error = await promise.then(() => null, (e: unknown) => e)
-  expect(error).toBeInstanceOf(LeadSourceError)
-  return error as LeadSourceError
-}
 
 let servers: FixtureServer[] = []
 async function serve(handler: FixtureHandler): Promise<FixtureServer> {

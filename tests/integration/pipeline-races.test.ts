@@ -14,6 +14,7 @@ import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { LeadSourceError, type Business, type LeadSource } from '#app/.server/sources/types.ts'
 import type { DemoWebsites } from '#server/demo/websites.ts'
 import { type DemoServices, startDemoServices } from '#tests/support/demo-services.ts'
+import { createUserWithCredits } from '#tests/support/credited-user.ts'
 
 const LEADS = 30
 const TASK_COLUMNS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'].map((t) => `${t}_status`)
@@ -36,14 +37,7 @@ function sum(expr: (column: string) => string): string {
   return TASK_COLUMNS.map((column) => `(${expr(column)})::int`).join(' + ')
 }
 
-async function createUser(credits: number): Promise<string> {
-  const id = randomUUID()
-  await admin.query('insert into auth.users (id, email) values ($1, $2)', [id, `${id}@example.test`])
-  const { rows } = await admin.query('select remaining_credits from public.user_credits where user_id = $1', [id])
-  const delta = credits - rows[0].remaining_credits
-  if (delta) await admin.query(`select public.apply_credit_change($1, $2, 'adjustment', $3)`, [id, delta, `test:${randomUUID()}`])
-  return id
-}
+const createUser = (credits: number) => createUserWithCredits(admin, credits)
 
 /** An export as createExport leaves it, without its job. */
 async function insertExport(userId: string, options: object = ALL): Promise<string> {

@@ -1,14 +1,13 @@
 // LEADS_SOURCE=auto (app/.server/sources/selection.ts): real sources when their recorded answers are served on
 // loopback, demo data (and why) when nothing answers. Never leaves the machine.
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseEnv, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 import { effectiveLeadSource, getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, overpassBackoffSeconds } from '#app/.server/sources/osm.ts'
 import { OVERPASS_PROBE_QUERY, PUBLIC_REGISTRY_URL, resolveSourceSelection, setSourceSelection, sourceNotices } from '#app/.server/sources/selection.ts'
 import { type FixtureHandler, type FixtureResponse, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
+import { closedPortUrl } from '#tests/support/closed-port.ts'
 
 function fixture(path: string): string {
   return fs.readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8')
@@ -29,14 +28,6 @@ async function serve(handler: FixtureHandler): Promise<FixtureServer> {
   return server
 }
 
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPortUrl(): Promise<string> {
-  const server = http.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return `http://127.0.0.1:${port}`
-}
 
 afterEach(async () => {
   await Promise.all(servers.map((s) => s.stop()))

@@ -8,26 +8,15 @@ import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { createGoogleSource, GOOGLE_FIELD_MASK } from '#app/.server/sources/google.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, createOsmSource } from '#app/.server/sources/osm.ts'
-import { type Business, type LeadSource, LeadSourceError, type ResolvedCategory, type SearchParams } from '#app/.server/sources/types.ts'
+import type { Business, ResolvedCategory, SearchParams } from '#app/.server/sources/types.ts'
 import { type FixtureHandler, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
+import { collectBusinesses as collect, leadSourceError as failure } from '#tests/support/lead-source.ts'
 
 function fixture(path: string): string {
   return fs.readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8')
 }
 function fixtureJson(path: string): Record<string, unknown> {
   return JSON.parse(fixture(path)) as Record<string, unknown>
-}
-
-async function collect(source: LeadSource, params: SearchParams, category: ResolvedCategory | null, options: { limit?: number; signal?: AbortSignal } = {}) {
-  const out: Business[] = []
-  for await (const business of source.search(params, category, options)) out.push(business)
-  return out
-}
-
-async function failure(promise: Promise<unknown>): Promise<LeadSourceError> {
-  const error = await promise.then(() => null, (e: unknown) => e)
-  expect(error).toBeInstanceOf(LeadSourceError)
-  return error as LeadSourceError
 }
 
 const BAKERY: ResolvedCategory = { id: 'shop-bakery', label: 'Boulangerie', osm: { key: 'shop', value: 'bakery' }, googleType: 'bakery', naf: ['10.71C'] }

@@ -103,6 +103,8 @@ describe('download columns from the table', () => {
       'administrative_state',
       'head_office_address',
       'directors',
+      'matched_by',
+      'id_source_page',
       'admin_fr_info_status',
     ])
   })
