@@ -10,7 +10,7 @@ import { getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, createOsmSource, overpassBackoffSeconds } from '#app/.server/sources/osm.ts'
 import type { ResolvedCategory, SearchParams } from '#app/.server/sources/types.ts'
 import { DEFAULT_CONTACT_URL } from '#app/.server/sources/user-agent.ts'
-import { type FixtureHandler, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
+import { type FixtureServer, fixtureServers } from '#tests/support/fixture-server.ts'
 import { collectBusinesses as collect, leadSourceError as refusal } from '#tests/support/lead-source.ts'
 
 function fixture(path: string): string {
@@ -24,15 +24,9 @@ const BUTCHER: ResolvedCategory = { id: 'shop-butcher', label: 'Boucherie', osm:
 const LYON: SearchParams = { country: 'France', countryCode: 'FR', city: 'Lyon', lang: 'fr' }
 const RHONE: SearchParams = { country: 'France', countryCode: 'FR', department: 'Rhône', lang: 'fr' }
 
-let servers: FixtureServer[] = []
-async function serve(handler: FixtureHandler): Promise<FixtureServer> {
-  const server = await startFixtureServer(handler)
-  servers.push(server)
-  return server
-}
+const { serve, stopAll } = fixtureServers()
 afterEach(async () => {
-  await Promise.all(servers.map((s) => s.stop()))
-  servers = []
+  await stopAll()
   clearOverpassCache()
 })
 

@@ -6,7 +6,7 @@ import { parseEnv, setRuntimeSettings, validateEnv } from '#app/.server/env.serv
 import { effectiveLeadSource, getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, overpassBackoffSeconds } from '#app/.server/sources/osm.ts'
 import { OVERPASS_PROBE_QUERY, PUBLIC_REGISTRY_URL, resolveSourceSelection, setSourceSelection, sourceNotices } from '#app/.server/sources/selection.ts'
-import { type FixtureHandler, type FixtureResponse, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
+import { type FixtureHandler, type FixtureResponse, fixtureServers } from '#tests/support/fixture-server.ts'
 import { closedPortUrl } from '#tests/support/closed-port.ts'
 
 function fixture(path: string): string {
@@ -21,17 +21,11 @@ const recorded: FixtureHandler = (request) => {
   return { status: 404, body: 'not found' }
 }
 
-let servers: FixtureServer[] = []
-async function serve(handler: FixtureHandler): Promise<FixtureServer> {
-  const server = await startFixtureServer(handler)
-  servers.push(server)
-  return server
-}
+const { serve, stopAll } = fixtureServers()
 
 
 afterEach(async () => {
-  await Promise.all(servers.map((s) => s.stop()))
-  servers = []
+  await stopAll()
   setSourceSelection(undefined)
   setRuntimeSettings({ LEADS_SOURCE: undefined })
   clearOverpassCache()

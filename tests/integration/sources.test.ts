@@ -9,7 +9,7 @@ import { createGoogleSource, GOOGLE_FIELD_MASK } from '#app/.server/sources/goog
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, createOsmSource } from '#app/.server/sources/osm.ts'
 import type { Business, ResolvedCategory, SearchParams } from '#app/.server/sources/types.ts'
-import { type FixtureHandler, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
+import { type FixtureHandler, type FixtureServer, fixtureServers } from '#tests/support/fixture-server.ts'
 import { collectBusinesses as collect, leadSourceError as failure } from '#tests/support/lead-source.ts'
 
 function fixture(path: string): string {
@@ -24,15 +24,9 @@ const RESTAURANT: ResolvedCategory = { id: 'restaurant', label: 'Restaurant', os
 const PLUMBER: ResolvedCategory = { id: 'craft-plumber', label: 'Plombier', osm: { key: 'craft', value: 'plumber' }, googleType: 'plumber' }
 const FRANCE = { country: 'France', countryCode: 'FR', lang: 'fr' } as const
 
-let servers: FixtureServer[] = []
-async function serve(handler: FixtureHandler): Promise<FixtureServer> {
-  const server = await startFixtureServer(handler)
-  servers.push(server)
-  return server
-}
+const { serve, stopAll } = fixtureServers()
 afterEach(async () => {
-  await Promise.all(servers.map((s) => s.stop()))
-  servers = []
+  await stopAll()
   clearOverpassCache()
 })
 

@@ -84,3 +84,22 @@ export async function startFixtureServer(handler: FixtureHandler): Promise<Fixtu
       }),
   }
 }
+
+/**
+ * Fixture servers a test file starts as it goes (`serve`) and stops after each test (`stopAll` in afterEach): a
+ * test never inherits another's server.
+ */
+export function fixtureServers() {
+  let servers: FixtureServer[] = []
+  return {
+    async serve(handler: FixtureHandler): Promise<FixtureServer> {
+      const server = await startFixtureServer(handler)
+      servers.push(server)
+      return server
+    },
+    async stopAll(): Promise<void> {
+      await Promise.all(servers.map((server) => server.stop()))
+      servers = []
+    },
+  }
+}
