@@ -190,7 +190,9 @@ test.describe('slow network: nothing typed is lost', () => {
     await dialog.getByLabel('Website', { exact: true }).uncheck()
     await dialog.getByLabel('Social media', { exact: true }).uncheck()
     await dialog.getByLabel(/Company registry/).uncheck()
+    await dialog.getByLabel('Maximum number of leads').fill('7')
     await waitForHydration(page, { js })
+    await expect(dialog.getByLabel('Maximum number of leads')).toHaveValue('7')
     await expect(dialog.getByLabel('Export name')).toHaveValue(name)
     await expect(dialog.getByLabel('Website', { exact: true })).not.toBeChecked()
     await expect(dialog.getByLabel('Social media', { exact: true })).not.toBeChecked()
@@ -198,8 +200,9 @@ test.describe('slow network: nothing typed is lost', () => {
     await expect(dialog.getByLabel('Phone', { exact: true })).toBeChecked()
     await dialog.getByRole('button', { name: 'Start export' }).click()
     await page.waitForURL((url) => url.pathname === '/exports', { timeout: 20_000 })
-    const [created] = await sql<{ id: string; enrichment_options: Record<string, boolean> }>('select id, enrichment_options from public.exports where name = $1', [name])
+    const [created] = await sql<{ id: string; enrichment_options: Record<string, boolean>; search_params: { maxLeads?: number } }>('select id, enrichment_options, search_params from public.exports where name = $1', [name])
     expect(created?.enrichment_options).toMatchObject({ phone: true, email: true, website: false, social: false, admin_fr_info: false })
+    expect(created?.search_params.maxLeads).toBe(7)
 
     await expect(async () => {
       const [row] = await sql<{ status: string }>('select status from public.exports where id = $1', [created!.id])

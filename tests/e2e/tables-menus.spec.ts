@@ -3,6 +3,7 @@ import { expectNoA11yViolations } from './support/a11y.ts'
 import { signUpViaRequest } from './support/http.ts'
 import { sql } from './support/db.ts'
 import { seedExports, seedRichExport } from './support/seed-exports.ts'
+import { waitForHydration } from './support/slow-network.ts'
 import { uniqueEmail } from './support/users.ts'
 
 const SEARCH = `/?sector=shop-bakery&country=France&region=${encodeURIComponent('Bretagne')}&department=${encodeURIComponent('Finistère')}&city=${encodeURIComponent('Brest')}&run=1`
@@ -241,6 +242,8 @@ test.describe('at 1440 px', () => {
     const cards = page.getByTestId('export-cards').getByRole('link')
     await expect(cards).toHaveCount(2)
     await expect(cards.first()).toContainText('Zulu')
+    // With JavaScript the select sorts on change, which needs its handler: wait for the page to be hydrated.
+    await waitForHydration(page, { js: javaScriptEnabled })
     await page.getByLabel('Sort by').selectOption({ label: 'Name (A–Z)' })
     if (!javaScriptEnabled) await page.getByRole('button', { name: 'Apply' }).click()
     await expect(page).toHaveURL(/[?&]sort=name-asc/)

@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { ENRICHMENT } from '#app/domain/enrichment-types.ts'
@@ -31,6 +30,8 @@ export function ExportCostPanel({
   credits,
   options,
   field,
+  typed,
+  onTyped,
   last,
 }: {
   cost: ExportCostInfo
@@ -38,11 +39,13 @@ export function ExportCostPanel({
   options: EnrichmentOptions
   /** conform's max leads field (its errors are locale keys). */
   field: { id: string; name: string; errors?: string[] }
-  /** The last submission: the value as typed and the server's refusal. */
-  last?: { maxLeads?: string; maxLeadsError?: string }
+  /** The max leads as typed: the modal holds it, so a value typed before hydration is restored with the rest. */
+  typed: string
+  onTyped: (value: string) => void
+  /** The last submission: the server's refusal. */
+  last?: { maxLeadsError?: string }
 }) {
   const { t, i18n } = useTranslation()
-  const [typed, setTyped] = useState(last?.maxLeads ?? '')
   const errors = field.errors?.map((key) => t(key, { max: cost.exportCap })) ?? (last?.maxLeadsError ? [last.maxLeadsError] : undefined)
   const format = (value: number) => new Intl.NumberFormat(i18n.language).format(value)
   const types = selectedTypes(options)
@@ -91,7 +94,7 @@ export function ExportCostPanel({
           max: cost.exportCap,
           step: 1,
           value: typed,
-          onChange: (event) => setTyped(event.currentTarget.value),
+          onChange: (event) => onTyped(event.currentTarget.value),
           placeholder: estimate.exceedsBalance ? String(estimate.fullyEnrichableLeads) : undefined,
           className: 'sm:max-w-48',
         }}

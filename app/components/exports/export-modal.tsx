@@ -39,6 +39,22 @@ export interface ExportFormState {
 
 const DEFAULT_OPTIONS: EnrichmentOptions = { ...NO_ENRICHMENT, phone: true, website: true, email: true, social: true }
 
+/**
+ * The choices the modal holds in state (enrichments, max leads), from the last submission, and what the user typed
+ * or ticked before the scripts arrived once they do.
+ */
+function useExportChoices(last: ExportFormState | undefined, france: boolean) {
+  const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
+  const [maxLeads, setMaxLeads] = useState(last?.maxLeads ?? '')
+  const formRef = useTypedBeforeHydration((typed) => {
+    const chosen = typed.get('options')
+    if (chosen) setOptions(optionsFromValues(chosen, { france }))
+    const max = typed.get('maxLeads')?.[0]
+    if (max !== undefined) setMaxLeads(max)
+  })
+  return { options, setOptions, maxLeads, setMaxLeads, formRef }
+}
+
 /** "Enrich and export": export name + enrichment toggles; posts to the search route's action. */
 export function ExportModal({
   criteria,
@@ -64,13 +80,9 @@ export function ExportModal({
 }) {
   const { t } = useTranslation()
   const hydrated = useHydrated()
-  const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }))
   const formAction = useOwnFormAction()
   const pending = useIsPending({ intent: 'create-export', formAction })
-  const formRef = useTypedBeforeHydration((typed) => {
-    const chosen = typed.get('options')
-    if (chosen) setOptions(optionsFromValues(chosen, { france }))
-  })
+  const { options, setOptions, maxLeads, setMaxLeads, formRef } = useExportChoices(last, france)
   const nothingSelected = selectedTypes(options).length === 0
   // Zero credits: say so before the user fills anything in (the server refuses anyway).
   const noCredits = !canStartExport(credits)
@@ -115,7 +127,7 @@ export function ExportModal({
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         <OnlyNewOption defaultChecked={last?.onlyNew} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
-        {noCredits ? null : <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} last={last} />}
+        {noCredits ? null : <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} typed={maxLeads} onTyped={setMaxLeads} last={last} />}
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>
