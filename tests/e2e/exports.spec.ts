@@ -143,6 +143,8 @@ test.describe('exports', () => {
     expect((await otherPage.request.get(`/api/exports/${exportId}/download?format=csv`)).status()).toBe(404)
     expect((await otherPage.request.post('/api/exports/resume', { headers: origin, data: { exportId, userId: 'someone-else' } })).status()).toBe(403)
     await other.close()
-    expect((await page.goto('/exports/not-a-uuid'))?.status()).toBe(404)
+    // A fresh tab: without JavaScript the processing export's page refreshes itself, which could cut this navigation short.
+    const fresh = await page.context().newPage()
+    expect((await fresh.goto('/exports/not-a-uuid'))?.status()).toBe(404)
   })
 })
