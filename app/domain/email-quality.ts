@@ -1,6 +1,7 @@
 // Email verification rules (issue "Contact quality", item 1; README "Email verification"). Pure: the facts
 // (DNS answer, disposable list, SMTP answer) are gathered by app/.server/enrichment/email-verification.ts, the
 // status is decided here. Shared by client and server (file columns).
+import type { FileLabel, FileLang } from './file-language.ts'
 
 export type EmailStatus = 'valid' | 'risky' | 'invalid'
 
@@ -141,15 +142,44 @@ export function isKept(check: Pick<EmailCheck, 'status'>): boolean {
   return check.status !== 'invalid'
 }
 
-/** The "Email status" file cell: `address: status[ (reason)][, role][, webmail]`, per address, in the emails' order. */
-export function formatEmailChecks(emails: unknown, sources: unknown): string | null {
+const EMAIL_STATUS_LABELS: Record<EmailStatus, FileLabel> = {
+  valid: { en: 'valid', fr: 'valide' },
+  risky: { en: 'risky', fr: 'à risque' },
+  invalid: { en: 'invalid', fr: 'invalide' },
+}
+
+const EMAIL_REASON_LABELS: Record<EmailReason, FileLabel> = {
+  syntax: { en: 'bad syntax', fr: 'syntaxe incorrecte' },
+  disposable: { en: 'disposable domain', fr: 'domaine jetable' },
+  no_mail: { en: 'domain takes no mail', fr: 'domaine sans messagerie' },
+  dns_unavailable: { en: 'DNS unavailable', fr: 'DNS indisponible' },
+  catch_all: { en: 'catch-all domain', fr: 'domaine qui accepte tout' },
+  mailbox_refused: { en: 'mailbox refused', fr: 'boîte refusée' },
+  smtp_unavailable: { en: 'mail server unavailable', fr: 'serveur de messagerie indisponible' },
+}
+
+const EMAIL_FLAG_LABELS = {
+  role: { en: 'role', fr: 'générique' },
+  personal: { en: 'personal', fr: 'nominative' },
+  webmail: { en: 'webmail', fr: 'webmail' },
+} satisfies Record<string, FileLabel>
+
+/** One address's check as the "Email status" cell writes it: "valid, role" / "à risque (DNS indisponible), nominative, webmail". */
+function emailCheckLabel(check: Partial<EmailCheck> & { status: EmailStatus }, lang: FileLang): string {
+  const status = EMAIL_STATUS_LABELS[check.status]?.[lang] ?? check.status
+  const reason = check.reason ? (EMAIL_REASON_LABELS[check.reason]?.[lang] ?? check.reason) : null
+  const flags = [reason ? `${status} (${reason})` : status, EMAIL_FLAG_LABELS[check.role ? 'role' : 'personal'][lang], check.webmail ? EMAIL_FLAG_LABELS.webmail[lang] : null]
+  return flags.filter(Boolean).join(', ')
+}
+
+/** The "Email status" file cell: `address: status[ (reason)], role|personal[, webmail]`, per address, in the emails' order and the file's language. */
+export function formatEmailChecks(emails: unknown, sources: unknown, lang: FileLang): string | null {
   if (!Array.isArray(emails) || !sources || typeof sources !== 'object') return null
   const byEmail = sources as Record<string, { check?: Partial<EmailCheck> } | undefined>
   const parts = emails.flatMap((email) => {
     const check = typeof email === 'string' ? byEmail[email]?.check : undefined
     if (!check?.status) return []
-    const flags = [check.reason ? `${check.status} (${check.reason})` : check.status, check.role ? 'role' : 'personal', check.webmail ? 'webmail' : null]
-    return [`${email}: ${flags.filter(Boolean).join(', ')}`]
+    return [`${email}: ${emailCheckLabel({ ...check, status: check.status }, lang)}`]
   })
   return parts.length ? parts.join('; ') : null
 }

@@ -5,12 +5,11 @@
 // and its locale strings. Pure: shared by client and server.
 import type { ColumnRole } from './download-presets.ts'
 import { formatEmailChecks } from './email-quality.ts'
-import { formatOtherPhones, mainPhoneType, otherMobile } from './phone-sources.ts'
+import type { FileLabel, FileLang } from './file-language.ts'
+import { formatOtherPhones, mainPhoneType, otherMobile, phoneTypeLabel } from './phone-sources.ts'
 import { adminFrField, firstOfList, formatEmailSources, formatTechnologies, joinList, socialUrl, SOCIAL_NETWORKS, type AdminFrFields, type Cell } from './lead-file-values.ts'
 
-export type FileLang = 'fr' | 'en'
-/** Header texts are file contents, not UI strings: both languages live beside the column. */
-export type FileLabel = Readonly<Record<FileLang, string>>
+export type { FileLabel, FileLang }
 
 /** A row of the download query: lead columns and export_leads status columns, by name. */
 type LeadRowValues = Readonly<Record<string, unknown>>
@@ -20,11 +19,12 @@ export interface EnrichmentFileColumn {
   header: FileLabel
   /** Excel column width, in characters. */
   width: number
-  value: (row: LeadRowValues) => Cell
+  /** Its cell, written in the file's language. */
+  value: (row: LeadRowValues, lang: FileLang) => Cell
   /** Its role when not its entry's fileRole (download presets, app/domain/download-presets.ts). */
   role?: ColumnRole
   /** In the "CRM import" preset, under this header (English: what HubSpot and Pipedrive map), with this value when not `value`. */
-  crm?: { header: string; value?: (row: LeadRowValues) => Cell }
+  crm?: { header: string; value?: (row: LeadRowValues, lang: FileLang) => Cell }
 }
 
 interface EnrichmentTypeSpec {
@@ -85,12 +85,12 @@ export const ENRICHMENT_TABLE = [
     needs: null,
     franceOnly: false,
     fileColumns: [
-      { key: 'phone_type', header: { en: 'Phone type', fr: 'Type de téléphone' }, width: 12, value: (row) => mainPhoneType(row.phone, row.phone_sources) },
+      { key: 'phone_type', header: { en: 'Phone type', fr: 'Type de téléphone' }, width: 12, value: (row, lang) => phoneTypeLabel(mainPhoneType(row.phone, row.phone_sources), lang) },
       {
         key: 'other_phones',
         header: { en: 'Other phones', fr: 'Autres téléphones' },
         width: 40,
-        value: (row) => formatOtherPhones(row.phone, row.phone_sources),
+        value: (row, lang) => formatOtherPhones(row.phone, row.phone_sources, lang),
         // HubSpot's contact property for a second line: the first other number that is a mobile.
         crm: { header: 'Mobile Phone Number', value: (row) => otherMobile(row.phone, row.phone_sources) },
       },
@@ -145,7 +145,7 @@ export const ENRICHMENT_TABLE = [
         key: 'email_checks',
         header: { en: 'Email status', fr: 'Statut des e-mails' },
         width: 40,
-        value: (row) => formatEmailChecks(row.email, row.email_sources),
+        value: (row, lang) => formatEmailChecks(row.email, row.email_sources, lang),
       },
     ],
     fileRole: 'contact',
@@ -165,7 +165,7 @@ export const ENRICHMENT_TABLE = [
     needs: 'website',
     franceOnly: false,
     fileColumns: [
-      { key: 'technologies', header: { en: 'Technologies', fr: 'Technologies' }, width: 40, value: (row) => formatTechnologies(row.technologies) },
+      { key: 'technologies', header: { en: 'Technologies', fr: 'Technologies' }, width: 40, value: (row, lang) => formatTechnologies(row.technologies, lang) },
     ],
     fileRole: 'detail',
     statusHeader: { en: 'Technologies enrichment status', fr: 'Statut enrichissement technologies' },

@@ -1,6 +1,8 @@
 // How the lead values stored in the database read in a downloaded file (SPEC §3 Lead): text, a
 // number, or empty. Pure; the download's columns (app/.server/exports/download/columns.ts) and the
 // enrichment types' file columns (enrichment-types.ts) share them.
+import { formatOsmOpeningHours, type FileLang } from './file-language.ts'
+import { technologyCategoryLabel } from './technology-categories.ts'
 
 /** A file cell: text, a number (kept numeric in both formats), or empty. */
 export type Cell = string | number | null
@@ -36,10 +38,10 @@ export function firstOfList(values: unknown): string | null {
   return null
 }
 
-/** Text from OSM (a string), Google (weekdayDescriptions), a list, or a day -> hours map. */
-export function formatWorkingHours(value: unknown): string | null {
+/** Text from OSM (its opening_hours syntax, written out in the file's language), Google (weekdayDescriptions, already in the language asked), a list, or a day -> hours map. */
+export function formatWorkingHours(value: unknown, lang: FileLang): string | null {
   if (value === null || value === undefined) return null
-  if (typeof value === 'string') return text(value)
+  if (typeof value === 'string') return text(formatOsmOpeningHours(value, lang))
   if (Array.isArray(value)) return joinList(value)
   if (isRecord(value)) {
     if (Array.isArray(value.weekdayDescriptions)) return joinList(value.weekdayDescriptions)
@@ -51,14 +53,14 @@ export function formatWorkingHours(value: unknown): string | null {
   return text(value)
 }
 
-/** `{CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React']}` -> "CMS: WordPress; JavaScript libraries: jQuery, React". */
-export function formatTechnologies(value: unknown): string | null {
+/** `{CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React']}` -> "CMS: WordPress; JavaScript libraries: jQuery, React" (categories in the file's language). */
+export function formatTechnologies(value: unknown, lang: FileLang): string | null {
   if (Array.isArray(value)) return joinList(value)
   if (!isRecord(value)) return text(value)
   const parts: string[] = []
   for (const [category, names] of Object.entries(value)) {
     const list = Array.isArray(names) ? joinList(names, ', ') : text(names)
-    if (list) parts.push(`${category}: ${list}`)
+    if (list) parts.push(`${technologyCategoryLabel(category, lang)}: ${list}`)
   }
   return parts.length ? parts.join('; ') : null
 }

@@ -1,6 +1,6 @@
 // Where each lead comes from, written in every downloaded file: the French data-protection authority (CNIL)
 // expects prospecting files to name the source of each piece of data. Pure.
-import type { FileLabel } from './enrichment-types.ts'
+import type { FileLabel } from './file-language.ts'
 
 const SOURCE_NAMES: Readonly<Record<string, FileLabel>> = {
   osm: { en: 'OpenStreetMap', fr: 'OpenStreetMap' },

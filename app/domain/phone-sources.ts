@@ -1,14 +1,24 @@
 // Every business phone of a lead (leads.phone_sources), as the file and the leads table read it. leads.phone keeps
 // the main number (the source's when it gave one, else the first found on the site); phone_sources lists it with
 // the others, each with its type and the page it was printed on. Pure: shared by client and server.
+import type { FileLabel, FileLang } from './file-language.ts'
 import { isRecord, text } from './lead-file-values.ts'
 
-/**
- * What kind of line a number is (libphonenumber's getType() folded, app/.server/enrichment/phones.ts). Written as
- * these codes in both file languages, like the email checks: a CRM import maps codes, not translations.
- */
+/** What kind of line a number is (libphonenumber's getType() folded, app/.server/enrichment/phones.ts). */
 const PHONE_TYPES = ['mobile', 'landline', 'toll_free', 'voip', 'other'] as const
 export type PhoneType = (typeof PHONE_TYPES)[number]
+
+const PHONE_TYPE_LABELS: Record<PhoneType, FileLabel> = {
+  mobile: { en: 'mobile', fr: 'mobile' },
+  landline: { en: 'landline', fr: 'fixe' },
+  toll_free: { en: 'toll-free', fr: 'numéro vert' },
+  voip: { en: 'VoIP', fr: 'VoIP' },
+  other: { en: 'other', fr: 'autre' },
+}
+
+export function phoneTypeLabel(type: PhoneType | null, lang: FileLang): string | null {
+  return type ? PHONE_TYPE_LABELS[type][lang] : null
+}
 
 interface PhoneSource {
   type: PhoneType
@@ -73,9 +83,9 @@ export function otherPhones(phone: unknown, sources: unknown): ListedPhone[] {
  * The numbers other than the main one: "mobile: +33 6 12 34 56 78; landline: +33 1 …". Type first: a cell starting
  * with "+" and holding more than a number would be neutralised as a possible formula (download/formulas.ts).
  */
-export function formatOtherPhones(phone: unknown, sources: unknown): string | null {
+export function formatOtherPhones(phone: unknown, sources: unknown, lang: FileLang): string | null {
   const others = otherPhones(phone, sources)
-  return others.length ? others.map((listed) => `${listed.type}: ${listed.number}`).join('; ') : null
+  return others.length ? others.map((listed) => `${phoneTypeLabel(listed.type, lang)}: ${listed.number}`).join('; ') : null
 }
 
 /** The first number other than the main one that is a mobile, or null. */

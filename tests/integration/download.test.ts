@@ -325,10 +325,10 @@ describe('CSV', () => {
       Categories: 'bakery; cafe',
       'Google Maps URL': 'https://maps.google.com/?cid=1',
       'Opening hours': 'Monday: 7:00 AM – 8:00 PM; Tuesday: Closed',
-      'Business status': 'OPERATIONAL',
+      'Business status': 'Open',
       Description: 'Pain, "viennoiseries"\net gâteaux',
       'Phone type': 'landline',
-      'Other phones': 'mobile: +33 6 71 23 45 89; toll_free: +33 800 12 34 56',
+      'Other phones': 'mobile: +33 6 71 23 45 89; toll-free: +33 800 12 34 56',
       'Phone enrichment status': 'Reused (2026-11-20)',
       'Website enrichment status': 'Found',
       Emails: 'contact@boulangerie-paul.fr; paul@boulangerie-paul.fr',
@@ -381,6 +381,14 @@ describe('CSV', () => {
     expect(rows[0]).toContain('Raison sociale')
     expect(rows[2]).toContain('Trouvé')
     expect(rows[2]).toContain('Réutilisé (2026-11-20)')
+    // Every value a user reads is French, not a stored code (issue "Polish round 3", item 8).
+    const cell = (header: string) => rows[2]?.[rows[0]!.indexOf(header)]
+    expect(cell("Statut de l'établissement")).toBe('En activité')
+    expect(cell('Type de téléphone')).toBe('fixe')
+    expect(cell('Autres téléphones')).toBe('mobile: +33 6 71 23 45 89; numéro vert: +33 800 12 34 56')
+    expect(cell('Statut des e-mails')).toBe('contact@boulangerie-paul.fr: valide, générique')
+    expect(cell('Technologies')).toBe('CMS: WordPress; Bibliothèques JavaScript: jQuery, React')
+    expect(rows[2]?.join('|')).not.toMatch(/OPERATIONAL|landline|toll_free|valid, role/)
   })
 
   test('enrichment columns only for the options the export chose', async () => {
@@ -657,20 +665,30 @@ describe('cell helpers (pure)', () => {
   })
 
   test('technologies: category -> value or list', () => {
-    expect(formatTechnologies({ CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React'], Empty: [] })).toBe(
+    expect(formatTechnologies({ CMS: 'WordPress', 'JavaScript libraries': ['jQuery', 'React'], Empty: [] }, 'en')).toBe(
       'CMS: WordPress; JavaScript libraries: jQuery, React',
     )
-    expect(formatTechnologies({})).toBeNull()
-    expect(formatTechnologies(null)).toBeNull()
+    expect(formatTechnologies({ Analytics: 'Google Analytics', 'JavaScript libraries': ['jQuery'], 'Some new category': 'X' }, 'fr')).toBe(
+      "Mesure d'audience: Google Analytics; Bibliothèques JavaScript: jQuery; Some new category: X",
+    )
+    expect(formatTechnologies({}, 'en')).toBeNull()
+    expect(formatTechnologies(null, 'en')).toBeNull()
   })
 
   test('working hours: OSM text, Google weekdayDescriptions, lists, day maps', () => {
-    expect(formatWorkingHours('Mo-Fr 08:00-18:00')).toBe('Mo-Fr 08:00-18:00')
-    expect(formatWorkingHours({ weekdayDescriptions: ['Monday: 9–5', 'Tuesday: Closed'], periods: [] })).toBe('Monday: 9–5; Tuesday: Closed')
-    expect(formatWorkingHours(['Mon 9-5', 'Tue 9-5'])).toBe('Mon 9-5; Tue 9-5')
-    expect(formatWorkingHours({ monday: '9-5', tuesday: ['9-12', '14-18'] })).toBe('monday: 9-5; tuesday: 9-12, 14-18')
-    expect(formatWorkingHours({ open_now: true })).toBe('{"open_now":true}')
-    expect(formatWorkingHours(null)).toBeNull()
+    expect(formatWorkingHours('Mo-Fr 08:00-18:00', 'en')).toBe('Mon–Fri 08:00–18:00')
+    // OpenStreetMap's syntax written out in the file's language (issue "Polish round 3", item 8).
+    expect(formatWorkingHours('Tu-Sa 07:00-19:30; Su 07:00-13:00', 'fr')).toBe('mar.–sam. 07:00–19:30 ; dim. 07:00–13:00')
+    expect(formatWorkingHours('Mo-Fr 09:00-12:30,14:00-19:00; Sa 09:00-18:00; PH off', 'fr')).toBe(
+      'lun.–ven. 09:00–12:30, 14:00–19:00 ; sam. 09:00–18:00 ; jours fériés fermé',
+    )
+    expect(formatWorkingHours('24/7', 'fr')).toBe('ouvert 24 h/24, 7 j/7')
+    expect(formatWorkingHours('sur rendez-vous', 'fr')).toBe('sur rendez-vous') // free text: as given
+    expect(formatWorkingHours({ weekdayDescriptions: ['Monday: 9–5', 'Tuesday: Closed'], periods: [] }, 'en')).toBe('Monday: 9–5; Tuesday: Closed')
+    expect(formatWorkingHours(['Mon 9-5', 'Tue 9-5'], 'en')).toBe('Mon 9-5; Tue 9-5')
+    expect(formatWorkingHours({ monday: '9-5', tuesday: ['9-12', '14-18'] }, 'en')).toBe('monday: 9-5; tuesday: 9-12, 14-18')
+    expect(formatWorkingHours({ open_now: true }, 'en')).toBe('{"open_now":true}')
+    expect(formatWorkingHours(null, 'en')).toBeNull()
   })
 
   test('social networks: case-insensitive keys, x is twitter', () => {

@@ -75,8 +75,14 @@ describe('decideEmailStatus', () => {
     const check = emailCheck('contact@orange.fr', base)
     expect(check).toEqual({ status: 'valid', role: true, webmail: true })
     const sources = { 'contact@orange.fr': { check }, 'jean@x.fr': { check: { status: 'risky', reason: 'catch_all', role: false, webmail: false } }, 'old@x.fr': {} }
-    expect(formatEmailChecks(['contact@orange.fr', 'jean@x.fr', 'old@x.fr'], sources)).toBe('contact@orange.fr: valid, role, webmail; jean@x.fr: risky (catch_all), personal')
-    expect(formatEmailChecks(['old@x.fr'], sources)).toBeNull()
+    expect(formatEmailChecks(['contact@orange.fr', 'jean@x.fr', 'old@x.fr'], sources, 'en')).toBe(
+      'contact@orange.fr: valid, role, webmail; jean@x.fr: risky (catch-all domain), personal',
+    )
+    // A French file reads French words, never the stored codes.
+    expect(formatEmailChecks(['contact@orange.fr', 'jean@x.fr'], sources, 'fr')).toBe(
+      'contact@orange.fr: valide, générique, webmail; jean@x.fr: à risque (domaine qui accepte tout), nominative',
+    )
+    expect(formatEmailChecks(['old@x.fr'], sources, 'en')).toBeNull()
   })
 })
 

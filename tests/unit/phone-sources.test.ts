@@ -57,20 +57,21 @@ describe('stored phone sources as the file reads them', () => {
   it('lists the numbers main first, and formats the others with their types', () => {
     expect(listPhones(sources).map((p) => p.number)).toEqual(['+33 2 41 87 65 43', '+33 6 71 23 45 89', '+33 1 44 55 66 77'])
     expect(mainPhoneType('+33 2 41 87 65 43', sources)).toBe('landline')
-    expect(formatOtherPhones('+33241876543', sources)).toBe('mobile: +33 6 71 23 45 89; landline: +33 1 44 55 66 77')
+    expect(formatOtherPhones('+33241876543', sources, 'en')).toBe('mobile: +33 6 71 23 45 89; landline: +33 1 44 55 66 77')
+    expect(formatOtherPhones('+33241876543', sources, 'fr')).toBe('mobile: +33 6 71 23 45 89; fixe: +33 1 44 55 66 77')
     expect(otherMobile('+33 2 41 87 65 43', sources)).toBe('+33 6 71 23 45 89')
   })
 
   it('knows the main number by its rank when leads.phone is written another way (a source national format)', () => {
     expect(mainPhoneType('02 41 87 65 43', sources)).toBe('landline')
-    expect(formatOtherPhones('02 41 87 65 43', sources)).toBe('mobile: +33 6 71 23 45 89; landline: +33 1 44 55 66 77')
+    expect(formatOtherPhones('02 41 87 65 43', sources, 'en')).toBe('mobile: +33 6 71 23 45 89; landline: +33 1 44 55 66 77')
     // No main number: nothing is "the main one", every listed number is another.
     expect(mainPhoneType(null, sources)).toBeNull()
   })
 
   it('reads nothing from leads found before phone sources existed', () => {
     expect(mainPhoneType('+33 2 41 87 65 43', {})).toBeNull()
-    expect(formatOtherPhones('+33 2 41 87 65 43', null)).toBeNull()
+    expect(formatOtherPhones('+33 2 41 87 65 43', null, 'fr')).toBeNull()
     expect(otherMobile(null, undefined)).toBeNull()
   })
 })

@@ -16,7 +16,7 @@
  *     or printed on the site but not in the registry.
  */
 import codesNaf from '@socialgouv/codes-naf'
-import type { FileLang } from '#app/domain/enrichment-types.ts'
+import type { FileLang } from '#app/domain/file-language.ts'
 import { LEGAL_CATEGORIES, LEGAL_CATEGORY_HEADINGS_LEVEL_1, LEGAL_CATEGORY_HEADINGS_LEVEL_2 } from './registry-legal-categories.ts'
 
 const NAF = new Map(codesNaf.map((entry) => [entry.id, entry.label]))

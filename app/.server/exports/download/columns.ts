@@ -13,6 +13,7 @@ import {
   type FileLang,
 } from '#app/domain/enrichment-types.ts'
 import { normalizeEnrichmentOptions } from '#app/domain/enrichment.ts'
+import { businessStatusLabel } from '#app/domain/file-language.ts'
 import { formatWorkingHours, isoDay, joinList, num, text, type Cell } from '#app/domain/lead-file-values.ts'
 import { sourceName, sourceUrl } from '#app/domain/lead-provenance.ts'
 import type { EnrichmentStatus, JsonValue } from '#app/.server/db.ts'
@@ -106,7 +107,8 @@ type HeaderKey = keyof typeof HEADER_LABELS
 interface ColumnSpec {
   key: HeaderKey
   width: number
-  value: (row: LeadExportRow) => Cell
+  /** The cell in the file's language. */
+  value: (row: LeadExportRow, lang: DownloadLang) => Cell
   role: ColumnRole
   /** Its header in the "CRM import" preset (README, product decisions), when CRMs map it. */
   crm?: string
@@ -127,8 +129,8 @@ const BASE: ColumnSpec[] = [
   { key: 'review_count', width: 9, value: (row) => num(row.review_count), role: 'detail' },
   { key: 'business_types', width: 28, value: (row) => joinList(row.business_types), role: 'detail' },
   { key: 'google_maps_url', width: 30, value: (row) => text(row.google_maps_url), role: 'detail' },
-  { key: 'working_hours', width: 40, value: (row) => formatWorkingHours(row.working_hours), role: 'detail' },
-  { key: 'operational_state', width: 14, value: (row) => text(row.operational_state), role: 'detail' },
+  { key: 'working_hours', width: 40, value: (row, lang) => formatWorkingHours(row.working_hours, lang), role: 'detail' },
+  { key: 'operational_state', width: 14, value: (row, lang) => businessStatusLabel(row.operational_state, lang), role: 'detail' },
   { key: 'description', width: 40, value: (row) => text(row.description), role: 'detail' },
 ]
 
@@ -140,19 +142,23 @@ interface CandidateColumn extends Column {
 
 function baseColumn(spec: ColumnSpec, lang: DownloadLang): CandidateColumn {
   const { crm, ...rest } = spec
-  return { ...rest, header: HEADER_LABELS[spec.key][lang], crm: crm ? { header: crm, value: spec.value } : null }
+  const value = (row: LeadExportRow) => spec.value(row, lang)
+  return { ...rest, value, header: HEADER_LABELS[spec.key][lang], crm: crm ? { header: crm, value } : null }
 }
 
 /** A type's block: its value columns (with its role unless their own), then its status. */
 function enrichmentBlock(entry: EnrichmentTypeEntry, lang: DownloadLang): CandidateColumn[] {
-  const values = entry.fileColumns.map((column: EnrichmentFileColumn): CandidateColumn => ({
+  const values = entry.fileColumns.map((column: EnrichmentFileColumn): CandidateColumn => {
+    const crmValue = column.crm?.value ?? column.value
+    return {
     key: column.key,
     header: column.header[lang],
     width: column.width,
-    value: column.value,
+    value: (row) => column.value(row, lang),
     role: column.role ?? entry.fileRole,
-    crm: column.crm ? { header: column.crm.header, value: column.crm.value ?? column.value } : null,
-  }))
+    crm: column.crm ? { header: column.crm.header, value: (row) => crmValue(row, lang) } : null,
+  }
+  })
   const status: CandidateColumn = {
     key: entry.statusColumn,
     header: entry.statusHeader[lang],
