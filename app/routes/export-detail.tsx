@@ -90,7 +90,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
   const failure = (intent: string) => (actionData?.intent === intent ? actionData : undefined)
   const showDelete = searchParams.get('delete') === '1' || Boolean(failure('delete'))
   const showAdd = (searchParams.get('add') === '1' || Boolean(failure('add-enrichment'))) && canAddEnrichment(detail.status)
-  const notice = searchParams.get('resumed') === '1' ? t('exports.detail.resumed') : searchParams.get('added') === '1' ? t('exports.detail.enrichmentAdded') : null
+  const notice = searchParams.get('resumed') === '1' ? t('exports.detail.resumed') : searchParams.get('added') === '1' ? t('exports.detail.enrichmentAdded') : searchParams.get('started') === '1' ? t('exports.detail.started') : null
   const addFailure = failure('add-enrichment')
   return (
     <section className="mx-auto max-w-7xl space-y-6">

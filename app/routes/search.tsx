@@ -183,7 +183,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
     return data({ name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
   }
-  throw redirect('/exports')
+  // The export's own page: its progress is what the user waits for (the list is one click away).
+  throw redirect(`/exports/${result.exportId}?started=1`)
 }
 
 /** The search's URL without one parameter (closing a modal opened by URL). */

@@ -78,9 +78,7 @@ test.describe('count and cost before spending', () => {
       await expect(dialog.getByTestId('cost-exceeds')).toHaveCount(Math.floor(100 / types) >= 20 ? 0 : 1)
     }
     await dialog.getByRole('button', { name: 'Start export' }).click()
-    await page.waitForURL((url) => url.pathname === '/exports')
-    await page.getByRole('link', { name: /Capped bakeries/ }).click()
-    await page.waitForURL(/\/exports\/[0-9a-f-]{36}$/)
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
     await waitForStatus(page, /^(completed|interrupted)$/)
     // 20 leads × the chosen types fit in 100 credits when at most 5 types are chosen: the export completes.
     if (types <= 5) await expect(page.locator('[data-status]').first()).toHaveAttribute('data-status', 'completed')

@@ -23,9 +23,7 @@ async function exportPhonesAndEmails(page: Page, name: string) {
   await dialog.getByLabel('Social media', { exact: true }).uncheck()
   await dialog.getByLabel(/Company registry/).uncheck()
   await dialog.getByRole('button', { name: 'Start export' }).click()
-  await page.waitForURL((url) => url.pathname === '/exports')
-  await page.getByRole('link', { name: new RegExp(name) }).click()
-  await page.waitForURL(/\/exports\/[0-9a-f-]{36}$/)
+  await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
   await waitForStatus(page, /^completed$/)
   return new URL(page.url()).pathname.split('/').pop() as string
 }

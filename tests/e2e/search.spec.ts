@@ -204,8 +204,8 @@ test.describe('search', () => {
     const dialog = page.getByRole('dialog', { name: 'Enrich and export' })
     await expect(dialog.getByLabel('Export name')).toHaveValue(/Charlottenburg/)
     await dialog.getByRole('button', { name: 'Start export' }).click()
-    await page.waitForURL((next) => next.pathname === '/exports')
-    await expect(page.getByRole('link', { name: /Charlottenburg/ }).first()).toBeVisible()
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
+    await expect(page.getByRole('heading', { name: /Charlottenburg/ })).toBeVisible()
   })
 
   test('matches categories in both languages and by preset terms, like the server', async ({ page }, testInfo) => {

@@ -199,7 +199,7 @@ test.describe('slow network: nothing typed is lost', () => {
     await expect(dialog.getByLabel(/Company registry/)).not.toBeChecked()
     await expect(dialog.getByLabel('Phone', { exact: true })).toBeChecked()
     await dialog.getByRole('button', { name: 'Start export' }).click()
-    await page.waitForURL((url) => url.pathname === '/exports', { timeout: 20_000 })
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/, { timeout: 20_000 })
     const [created] = await sql<{ id: string; enrichment_options: Record<string, boolean>; search_params: { maxLeads?: number } }>('select id, enrichment_options, search_params from public.exports where name = $1', [name])
     expect(created?.enrichment_options).toMatchObject({ phone: true, email: true, website: false, social: false, admin_fr_info: false })
     expect(created?.search_params.maxLeads).toBe(7)

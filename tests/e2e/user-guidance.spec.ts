@@ -113,8 +113,8 @@ test.describe('export name validation', () => {
     // Corrected, the same (re-rendered) form starts the export.
     await reopened.getByLabel('Export name').fill('Guidance bakeries')
     await reopened.getByRole('button', { name: 'Start export' }).click()
-    await page.waitForURL((url) => url.pathname === '/exports')
-    await expect(page.getByRole('link', { name: /Guidance bakeries/ })).toBeVisible()
+    await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
+    await expect(page.getByRole('heading', { name: 'Guidance bakeries' })).toBeVisible()
   })
 
   test.describe('in French', () => {
