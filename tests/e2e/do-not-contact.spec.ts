@@ -99,9 +99,11 @@ test.describe('do-not-contact list and only new businesses', () => {
     const bannedIndex = withEmail === 0 ? 1 : 0
     const banned = first[bannedIndex]!
 
-    // "Never export this business" (a <details>: JS on and off).
+    // "Never export this business": one icon button at the end of the row, named after the business (a <details>: JS on and off).
     const action = rows.nth(bannedIndex).getByTestId('never-export')
-    await action.getByText('Never export this business').click()
+    await expect(rows.nth(bannedIndex).locator('th').getByText('Never export this business')).toHaveCount(0)
+    await action.getByLabel(`Never export ${banned}`).click()
+    await expect(action.getByText('Never export this business')).toBeVisible()
     await expect(action.getByText(`${banned} will be added to your do-not-contact list`)).toBeVisible()
     await action.getByRole('button', { name: 'Add to do-not-contact list' }).click()
     await expect(page.getByTestId('never-export-notice')).toBeVisible()

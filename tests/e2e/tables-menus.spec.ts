@@ -49,7 +49,6 @@ test.describe('at 375 px', () => {
 
     await openMenu(page, 'Download') // closes it, as a second click on a menu button does
     await expect(download).toBeHidden()
-    await openMenu(page, 'Actions')
     await expectInsideViewport(page.getByRole('link', { name: 'Delete' }))
 
     await page.locator('header summary').click()
@@ -196,6 +195,29 @@ test.describe('at 1440 px', () => {
     await expect(page.getByRole('heading', { name: 'Alpha', level: 1 })).toBeVisible()
     await page.goto('/exports')
     await expectNoA11yViolations(page)
+  })
+
+  test('opening an export while the list refreshes itself stays on that export', async ({ page, baseURL }, testInfo) => {
+    const email = uniqueEmail('refresh-race', testInfo)
+    await signUpViaRequest(page, baseURL, { email })
+    // A processing export keeps the list refreshing itself (every 2 s with JavaScript, a meta refresh without).
+    const [opened] = await seedExports(email, [
+      { name: 'Finished bakeries', status: 'completed', minutesAgo: 5 },
+      { name: 'Running bakeries', status: 'processing', minutesAgo: 1 },
+    ])
+    await page.goto('/exports')
+    await waitForHydration(page, { js: testInfo.project.name !== 'chromium-nojs' })
+    // The export's data arrives slowly (a flaky connection): the list's refresh timer fires while the navigation waits.
+    await page.route(`**/exports/${opened}.data*`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+      await route.continue()
+    })
+    await page.getByTestId('export-row').filter({ hasText: 'Finished bakeries' }).getByRole('link').click()
+    await expect(page.getByRole('heading', { name: 'Finished bakeries', level: 1 })).toBeVisible({ timeout: 15_000 })
+    // Several refresh periods later the export is still what the user sees (it used to fall back to the list).
+    await page.waitForTimeout(5_000)
+    await expect(page).toHaveURL(new RegExp(`/exports/${opened}$`))
+    await expect(page.getByRole('heading', { name: 'Finished bakeries', level: 1 })).toBeVisible()
   })
 
   test('a long list of exports with long names stays inside its card', async ({ page, baseURL }, testInfo) => {

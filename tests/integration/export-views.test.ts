@@ -118,6 +118,19 @@ describe('export detail', () => {
     }
   })
 
+  test('every main number has its line type, read from the number when it was never listed with one', async () => {
+    const setPhone = `update public.leads set phone = $2, country_code = 'FR', phone_sources = $3 where name = $1 and id in (select lead_id from public.export_leads where export_id = $4)`
+    await admin.query(setPhone, ['Lead 1', '+33 6 12 34 56 78', {}, bigExport]) // a lead stored before phone sources existed
+    await admin.query(setPhone, ['Lead 2', '02 98 44 12 34', {}, bigExport]) // the source's national number, not listed
+    await admin.query(setPhone, ['Lead 3', '+33 2 98 44 12 34', { '+33 2 98 44 12 34': { type: 'voip', page: null, rank: 0 } }, bigExport])
+    try {
+      const first = await getExportDetail(alice, bigExport, 1)
+      expect(first!.leads.slice(0, 4).map((view) => view.phoneType)).toEqual(['mobile', 'landline', 'voip', null])
+    } finally {
+      await admin.query(`update public.leads set phone = null, phone_sources = '{}' where id in (select lead_id from public.export_leads where export_id = $1)`, [bigExport])
+    }
+  })
+
   test("another user's export is not found", async () => {
     expect(await getExportDetail(bob, bigExport, 1)).toBeNull()
   })

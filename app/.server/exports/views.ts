@@ -8,10 +8,11 @@ import { ENRICHMENT_TABLE, STATUS_COLUMNS } from '#app/domain/enrichment-types.t
 import { normalizeEnrichmentOptions, type EnrichmentOptions, type ExportStatus, type LeadEnrichmentStatus } from '#app/domain/enrichment.ts'
 import { DEFAULT_EXPORT_SORT, STATUS_ORDER, type ExportSort } from '#app/domain/export-list.ts'
 import { formatPhone, formatWebsite } from '#app/domain/lead-format.ts'
-import { mainPhoneType, otherPhones } from '#app/domain/phone-sources.ts'
+import { mainPhoneType, otherPhones, type PhoneType } from '#app/domain/phone-sources.ts'
 import type { ExportLeadView } from '#app/domain/lead-view.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
+import { normalizePhone, phoneTypeOf } from '#app/.server/enrichment/phones.ts'
 import { isClosedMatch } from '#app/.server/enrichment/registry-labels.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
@@ -143,6 +144,17 @@ function leadPage(trx: Transaction<Database>, exportId: string, page: number) {
     .execute()
 }
 
+/**
+ * The main number's line type: as recorded with the number, else read from the number itself (a number the source
+ * gave that the enrichment never listed, or a lead stored before phone sources existed), so every phone has its badge.
+ */
+function mainNumberType(phone: string | null, sources: unknown, country: string | null): PhoneType | null {
+  const recorded = mainPhoneType(phone, sources)
+  if (recorded || !phone) return recorded
+  const number = normalizePhone(phone, country)
+  return number ? phoneTypeOf(number) : null
+}
+
 function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLeadView {
   return {
     id: lead.id,
@@ -150,7 +162,7 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     city: lead.city,
     businessTypes: lead.business_types ?? [],
     phone: formatPhone(lead.phone, lead.country_code),
-    phoneType: mainPhoneType(lead.phone, lead.phone_sources),
+    phoneType: mainNumberType(lead.phone, lead.phone_sources, lead.country_code),
     otherPhones: otherPhones(lead.phone, lead.phone_sources).flatMap(({ number, type }) => {
       const display = formatPhone(number, lead.country_code)
       return display ? [{ ...display, type }] : []

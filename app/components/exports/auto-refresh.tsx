@@ -1,5 +1,5 @@
-import { useEffect } from 'react'
-import { useRevalidator } from 'react-router'
+import { useEffect, useRef } from 'react'
+import { useNavigation, useRevalidator } from 'react-router'
 
 const INTERVAL_MS = 2000
 
@@ -9,10 +9,16 @@ const INTERVAL_MS = 2000
  */
 export function AutoRefresh({ active, noJsSeconds = 5 }: { active: boolean; noJsSeconds?: number }) {
   const revalidator = useRevalidator()
+  // Never revalidate while the user is going somewhere: a revalidation started during a pending navigation (opening an
+  // export from the list while the list refreshes itself) could win the race and show this page again. Read through a
+  // ref so the interval sees the current state without being restarted on every navigation change.
+  const navigation = useNavigation()
+  const navigating = useRef(false)
+  navigating.current = navigation.state !== 'idle'
   useEffect(() => {
     if (!active) return
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible' && revalidator.state === 'idle') void revalidator.revalidate()
+      if (document.visibilityState === 'visible' && revalidator.state === 'idle' && !navigating.current) void revalidator.revalidate()
     }, INTERVAL_MS)
     return () => clearInterval(timer)
   }, [active, revalidator])

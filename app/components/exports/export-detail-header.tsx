@@ -5,7 +5,6 @@ import { canAddEnrichment, canDownload } from '#app/domain/exports.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { Icon } from '../layout/icons.tsx'
 import { buttonClasses } from '../ui/button.tsx'
-import { Disclosure, rowMenu } from '../ui/disclosure.tsx'
 import { DownloadMenu } from './download-menu.tsx'
 import { StatusBadge } from './status-badge.tsx'
 
@@ -40,20 +39,11 @@ export function ExportDetailHeader({ detail, userId, downloadPreset }: { detail:
             {t('exports.detail.addEnrichment')}
           </Link>
         ) : null}
-        <Disclosure
-          className={rowMenu.details}
-          label={
-            <span className={buttonClasses({ variant: 'secondary' })}>
-              {t('exports.detail.actions')}
-              <Icon name="chevronDown" className="size-4 text-slate-400" />
-            </span>
-          }
-          panelClassName={rowMenu.panel}
-        >
-          <Link to={`${base}?delete=1`} preventScrollReset className="block rounded-lg px-2.5 py-2 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:bg-red-50">
-            {t('exports.detail.delete')}
-          </Link>
-        </Disclosure>
+        {/* One action needs no menu: a direct button (its confirmation is the delete dialog). */}
+        <Link to={`${base}?delete=1`} preventScrollReset className={buttonClasses({ variant: 'secondary', className: 'text-red-700! hover:bg-red-50!' })}>
+          <Icon name="trash" className="size-4" />
+          {t('exports.detail.delete')}
+        </Link>
       </div>
     </div>
   )

@@ -19,14 +19,15 @@ export function LeadPhones({ lead, wrap }: { lead: ExportLeadView & { phone: Non
   return (
     <ul className="min-w-0 space-y-0.5" aria-label={t('exports.detail.phonesLabel', { name: lead.name })}>
       <li className={cn('tabular-nums', wrap ? '' : 'whitespace-nowrap')}>
-        <a href={lead.phone.href} className="text-slate-700 hover:text-brand-700">
+        {/* A number never breaks in the middle; its type tag may go to the next line on a narrow card. */}
+        <a href={lead.phone.href} className="whitespace-nowrap text-slate-700 hover:text-brand-700">
           {lead.phone.text}
         </a>
         {lead.phoneType ? <PhoneTypeTag type={lead.phoneType} /> : null}
       </li>
       {shown.map((phone) => (
         <li key={phone.href} className={cn('text-xs tabular-nums', wrap ? '' : 'whitespace-nowrap')}>
-          <a href={phone.href} className="text-slate-600 hover:text-brand-700">
+          <a href={phone.href} className="whitespace-nowrap text-slate-600 hover:text-brand-700">
             {phone.text}
           </a>
           <PhoneTypeTag type={phone.type} />

@@ -45,7 +45,7 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
       return lead.email.length ? (
         <ul className="min-w-0 space-y-0.5">
           {lead.email.map((email) => (
-            <li key={email} className={wrap ? 'break-all' : 'truncate'}>
+            <li key={email} className="[overflow-wrap:anywhere]">
               <a href={`mailto:${email}`} title={email} className="text-slate-700 hover:text-brand-700">
                 {email}
               </a>
@@ -125,7 +125,10 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
                   {t(`exports.detail.columns.${type}`)}
                 </th>
               ))}
-              <th scope="col" className={`${th} bg-slate-50 pr-4`}>{t('exports.detail.columns.reviews')}</th>
+              <th scope="col" className={`${th} bg-slate-50`}>{t('exports.detail.columns.reviews')}</th>
+              <th scope="col" className={`${th} bg-slate-50 pr-3`}>
+                <span className="sr-only">{t('exports.detail.columns.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -133,7 +136,6 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
               <tr key={lead.id} className="align-top" data-testid="lead-row">
                 <th scope="row" className={`${td} scroll-x-sticky sticky left-0 z-10 max-w-64 min-w-52 bg-white pl-4 text-left font-medium break-words text-slate-900`} data-column="name">
                   {lead.name}
-                  <NeverExportAction lead={lead} />
                 </th>
                 <td className={`${td} whitespace-nowrap text-slate-600`}>{lead.city ?? '—'}</td>
                 <td className={`${td} min-w-44`}>
@@ -144,8 +146,11 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
                     <Enriched lead={lead} type={type} />
                   </td>
                 ))}
-                <td className={`${td} pr-4`}>
+                <td className={`${td}`}>
                   <Reviews rating={lead.rating} count={lead.reviewCount} />
+                </td>
+                <td className="py-1.5 pr-3 text-right">
+                  <NeverExportAction lead={lead} />
                 </td>
               </tr>
             ))}
@@ -163,7 +168,10 @@ function LeadCards({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
     <ul className="space-y-3 md:hidden" aria-label={t('exports.detail.leads')} data-testid="lead-cards">
       {leads.map((lead) => (
         <li key={lead.id} className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="lead-card">
-          <p className="font-semibold break-words text-slate-900">{lead.name}</p>
+          <div className="flex items-start justify-between gap-2">
+            <p className="min-w-0 font-semibold break-words text-slate-900">{lead.name}</p>
+            <NeverExportAction lead={lead} className="-mt-1 -mr-1 shrink-0" />
+          </div>
           {lead.city ? <p className="text-sm text-slate-500">{lead.city}</p> : null}
           {lead.businessTypes.length ? (
             <div className="mt-2">
@@ -186,7 +194,6 @@ function LeadCards({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
               </dd>
             </div>
           </dl>
-          <NeverExportAction lead={lead} />
         </li>
       ))}
     </ul>
