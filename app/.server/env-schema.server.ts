@@ -143,6 +143,8 @@ export const envSchema = z.object({
   EMAIL_SMTP_CHECK: boolean().default(false),
   EMAIL_SMTP_PORT: port().default(25),
   EMAIL_SMTP_TIMEOUT_MS: positiveInt().default(10_000),
+  /** "host[:port]" mail hosts (MX name or address) the SMTP check may reach on private addresses: tests only. */
+  EMAIL_SMTP_ALLOW_HOSTS: z.string().default(''),
   EXPORT_MAX_LEADS: positiveInt().default(1_000),
   /**
    * Leads in flight per export. Real sites answer in seconds (median ~1.8 s, a lead needs 2–3 round trips), so a
