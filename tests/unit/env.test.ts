@@ -25,7 +25,7 @@ describe('configuration (app/.server/env.server.ts)', () => {
     expect(parseEnv({})).toMatchObject({ RATE_LIMIT_SIGNIN_ACCOUNT: '5/900/900', RATE_LIMIT_EXPORT_CREATE: '10/600' })
   })
 
-  it.each([
+  it.each<[Record<string, string>, string]>([
     [{ EXPORT_CONCURRENCY: 'many' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a number'],
     [{ EXPORT_CONCURRENCY: '0' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a positive whole number'],
     [{ PORT: '70000' }, 'Invalid environment variable PORT: expected a port number (1-65535)'],
@@ -35,10 +35,9 @@ describe('configuration (app/.server/env.server.ts)', () => {
     [{ SOURCE_PROBE_TIMEOUT_MS: '0' }, 'Invalid environment variable SOURCE_PROBE_TIMEOUT_MS: expected a positive whole number'],
     [{ PREVIEW_CACHE_SECONDS: '-1' }, 'Invalid environment variable PREVIEW_CACHE_SECONDS: expected a whole number ≥ 0'],
     // `true` trusts the leftmost X-Forwarded-For entry, which any client writes.
-    ...['true', 'false', 'yes', '0', '-1', '1.5', '10.0.0.1,', '10.0.0.0/33', '300.1.1.1', 'everyone'].map((value) => [
-      { TRUST_PROXY: value },
-      'Invalid environment variable TRUST_PROXY: expected a hop count (1, 2…) or proxy addresses/CIDRs',
-    ]),
+    ...['true', 'false', 'yes', '0', '-1', '1.5', '10.0.0.1,', '10.0.0.0/33', '300.1.1.1', 'everyone'].map(
+      (value): [Record<string, string>, string] => [{ TRUST_PROXY: value }, 'Invalid environment variable TRUST_PROXY: expected a hop count (1, 2…) or proxy addresses/CIDRs'],
+    ),
     [{ RATE_LIMIT_PREVIEW: '60 per minute' }, 'Invalid environment variable RATE_LIMIT_PREVIEW: expected "points/seconds[/blockSeconds]"'],
   ])('rejects %o with a message naming the variable', (source, message) => {
     expect(() => parseEnv(source)).toThrow(message)
