@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
+import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
 import { safeI18n } from '#app/.server/i18n.ts'
 import { cspNonce } from '#app/.server/internal-headers.ts'
 import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
@@ -75,6 +75,12 @@ export default function handleRequest(
       fail(error)
     }
   })
+}
+
+/** Client navigations fetch the same data as `.data` (single fetch): kept out of every cache like the pages. */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  response.headers.set('Cache-Control', 'private, no-store')
+  return response
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {

@@ -35,7 +35,8 @@ export interface HttpAppOptions {
   clientDir?: string
   /** Express middlewares mounted before the app (Vite in development). */
   before?: express.RequestHandler[]
-  trustProxy?: boolean | number | string
+  /** TRUST_PROXY: a hop count or the proxies' addresses (never `true`: the client would choose its IP). */
+  trustProxy?: number | string[]
 }
 
 export function createHttpApp(options: HttpAppOptions): express.Express {

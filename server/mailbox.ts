@@ -4,6 +4,8 @@
  * read it can reset any local account, so it exists only for the developer on this machine.
  *   GET /                          the messages, newest first (HTML)
  *   GET /api/messages?to=<email>   the same as JSON (what the tests read)
+ * Loopback binding alone is not enough: a web page can point its own name at 127.0.0.1 (DNS rebinding) and read
+ * the reset links same-origin. Such requests carry that name as Host, so only loopback names with our port answer.
  */
 import http from 'node:http'
 import getPort from 'get-port'
@@ -18,7 +20,12 @@ const HOST = '127.0.0.1'
 
 export async function startMailbox({ databaseUrl, port: wantedPort }: { databaseUrl: string; port?: number }): Promise<Mailbox> {
   const port = await getPort({ host: HOST, port: wantedPort })
+  const hosts = new Set([`${HOST}:${port}`, `localhost:${port}`, `[::1]:${port}`])
   const server = http.createServer((req, res) => {
+    if (!hosts.has((req.headers.host ?? '').toLowerCase())) {
+      res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request: the local mailbox answers on loopback names only')
+      return
+    }
     void answer(databaseUrl, req, res).catch((error: unknown) => {
       console.error('[mailbox]', error)
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Mailbox unavailable')

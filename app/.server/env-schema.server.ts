@@ -1,5 +1,6 @@
 // Every environment variable the app, the worker and the local servers read: name, type, default.
 // `.env.example` and the README's configuration section list the same variables with the same defaults.
+import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
 
 /** A number from a string; `check` says what else it must be (its message is `expected <what>`). */
@@ -41,11 +42,37 @@ const rateLimit = (fallback: string) =>
     .regex(/^\s*\d+\s*\/\s*\d+\s*(?:\/\s*\d+\s*)?$/, { error: 'expected "points/seconds[/blockSeconds]"' })
     .default(fallback)
 
-/** Express's `trust proxy`: `true`/`false`, a hop count (`1`), or Express's names/subnets (`loopback`). */
+/** The names Express's `trust proxy` (proxy-addr) knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** An address in its usual written form (not the legacy "10.1" or "0" shorthands ipaddr.js also takes). */
+const isWrittenAddress = (address: string) => ipaddr.IPv4.isValidFourPartDecimal(address) || (address.includes(':') && ipaddr.IPv6.isValid(address))
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true
+  const [address = '', bits, ...rest] = entry.split('/')
+  if (!isWrittenAddress(address) || rest.length > 0) return false
+  if (bits === undefined) return true
+  try {
+    ipaddr.parseCIDR(entry)
+    return /^\d+$/.test(bits)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Express's `trust proxy`, restricted to the forms that cannot be spoofed: a hop count (`1`: the rightmost
+ * X-Forwarded-For entry, the one our own proxy added) or the proxies' addresses/CIDRs (`10.0.0.1,192.168.0.0/16`,
+ * `loopback`). `true` would trust the leftmost entry, which the client writes: refused.
+ */
 const trustProxy = () =>
-  z.string().transform((value): boolean | number | string => {
-    if (value === 'true' || value === 'false') return value === 'true'
-    return /^\d+$/.test(value) ? Number(value) : value
+  z.string().transform((value, ctx): number | string[] => {
+    if (/^\d+$/.test(value) && Number(value) > 0) return Number(value)
+    const entries = value.split(',').map((entry) => entry.trim().toLowerCase())
+    if (entries.every((entry) => entry !== '' && isProxyAddress(entry))) return entries
+    ctx.addIssue({ code: 'custom', message: 'expected a hop count (1, 2…) or proxy addresses/CIDRs (e.g. 10.0.0.1,192.168.0.0/16 or loopback), not true' })
+    return z.NEVER
   })
 
 export const envSchema = z.object({
@@ -58,8 +85,8 @@ export const envSchema = z.object({
   APP_URL: url().optional(),
   COOKIE_SECURE: boolean().optional(),
   BOOK_DEMO_URL: url().default('mailto:sales@leadatlas.app?subject=LeadAtlas%20demo'),
-  /** Unset: no proxy. */
-  TRUST_PROXY: trustProxy().default(false),
+  /** Unset: no proxy (the socket's address is the client's). */
+  TRUST_PROXY: trustProxy().optional(),
 
   // Embedded stack
   DATA_DIR: z.string().default('.data'),
@@ -143,6 +170,8 @@ export const envSchema = z.object({
   EMAIL_SMTP_CHECK: boolean().default(false),
   EMAIL_SMTP_PORT: port().default(25),
   EMAIL_SMTP_TIMEOUT_MS: positiveInt().default(10_000),
+  /** "host[:port]" mail hosts (MX name or address) the SMTP check may reach on private addresses: tests only. */
+  EMAIL_SMTP_ALLOW_HOSTS: z.string().default(''),
   EXPORT_MAX_LEADS: positiveInt().default(1_000),
   /**
    * Leads in flight per export. Real sites answer in seconds (median ~1.8 s, a lead needs 2–3 round trips), so a

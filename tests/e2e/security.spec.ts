@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { sameOrigin, signUpViaRequest } from './support/http.ts'
+import { seedExports } from './support/seed-exports.ts'
 import { uniqueEmail } from './support/users.ts'
 
 const evil = { Origin: 'http://evil.example' }
@@ -32,6 +33,18 @@ test.describe('hardening', () => {
     // The same post from our own origin goes through.
     const ok = await page.request.post('/preferences', { form: { intent: 'language', language: 'fr', redirectTo: '/' }, headers: sameOrigin(baseURL), maxRedirects: 0 })
     expect(ok.status()).toBe(302)
+  })
+
+  test('signed-in data (.data of client navigations) is never cached, like the pages', async ({ page, baseURL }, testInfo) => {
+    const user = await signUpViaRequest(page, baseURL, { email: uniqueEmail('data-cache', testInfo) })
+    const [exportId] = await seedExports(user.email, [{ name: 'Cached?' }])
+    for (const url of ['/exports.data', `/exports/${exportId}.data`, '/subscription.data', '/exports']) {
+      const response = await page.request.get(url, { maxRedirects: 0 })
+      expect(response.status(), url).toBe(200)
+      expect(response.headers()['cache-control'], url).toBe('private, no-store')
+    }
+    // The export's own data really is in it: a signed-in answer, not a redirect to sign in.
+    expect(await (await page.request.get(`/exports/${exportId}.data`)).text()).toContain('Cached?')
   })
 
   test('an unknown URL gets the 404 page', async ({ page }) => {

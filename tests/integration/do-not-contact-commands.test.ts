@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { closeDb } from '#app/.server/db.ts'
 import { runDncCommand } from '#app/.server/do-not-contact/commands.ts'
+import { dncListCsv } from '#app/.server/do-not-contact/csv.ts'
 import { listDncPage, readOwnDncList } from '#app/.server/do-not-contact/store.ts'
 import { DNC_MAX_ENTRIES } from '#app/domain/do-not-contact.ts'
 
@@ -45,6 +46,25 @@ describe('do-not-contact commands', () => {
     ])
     // The same file again adds nothing (already listed), and is not an error.
     expect(await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv') }))).toEqual({ ok: true, added: 0 })
+  })
+
+  it('the download neutralises formula-like addresses, and imports back to the same values', async () => {
+    const user = await createUser()
+    // Valid addresses a spreadsheet would run as formulas, one with a quote of its own, and data left as is.
+    const sent = "=1+1@evil.fr\n+cmd@evil.fr\n-2+3@evil.fr\n'=x@evil.fr\n'pierre@exemple.fr\nautre.fr\n04 78 12 34 56"
+    expect(await runDncCommand(user, form({ intent: 'paste', entries: sent }))).toMatchObject({ ok: true })
+    const listed = await readOwnDncList(user)
+    expect(listed.map((entry) => entry.value)).toEqual(expect.arrayContaining(['=1+1@evil.fr', '+cmd@evil.fr', "'=x@evil.fr", '+33478123456']))
+
+    const csv = dncListCsv(listed)
+    const values = csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1).map((line) => line.slice(line.indexOf(',') + 1))
+    expect(values).toEqual(expect.arrayContaining(["'=1+1@evil.fr", "'+cmd@evil.fr", "'-2+3@evil.fr", "''=x@evil.fr", "'pierre@exemple.fr", 'autre.fr', '+33478123456']))
+    // No cell a spreadsheet would run.
+    expect(values.filter((value) => /^[=+\-@]/.test(value) && value !== '+33478123456')).toEqual([])
+
+    const other = await createUser()
+    expect(await runDncCommand(other, form({ intent: 'import', file: new File([csv], 'do-not-contact.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: listed.length })
+    expect(await readOwnDncList(other)).toEqual(listed)
   })
 
   it('refuses a binary file, an empty one, and a paste with unreadable lines (nothing added, lines named, text kept)', async () => {

@@ -23,6 +23,9 @@ const ZONE: Record<string, Answer[] | 'NXDOMAIN' | 'SERVFAIL' | 'SILENT'> = {
   'slow.test': 'SILENT',
   'nosmtp.test': [{ type: 'MX', exchange: 'mx.nosmtp.test' }],
   'mx.nosmtp.test': [{ type: 'A', address: '127.0.0.2' }],
+  // One allow-listed answer, one private one: the host is refused (every address is vetted).
+  'mixed.test': [{ type: 'MX', exchange: 'mx.mixed.test' }],
+  'mx.mixed.test': [{ type: 'A', address: '127.0.0.1' }, { type: 'A', address: '10.0.0.1' }],
 }
 const queries: string[] = []
 
@@ -30,6 +33,8 @@ let dnsServer: ReturnType<typeof dns2.createServer>
 let dnsAddress: string
 let smtp: SMTPServer
 let smtpPort: number
+/** SMTP sessions the local server was asked to open. */
+let smtpConnections = 0
 const MAILBOXES = new Set(['jean@good.test', 'contact@good.test'])
 
 beforeAll(async () => {
@@ -60,6 +65,10 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      smtpConnections += 1
+      callback()
+    },
     onRcptTo(address, _session, callback) {
       const email = address.address.toLowerCase()
       if (email.endsWith('@catchall.test') || MAILBOXES.has(email)) return callback()
@@ -121,7 +130,33 @@ describe('DNS (node:dns Resolver, local server)', () => {
 })
 
 describe('SMTP mailbox check (EMAIL_SMTP_CHECK, local server)', () => {
-  const verifier = () => createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: { port: smtpPort, timeoutMs: 2_000, heloName: 'leadatlas.test' } })
+  // The zone points every MX at loopback: only allow-listed, as EMAIL_SMTP_ALLOW_HOSTS does in tests.
+  const smtpOptions = (allowHosts = [`127.0.0.1:${smtpPort}`]) => ({ port: smtpPort, timeoutMs: 2_000, heloName: 'leadatlas.test', allowHosts })
+  const verifier = () => createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: smtpOptions() })
+
+  it('a mail host on a private address is never contacted without the allow-list, and the address is not valid', async () => {
+    const before = smtpConnections
+    const guarded = createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: smtpOptions([]) })
+    expect(await statuses(guarded, ['jean@good.test', 'contact@fallback.test', 'anyone@catchall.test'])).toEqual({
+      'jean@good.test': 'risky:smtp_unavailable',
+      'contact@fallback.test': 'risky:smtp_unavailable',
+      'anyone@catchall.test': 'risky:smtp_unavailable',
+    })
+    // An allow-list for another port, or for the MX name on another port, does not open the way either.
+    const elsewhere = createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: smtpOptions([`127.0.0.1:${smtpPort + 1}`, `mx.good.test:${smtpPort + 1}`]) })
+    expect(await statuses(elsewhere, ['jean@good.test'])).toEqual({ 'jean@good.test': 'risky:smtp_unavailable' })
+    // The allow-listed address is not enough when the name also resolves to another private address.
+    expect(await statuses(verifier(), ['jean@mixed.test'])).toEqual({ 'jean@mixed.test': 'risky:smtp_unavailable' })
+    expect(smtpConnections).toBe(before)
+    // The same through the environment: EMAIL_SMTP_ALLOW_HOSTS unset.
+    const env = { EMAIL_DNS_SERVERS: dnsAddress, EMAIL_DNS_TIMEOUT_MS: '300', EMAIL_SMTP_CHECK: 'true', EMAIL_SMTP_PORT: String(smtpPort) }
+    expect(await statuses(createDefaultEnrichers(parseEnv(env)).emailVerifier!, ['jean@good.test'])).toEqual({ 'jean@good.test': 'risky:smtp_unavailable' })
+    expect(smtpConnections).toBe(before)
+    // Allow-listed by the MX name instead of its address: the session opens.
+    const byName = createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: smtpOptions([`mx.good.test:${smtpPort}`]) })
+    expect(await statuses(byName, ['jean@good.test'])).toEqual({ 'jean@good.test': 'valid' })
+    expect(smtpConnections).toBe(before + 1)
+  })
 
   it('accepted → valid, refused → invalid, catch-all → risky, a temporary refusal → risky', async () => {
     expect(await statuses(verifier(), ['jean@good.test', 'contact@good.test', 'nobody@good.test', 'busy@good.test', 'anyone@catchall.test'])).toEqual({
@@ -134,14 +169,14 @@ describe('SMTP mailbox check (EMAIL_SMTP_CHECK, local server)', () => {
   })
 
   it('an unreachable mail server makes the address risky, not invalid', async () => {
-    const closed = createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: { port: 1, timeoutMs: 1_000, heloName: 'leadatlas.test' } })
+    const closed = createEmailVerifier({ dnsServers: [dnsAddress], dnsTimeoutMs: 300, smtp: { port: 1, timeoutMs: 1_000, heloName: 'leadatlas.test', allowHosts: ['127.0.0.1:1', '127.0.0.2:1'] } })
     expect(await statuses(closed, ['jean@good.test', 'x@nosmtp.test'])).toEqual({ 'jean@good.test': 'risky:smtp_unavailable', 'x@nosmtp.test': 'risky:smtp_unavailable' })
   })
 
   it('off by default: EMAIL_SMTP_CHECK=true with EMAIL_SMTP_PORT turns it on', async () => {
     const env = { EMAIL_DNS_SERVERS: dnsAddress, EMAIL_DNS_TIMEOUT_MS: '300' }
     const off = createDefaultEnrichers(parseEnv(env)).emailVerifier!
-    const on = createDefaultEnrichers(parseEnv({ ...env, EMAIL_SMTP_CHECK: 'true', EMAIL_SMTP_PORT: String(smtpPort) })).emailVerifier!
+    const on = createDefaultEnrichers(parseEnv({ ...env, EMAIL_SMTP_CHECK: 'true', EMAIL_SMTP_PORT: String(smtpPort), EMAIL_SMTP_ALLOW_HOSTS: `127.0.0.1:${smtpPort}` })).emailVerifier!
     expect(await statuses(off, ['nobody@good.test'])).toEqual({ 'nobody@good.test': 'valid' })
     expect(await statuses(on, ['nobody@good.test'])).toEqual({ 'nobody@good.test': 'invalid:mailbox_refused' })
   })

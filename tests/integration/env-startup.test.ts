@@ -34,6 +34,13 @@ it('npm start stops at once, naming the variable, when a setting is invalid', as
   expect(output).not.toContain('Embedded Postgres ready')
 })
 
+it('npm start refuses TRUST_PROXY=true (any client could choose its IP), naming the variable', async () => {
+  const { code, output } = await start({ TRUST_PROXY: 'true' })
+  expect(code).not.toBe(0)
+  expect(output).toContain('[leadatlas] failed to start: Invalid environment variable TRUST_PROXY: expected a hop count')
+  expect(output).not.toContain('Embedded Postgres ready')
+})
+
 
 /** The cookies a response sets, as a Cookie header (later values win). */
 function cookieHeader(response: Response, previous = ''): string {

@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -66,6 +67,25 @@ describe('local mailbox', () => {
     expect(html).toContain(email)
     expect(html).toContain('Reset Your Password')
     expect((await fetch(`${mailbox.url}/api/messages`, { method: 'POST' })).status).toBe(405)
+  })
+
+  test('answers only requests addressed to a loopback name with its port (no DNS rebinding)', async () => {
+    const { port } = new URL(mailbox.url)
+    /** GET with a chosen Host header (fetch cannot set one), over the loopback socket. */
+    const statusFor = (host: string | undefined) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.get({ host: '127.0.0.1', port, path: '/api/messages', setHost: false, headers: host === undefined ? {} : { Host: host } }, (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        })
+        request.on('error', reject)
+      })
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) expect(await statusFor(host), host).toBe(200)
+    for (const host of [`evil.example:${port}`, 'evil.example', '127.0.0.1', `127.0.0.1:${Number(port) + 1}`, `127.0.0.1.nip.io:${port}`, '']) {
+      expect(await statusFor(host), host).toBe(421)
+    }
+    // No Host at all: Node refuses it before the mailbox sees it.
+    expect(await statusFor(undefined)).toBe(400)
   })
 
   test('the app has no mailbox route', () => {

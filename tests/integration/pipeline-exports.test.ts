@@ -2,6 +2,7 @@
 // worker (server/worker-slot.ts), the real enrichment engine against the demo websites and the demo registry.
 // Only this file consumes the export queue (the race/crash-at-processor tests insert exports without jobs).
 import { spawn, type ChildProcess } from 'node:child_process'
+import dgram from 'node:dgram'
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import pg from 'pg'
@@ -517,6 +518,58 @@ describe('fairness', () => {
       process.env.ENRICH_ALLOW_HOSTS = previous.allow
       delete process.env.EXPORT_CONCURRENCY
       delete process.env.EXPORT_FAIR_WAIT_SECONDS
+      await slow.stop()
+      await startTestWorker()
+    }
+  })
+
+  it("another user's export waits no longer than EXPORT_FAIR_WAIT_SECONDS (+ a bounded margin) for a slot", { timeout: 180_000 }, async () => {
+    const FAIR_WAIT_SECONDS = 2
+    /** The check interval, the yielding run's grace to unwind and the next fetch: what the wait may exceed the setting by. */
+    const MARGIN_MS = 1_500
+    const slow = await startDemoWebsites({ latencyMs: 250 })
+    // A DNS server that never answers: every email verification of the busy user's runs waits its full timeout,
+    // work an abort cannot cut short (as with a slow resolver in production).
+    const silentDns = dgram.createSocket('udp4')
+    await new Promise<void>((resolve) => silentDns.bind(0, '127.0.0.1', resolve))
+    await stopTestWorker()
+    const previous = { url: process.env.DEMO_WEBSITES_URL, allow: process.env.ENRICH_ALLOW_HOSTS }
+    try {
+      Object.assign(process.env, {
+        DEMO_WEBSITES_URL: slow.url,
+        ENRICH_ALLOW_HOSTS: `${previous.allow},${new URL(slow.url).host}`,
+        EXPORT_CONCURRENCY: '2',
+        EXPORT_FAIR_WAIT_SECONDS: String(FAIR_WAIT_SECONDS),
+        EMAIL_DNS_SERVERS: `127.0.0.1:${silentDns.address().port}`,
+        EMAIL_DNS_TIMEOUT_MS: '4000',
+      })
+      await startTestWorker()
+      const busy = await createUser(1000)
+      const other = await createUser()
+      // Three exports of the busy user: two hold both slots (in the enrichment phase), the third waits behind them.
+      const batch = [await launch(busy, { email: true }), await launch(busy, { email: true }), await launch(busy, { email: true })]
+      await waitFor(async () => {
+        const running = await Promise.all(batch.map(async (id) => (await jobStates(id)).includes('active') && (await exportRow(id))?.search_status === 'completed'))
+        return running.filter(Boolean).length === 2
+      }, { timeoutMs: 60_000, what: "the busy user's exports to hold both slots" })
+      const small = await launch(other, { phone: true })
+      await waitFor(async () => (await jobStates(small)).some((state) => state === 'active' || state === 'completed'), { timeoutMs: 30_000, what: "the other user's export to start" })
+
+      // Recorded by pg-boss in the database: when the job was queued, and when a worker started it.
+      const { rows } = await admin.query<{ waited_ms: number }>(
+        `select extract(epoch from started_on - created_on) * 1000 as waited_ms from pgboss.job where name = $1 and singleton_key = $2 and started_on is not null order by started_on limit 1`,
+        [exportQueueNames().run, small],
+      )
+      const waited = Number(rows[0]!.waited_ms)
+      console.info(`fairness: the other user's export waited ${Math.round(waited)} ms for a slot (EXPORT_FAIR_WAIT_SECONDS=${FAIR_WAIT_SECONDS})`)
+      expect(logs.some((line) => /yields its slot/.test(line))).toBe(true)
+      expect(waited).toBeLessThanOrEqual(FAIR_WAIT_SECONDS * 1_000 + MARGIN_MS)
+      expect((await waitForStatus(small, ['completed', 'failed', 'interrupted'], 60_000)).status).toBe('completed')
+    } finally {
+      await stopTestWorker()
+      Object.assign(process.env, { DEMO_WEBSITES_URL: previous.url, ENRICH_ALLOW_HOSTS: previous.allow })
+      for (const name of ['EXPORT_CONCURRENCY', 'EXPORT_FAIR_WAIT_SECONDS', 'EMAIL_DNS_SERVERS', 'EMAIL_DNS_TIMEOUT_MS']) delete process.env[name]
+      silentDns.close()
       await slow.stop()
       await startTestWorker()
     }

@@ -16,13 +16,16 @@ describe('configuration (app/.server/env.server.ts)', () => {
     expect(config.APP_URL).toBeUndefined()
   })
 
-  it('types TRUST_PROXY as Express takes it and fills the rate limits with their defaults', () => {
-    expect(parseEnv({}).TRUST_PROXY).toBe(false)
-    expect([parseEnv({ TRUST_PROXY: 'true' }), parseEnv({ TRUST_PROXY: 'false' }), parseEnv({ TRUST_PROXY: '2' }), parseEnv({ TRUST_PROXY: 'loopback' })].map((c) => c.TRUST_PROXY)).toEqual([true, false, 2, 'loopback'])
+  it('types TRUST_PROXY as Express takes it (hop count or proxy addresses) and fills the rate limits with their defaults', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBeUndefined()
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
+    expect(parseEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2)
+    expect(parseEnv({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,fd00::/8' }).TRUST_PROXY).toEqual(['10.0.0.1', '192.168.0.0/16', 'fd00::/8'])
+    expect(parseEnv({ TRUST_PROXY: 'loopback,uniquelocal' }).TRUST_PROXY).toEqual(['loopback', 'uniquelocal'])
     expect(parseEnv({})).toMatchObject({ RATE_LIMIT_SIGNIN_ACCOUNT: '5/900/900', RATE_LIMIT_EXPORT_CREATE: '10/600' })
   })
 
-  it.each([
+  it.each<[Record<string, string>, string]>([
     [{ EXPORT_CONCURRENCY: 'many' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a number'],
     [{ EXPORT_CONCURRENCY: '0' }, 'Invalid environment variable EXPORT_CONCURRENCY: expected a positive whole number'],
     [{ PORT: '70000' }, 'Invalid environment variable PORT: expected a port number (1-65535)'],
@@ -31,6 +34,10 @@ describe('configuration (app/.server/env.server.ts)', () => {
     [{ LEADS_SOURCE: 'yelp' }, 'Invalid environment variable LEADS_SOURCE: expected auto, demo, osm or google'],
     [{ SOURCE_PROBE_TIMEOUT_MS: '0' }, 'Invalid environment variable SOURCE_PROBE_TIMEOUT_MS: expected a positive whole number'],
     [{ PREVIEW_CACHE_SECONDS: '-1' }, 'Invalid environment variable PREVIEW_CACHE_SECONDS: expected a whole number ≥ 0'],
+    // `true` trusts the leftmost X-Forwarded-For entry, which any client writes.
+    ...['true', 'false', 'yes', '0', '-1', '1.5', '10.0.0.1,', '10.0.0.0/33', '300.1.1.1', 'everyone'].map(
+      (value): [Record<string, string>, string] => [{ TRUST_PROXY: value }, 'Invalid environment variable TRUST_PROXY: expected a hop count (1, 2…) or proxy addresses/CIDRs'],
+    ),
     [{ RATE_LIMIT_PREVIEW: '60 per minute' }, 'Invalid environment variable RATE_LIMIT_PREVIEW: expected "points/seconds[/blockSeconds]"'],
   ])('rejects %o with a message naming the variable', (source, message) => {
     expect(() => parseEnv(source)).toThrow(message)

@@ -4,6 +4,7 @@
  * success, or a localized refusal with what the user sent, so nothing typed is lost.
  */
 import { parse } from 'csv-parse/sync'
+import { restoreFormula } from '#app/.server/exports/download/formulas.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { DNC_KINDS, type DncEntry, parseDncEntry, parseDncList } from '#app/domain/do-not-contact.ts'
@@ -83,6 +84,10 @@ async function importFile(user: SessionUser, file: FormDataEntryValue | null): P
   const [first, ...rest] = rows
   const hasHeader = first !== undefined && first.every((cell) => !cell || !parseDncEntry(cell))
   // Our own download names each entry's kind in a first column: that cell is a label, not an entry.
-  const cells = (hasHeader ? rest : rows).flat().filter((cell) => cell && !(DNC_KINDS as readonly string[]).includes(cell.toLowerCase()))
+  // Our download quotes formula-like values (`'=1+1@evil.fr`): read back as the value itself.
+  const cells = (hasHeader ? rest : rows)
+    .flat()
+    .filter((cell) => cell && !(DNC_KINDS as readonly string[]).includes(cell.toLowerCase()))
+    .map(restoreFormula)
   return addList(user, 'import', cells.join('\n'), '')
 }

@@ -11,6 +11,7 @@ import { Resolver } from 'node:dns/promises'
 import { createRequire } from 'node:module'
 import { emailCheck, emailDomain, isDeliverableSyntax, isKept, type DomainMail, type EmailCheck, type MailboxAnswer } from '#app/domain/email-quality.ts'
 import { probeMailboxes } from './smtp-probe.ts'
+import { HostAllowList } from './ssrf.ts'
 
 /** The part of node:dns/promises' Resolver the verifier uses (tests and the demo pass their own). */
 export interface MailDns {
@@ -28,8 +29,8 @@ export interface EmailVerifierOptions {
   /** Domains remembered (LRU), and for how long. */
   cacheSize?: number
   cacheTtlMs?: number
-  /** The optional SMTP mailbox check. */
-  smtp?: { port: number; timeoutMs: number; heloName: string }
+  /** The optional SMTP mailbox check; `allowHosts`: "host[:port]" mail hosts it may reach on private addresses. */
+  smtp?: { port: number; timeoutMs: number; heloName: string; allowHosts?: string[] }
 }
 
 export interface EmailVerifier {
@@ -119,6 +120,7 @@ export function createEmailVerifier(options: EmailVerifierOptions = {}): EmailVe
   const dns = options.dns ?? systemResolver(options.dnsServers ?? [], options.dnsTimeoutMs ?? 3_000)
   const cache = createLruCache<Promise<DomainFacts>>(options.cacheSize ?? 10_000)
   const ttl = options.cacheTtlMs ?? 3_600_000
+  const smtp = options.smtp && { port: options.smtp.port, timeoutMs: options.smtp.timeoutMs, heloName: options.smtp.heloName, allowList: new HostAllowList(options.smtp.allowHosts) }
 
   /** In-flight lookups are shared: a domain is asked once however many addresses use it. */
   const factsOf = (domain: string): Promise<DomainFacts> => {
@@ -135,8 +137,8 @@ export function createEmailVerifier(options: EmailVerifierOptions = {}): EmailVe
     const facts = domain && !disposable ? await factsOf(domain) : { mail: 'no_mail' as const, hosts: [] }
     signal?.throwIfAborted()
     let mailbox: Record<string, MailboxAnswer> = {}
-    if (options.smtp && domain && facts.mail === 'mail' && emails.some(isDeliverableSyntax)) {
-      mailbox = await probeMailboxes({ ...options.smtp, dns, hosts: facts.hosts, domain, emails: emails.filter(isDeliverableSyntax), signal })
+    if (smtp && domain && facts.mail === 'mail' && emails.some(isDeliverableSyntax)) {
+      mailbox = await probeMailboxes({ ...smtp, dns, hosts: facts.hosts, domain, emails: emails.filter(isDeliverableSyntax), signal })
     }
     return emails.map((email) => [email, emailCheck(email, { syntax: isDeliverableSyntax(email), disposable, domain: facts.mail, mailbox: mailbox[email] })])
   }

@@ -3,11 +3,17 @@
  * host, no message sent. EHLO, MAIL FROM:<>, RCPT TO a random address of the domain (accepted → the domain takes any
  * address: every address is catch_all), then RCPT TO each address (2xx accepted, 5xx rejected, else unknown), QUIT.
  * A connection error or timeout makes every address unknown (risky): an unreachable port 25 proves nothing.
+ *
+ * MX records are as hostile as crawled URLs (anyone can point theirs at 127.0.0.1 or a cloud metadata address), so
+ * the mail host passes the crawler's private-address guard (ssrf.ts) on every address it resolves to, unless
+ * allow-listed (EMAIL_SMTP_ALLOW_HOSTS, for tests). A refused host is never contacted: its addresses stay unknown
+ * (risky), never valid. The socket opens to the vetted IP itself, so no second resolution can rebind the name.
  */
 import { randomBytes } from 'node:crypto'
 import { isIP, Socket } from 'node:net'
 import type { MailboxAnswer } from '#app/domain/email-quality.ts'
 import type { MailDns } from './email-verification.ts'
+import { blockedAddressReason, blockedHostnameReason, GuardError, normalizeHostname, type HostAllowList } from './ssrf.ts'
 
 export interface MailboxProbe {
   dns: MailDns
@@ -18,6 +24,8 @@ export interface MailboxProbe {
   port: number
   timeoutMs: number
   heloName: string
+  /** Mail hosts (name or address, optionally with the port) that may be private: test servers. */
+  allowList: HostAllowList
   signal?: AbortSignal
 }
 
@@ -62,11 +70,26 @@ function replyReader(socket: Socket) {
   }
 }
 
-async function hostAddress(dns: MailDns, host: string): Promise<string> {
-  if (isIP(host)) return host
-  const [address] = await dns.resolve4(host).catch(() => dns.resolve6(host))
-  if (!address) throw new Error(`no address for ${host}`)
-  return address
+/**
+ * The address to open the session to. Every A and AAAA answer must be public (or the host or that address
+ * allow-listed on this port): one private answer among public ones refuses the host, since its owner chose both.
+ */
+async function vettedMailHostAddress(dns: MailDns, hostname: string, port: number, allowList: HostAllowList): Promise<string> {
+  const host = normalizeHostname(hostname)
+  const hostAllowed = allowList.allows(host, port)
+  if (!hostAllowed && !isIP(host)) {
+    const reason = blockedHostnameReason(host)
+    if (reason) throw new GuardError('blocked_address', `${host}: ${reason}`)
+  }
+  const [v4, v6] = isIP(host) ? [[host], []] : await Promise.all([dns.resolve4(host).catch(() => []), dns.resolve6(host).catch(() => [])])
+  const addresses = [...v4, ...v6]
+  if (addresses.length === 0) throw new Error(`no address for ${host}`)
+  for (const address of addresses) {
+    if (hostAllowed || allowList.allows(address, port)) continue
+    const reason = blockedAddressReason(address)
+    if (reason) throw new GuardError('blocked_address', `${host} resolves to ${address}: ${reason}`)
+  }
+  return addresses[0] as string
 }
 
 function answerOf(code: number): MailboxAnswer {
@@ -109,7 +132,7 @@ export async function probeMailboxes(probe: MailboxProbe): Promise<Record<string
   const onAbort = () => socket.destroy(new Error('aborted'))
   probe.signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    const address = await hostAddress(probe.dns, host)
+    const address = await vettedMailHostAddress(probe.dns, host, probe.port, probe.allowList)
     socket.connect({ host: address, port: probe.port })
     return await session(probe, socket)
   } catch {

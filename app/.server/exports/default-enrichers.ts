@@ -34,7 +34,12 @@ function emailVerifierFrom(config: Env): EmailVerifier {
     dnsTimeoutMs: config.EMAIL_DNS_TIMEOUT_MS,
     cacheSize: config.EMAIL_DNS_CACHE_SIZE,
     smtp: config.EMAIL_SMTP_CHECK
-      ? { port: config.EMAIL_SMTP_PORT, timeoutMs: config.EMAIL_SMTP_TIMEOUT_MS, heloName: hostOf(config.APP_URL)?.replace(/:\d+$/, '') || 'localhost' }
+      ? {
+          port: config.EMAIL_SMTP_PORT,
+          timeoutMs: config.EMAIL_SMTP_TIMEOUT_MS,
+          heloName: hostOf(config.APP_URL)?.replace(/:\d+$/, '') || 'localhost',
+          allowHosts: config.EMAIL_SMTP_ALLOW_HOSTS.split(',').map((host) => host.trim()).filter(Boolean),
+        }
       : undefined,
   })
 }

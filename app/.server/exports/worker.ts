@@ -42,10 +42,37 @@ export interface ExportWorker {
 
 /** Seconds before a run that yielded its slot may start again (its previous job completes well before). */
 const YIELD_REQUEUE_DELAY_SECONDS = 5
+/**
+ * How long a yielding run may take to unwind before its slot is freed anyway. Some of its in-flight work cannot be
+ * aborted (a DNS query runs to its EMAIL_DNS_TIMEOUT_MS, a write finishes): the waiting export must not wait for
+ * it. The run goes on unwinding in the background (recorded work stays) and is awaited before this process runs
+ * that export again; the requeued job's delay (above) keeps other processes off it meanwhile.
+ */
+const YIELD_GRACE_MS = 500
+
+/** The run's own outcome, or the yield once the run has had YIELD_GRACE_MS to unwind after it. */
+function releasableRun<T>(run: Promise<T>, yieldSignal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined
+    const onYield = () => {
+      timer = setTimeout(() => reject(yieldSignal.reason), YIELD_GRACE_MS)
+    }
+    yieldSignal.addEventListener('abort', onYield, { once: true })
+    run.then(resolve, reject).finally(() => {
+      clearTimeout(timer)
+      yieldSignal.removeEventListener('abort', onYield)
+    })
+  })
+}
+
+/** Milliseconds between preemption checks: a fraction of the wait, so the wait overshoots the setting by at most this. */
+function fairnessCheckIntervalMs(fairWaitSeconds: number): number {
+  return Math.max(200, Math.min(500, fairWaitSeconds * 100))
+}
 
 /**
  * The run that should give its slot up now, if any (see "Fairness" in registerExportWorker): the newest run, in the
- * enrichment phase and older than `waitSeconds`, of the user holding the most running exports, when another user's
+ * enrichment phase and running for a second at least (no thrashing), of the user holding the most running exports, when another user's
  * export has been ready to start for `waitSeconds` and that user holds at least 2 fewer. Ready means startable: not
  * blocked by a run of the same export (stately) nor by the per-user cap.
  */
@@ -73,13 +100,26 @@ async function preemptionVictim(boss: PgBoss, queue: string, waitSeconds: number
          on e.id = case when l.singleton_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then l.singleton_key::uuid end
       where l.state = 'active'
         and h.active >= w.active + 2
-        and l.started_on <= now() - make_interval(secs => $2)
+        and l.started_on <= now() - make_interval(secs => least($2, 1))
         and e.search_status = 'completed'
       order by h.active desc, l.started_on desc, l.id
       limit 1`,
     [queue, waitSeconds, userCap],
   )
   return (rows[0] as { id?: string } | undefined)?.id ?? null
+}
+
+/**
+ * A yielded run's recorded work stays; the rest continues in a new job that keeps this one's place in the user's line
+ * (same priority). It starts a few seconds later, once this job has completed (stately: one active per export).
+ */
+async function requeueYielded(boss: PgBoss, queue: string, job: JobWithMetadata<ExportJobData>): Promise<void> {
+  await boss.send(queue, job.data, {
+    singletonKey: job.data.exportId,
+    group: { id: job.groupId ?? job.data.userId },
+    priority: job.priority,
+    startAfter: YIELD_REQUEUE_DELAY_SECONDS,
+  })
 }
 
 function isAbort(error: unknown): boolean {
@@ -97,6 +137,8 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
 
   /** Runs in flight in this process, by job id: what the fairness check may ask to yield. */
   const inflight = new Map<string, AbortController>()
+  /** Yielded runs still unwinding after their slot was freed, by export id (see YIELD_GRACE_MS). */
+  const unwinding = new Map<string, Promise<void>>()
 
   const run = async (job: JobWithMetadata<ExportJobData>): Promise<ExportRunResult> => {
     const exportId = job.data?.exportId
@@ -110,20 +152,19 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
     const finalAttempt = job.retryCount >= job.retryLimit
     active++
     inflight.set(job.id, yieldSlot)
+    let processing: Promise<ProcessResult> | undefined
     try {
-      const result = await processExport(exportId, { ...options.process, enrichers, signal, finalAttempt, log: options.process?.log ?? log })
+      await unwinding.get(exportId)
+      processing = processExport(exportId, { ...options.process, enrichers, signal, finalAttempt, log: options.process?.log ?? log })
+      const result = await releasableRun(processing, yieldSlot.signal)
       log(`export ${exportId}: run ${result.outcome}`)
       return result
     } catch (error) {
       if (yieldSlot.signal.aborted && !job.signal.aborted && !stopping.signal.aborted) {
-        // Its recorded work stays; the rest continues in a new job that keeps this one's place in the user's line
-        // (same priority). It starts a few seconds later, once this job has completed (stately: one active per export).
-        await boss.send(queues.run, job.data, {
-          singletonKey: exportId,
-          group: { id: job.groupId ?? job.data.userId },
-          priority: job.priority,
-          startAfter: YIELD_REQUEUE_DELAY_SECONDS,
-        })
+        const rest = (processing ?? Promise.resolve()).then(() => {}, () => {})
+        unwinding.set(exportId, rest)
+        void rest.finally(() => unwinding.get(exportId) === rest && unwinding.delete(exportId))
+        await requeueYielded(boss, queues.run, job)
         log(`export ${exportId}: gave its slot to another user's export; queued again`)
         return { outcome: 'yielded', leads: 0, enrichedLeads: 0, charged: 0 }
       }
@@ -146,10 +187,12 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
   //     fewest runs ahead of them, so the other user's export starts before the busy user's third at the latest.
   //  2. Preemption, cooperative and cheap because all export state is in the database: when some user's export has
   //     been ready for fairWaitSeconds while another user holds at least 2 more running exports than them, that
-  //     user's most recently started run (only one, in the enrichment phase, after running fairWaitSeconds itself)
+  //     user's most recently started run (only one, in the enrichment phase, running for a second at least)
   //     stops like at a shutdown (recorded work stays) and is queued again with its priority; the freed slot goes
   //     to the waiting export (higher priority). The decision is a database query, the same for every worker, so
-  //     only the worker running the chosen run acts. A lone user is never preempted (nobody is waiting).
+  //     only the worker running the chosen run acts. A lone user is never preempted (nobody is waiting). The wait
+  //     stays within the setting + ~1 s: checks every fairnessCheckIntervalMs, and the slot is freed YIELD_GRACE_MS
+  //     after the yield at the latest (the worker then fetches the waiting job at once: it has the higher priority).
   //  3. EXPORT_USER_CONCURRENCY (optional) is a hard cap per user across all workers (pg-boss group concurrency).
   // Enrichment politeness is per website host inside the crawler, shared by every run of the process: unchanged.
   const slots = Math.max(1, options.localConcurrency ?? config.EXPORT_WORKER_JOBS)
@@ -178,6 +221,7 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
       clearInterval(fairness)
       stopping.abort(new DOMException('worker stopping', 'AbortError'))
       await Promise.all([boss.offWork(queues.run, { wait: true }), boss.offWork(queues.dead, { wait: true })]).catch(() => {})
+      await Promise.all(unwinding.values())
       await enrichers.close?.().catch(() => {})
     },
   }
@@ -205,7 +249,7 @@ function startFairnessChecks(
           checking = false
         })
     },
-    Math.max(500, Math.min(2_000, fairWait * 500)),
+    fairnessCheckIntervalMs(fairWait),
   )
   fairness.unref()
   return fairness

@@ -29,3 +29,22 @@ export function neutralizeFormula(text: string): string {
   }
   return isPlainData(text) ? text : `'${text}`
 }
+
+/**
+ * Text that reads back as `'` + a quoted value: one or more quotes, then text that needs one. Files we read back
+ * (the do-not-contact list) must tell our quote from a value's own, so such text gets one more quote on the way out.
+ */
+function looksQuoted(text: string): boolean {
+  const unquoted = text.replace(/^'+/, '')
+  return unquoted !== text && neutralizeFormula(unquoted) !== unquoted
+}
+
+/** neutralizeFormula, undone exactly by `restoreFormula` (a value of its own starting with `'` keeps it). */
+export function neutralizeFormulaReversibly(text: string): string {
+  return neutralizeFormula(text) !== text || looksQuoted(text) ? `'${text}` : text
+}
+
+/** The value a neutralised cell stood for: `=1+1` for `'=1+1`; any other text unchanged. */
+export function restoreFormula(text: string): string {
+  return looksQuoted(text) ? text.slice(1) : text
+}
