@@ -113,7 +113,7 @@ test.describe('exports', () => {
     }
 
     // Delete with confirmation: a direct button (a one-item menu was one click too many).
-    await expect(page.getByText('Actions', { exact: true })).toHaveCount(0)
+    await expect(page.locator('summary', { hasText: 'Actions' })).toHaveCount(0)
     await page.getByRole('link', { name: 'Delete' }).click()
     const confirm = page.getByRole('dialog', { name: 'Delete this export?' })
     await expect(confirm).toBeVisible()

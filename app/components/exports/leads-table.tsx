@@ -93,7 +93,8 @@ function Enriched({ lead, type, wrap = false }: { lead: ExportLeadView; type: En
 // Compact widths per enrichment column: enough for a typical value, so all of them fit a laptop screen more often.
 const COLUMN_CLASSES: Partial<Record<EnrichmentType, string>> = {
   website: 'max-w-44',
-  email: 'max-w-56',
+  // Emails wrap anywhere rather than being cut: a floor keeps the column readable.
+  email: 'min-w-52 max-w-64',
   technologies: 'min-w-44 max-w-56',
   social: 'min-w-28',
 }
@@ -126,7 +127,8 @@ function LeadsGrid({ leads, chosen }: { leads: ExportLeadView[]; chosen: Enrichm
                 </th>
               ))}
               <th scope="col" className={`${th} bg-slate-50`}>{t('exports.detail.columns.reviews')}</th>
-              <th scope="col" className={`${th} bg-slate-50 pr-3`}>
+              {/* Positioned: the sr-only label is absolute, and must stay inside the scrolling card (not widen the page). */}
+              <th scope="col" className={`${th} relative bg-slate-50 pr-3`}>
                 <span className="sr-only">{t('exports.detail.columns.actions')}</span>
               </th>
             </tr>
