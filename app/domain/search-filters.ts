@@ -2,6 +2,7 @@
 // without JavaScript. One schema reads them (the search page, the export command) and one predicate applies them
 // (the preview, its count and the export's `filtered` lead gate). Pure: shared by client and server.
 import { z } from 'zod'
+import { parseDecimal } from './decimal.ts'
 
 export interface SearchFilters {
   hasWebsite: boolean
@@ -30,9 +31,8 @@ function minimum(max: number, integer: boolean) {
     .union([z.string(), z.number()])
     .nullish()
     .transform((value, ctx): number | null => {
-      const text = typeof value === 'string' ? value.trim().replace(',', '.') : value
-      if (text === '' || text == null) return null
-      const number = Number(text)
+      const number = parseDecimal(value)
+      if (number === null) return null
       if (!Number.isFinite(number) || number < 0 || number > max || (integer && !Number.isInteger(number))) {
         ctx.addIssue({ code: 'custom', message: 'invalid' })
         return z.NEVER

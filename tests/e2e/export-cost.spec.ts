@@ -97,8 +97,11 @@ test.describe('count and cost before spending', () => {
     await signUp(page, { skipProfile: true })
     const response = await page.goto(`${PARIS}&minRating=9&run=1`)
     expect(response?.status()).toBe(400)
-    await expect(page.getByText('Minimum rating must be a number from 0 to 5.')).toBeVisible()
+    await expect(page.getByText('Minimum rating must be a number from 0 to 5.').first()).toBeVisible()
     await expect(page.getByLabel('Minimum rating')).toHaveValue('9')
+    // Named under its own field too (the filters open).
+    await expect(page.getByLabel('Minimum rating')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Minimum rating')).toHaveAccessibleDescription(/must be a number from 0 to 5/)
 
     await page.goto(`${PARIS}&run=1&export=1`)
     const dialog = page.getByRole('dialog', { name: 'Enrich and export' })
@@ -125,5 +128,30 @@ test.describe('count and cost before spending', () => {
     await expectNoA11yViolations(page)
     await dialog.getByTestId('export-cost').scrollIntoViewIfNeeded()
     await shots(page, 'export-modal-fr', test.info().project.name)
+  })
+
+  test('in French: a decimal typed with a comma runs the search; a bad one is named under its field', async ({ page }) => {
+    await signUp(page, { skipProfile: true })
+    await page.goto(`${PARIS}&run=1`)
+    await page.getByRole('button', { name: 'Français' }).click()
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
+    const rating = page.getByLabel('Note minimale')
+    await page.getByTestId('search-filters').locator('summary').click()
+    await rating.fill('4,2')
+    await page.getByRole('button', { name: 'Rechercher', exact: true }).click()
+    await expect(page).toHaveURL(/minRating=4(?:%2C|,)2/)
+    await expect(page.getByTestId('match-count')).toHaveText(/établissements? correspond/)
+    await expect(rating).toHaveValue('4,2')
+    await expect(rating).not.toHaveAttribute('aria-invalid', 'true')
+    // The same search written with a point gives the same count.
+    const withComma = await page.getByTestId('match-count').textContent()
+    await page.goto(`${PARIS}&run=1&minRating=4.2`)
+    await expect(page.getByTestId('match-count')).toHaveText(withComma!)
+
+    await page.getByLabel('Note minimale').fill('4,2,1')
+    await page.getByRole('button', { name: 'Rechercher', exact: true }).click()
+    await expect(page.getByLabel('Note minimale')).toHaveAccessibleDescription(/La note minimale doit être un nombre de 0 à 5/)
+    await expect(page.getByLabel('Note minimale')).toHaveValue('4,2,1')
+    await expectNoA11yViolations(page)
   })
 })

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { FILTER_FIELDS, MAX_RATING, type FilterField } from '#app/domain/search-filters.ts'
+import { FILTER_FIELDS, readSearchFilters, type FilterField } from '#app/domain/search-filters.ts'
 import { Field } from '../ui/field.tsx'
 
 /** The filters as the URL carries them (text, as typed), so a refused value is shown back in its field. */
@@ -14,6 +14,9 @@ const CHECKBOXES = ['hasWebsite', 'hasPhone', 'excludeClosed'] as const satisfie
 export function SearchFiltersPanel({ values }: { values: FilterValues }) {
   const { t } = useTranslation()
   const active = FILTER_FIELDS.filter((field) => values[field] !== '').length
+  // The values as the URL carries them, read by the server's own rules: a refused one is named under its field.
+  const reading = readSearchFilters(new URLSearchParams(values))
+  const errorsOf = (field: FilterField) => (!reading.ok && reading.field === field ? [t(`search.filters.invalid.${field}`)] : undefined)
   return (
     <details open={active > 0} className="group mt-5 rounded-xl ring-1 ring-slate-200" data-testid="search-filters">
       <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 [&::-webkit-details-marker]:hidden">
@@ -46,12 +49,19 @@ export function SearchFiltersPanel({ values }: { values: FilterValues }) {
               </label>
             ))}
           </fieldset>
+          {/* Text with a decimal keypad, not type="number": a number field drops or mangles "4,2" (French decimals), and
+              its built-in range check would block the search without a word. Both separators are read (decimal.ts). */}
           <Field
             label={t('search.filters.minRating')}
             hint={t('search.filters.minRatingHint')}
-            inputProps={{ name: 'minRating', type: 'number', inputMode: 'decimal', min: 0, max: MAX_RATING, step: 0.1, defaultValue: values.minRating }}
+            errors={errorsOf('minRating')}
+            inputProps={{ name: 'minRating', type: 'text', inputMode: 'decimal', autoComplete: 'off', defaultValue: values.minRating, className: 'sm:max-w-32' }}
           />
-          <Field label={t('search.filters.minReviews')} inputProps={{ name: 'minReviews', type: 'number', inputMode: 'numeric', min: 0, step: 1, defaultValue: values.minReviews }} />
+          <Field
+            label={t('search.filters.minReviews')}
+            errors={errorsOf('minReviews')}
+            inputProps={{ name: 'minReviews', type: 'text', inputMode: 'numeric', autoComplete: 'off', defaultValue: values.minReviews, className: 'sm:max-w-32' }}
+          />
         </div>
       </div>
     </details>
