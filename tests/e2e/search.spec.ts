@@ -40,6 +40,9 @@ async function pickLocation(page: Page, js: boolean, level: Level, name: string)
     if (level !== 'City') {
       await page.getByRole('button', { name: label('Load the next level') }).click()
       await page.waitForLoadState()
+      // The keyboard lands on the level just loaded (the next one offered), not at the top of the page.
+      const lower = (['Region', 'Department', 'City'] as const).slice(['Country', 'Region', 'Department'].indexOf(level)).map((name) => name.toLowerCase())
+      await expect(page.locator('select:focus')).toHaveAttribute('name', new RegExp(`^(?:${lower.join('|')})$`))
     }
   }
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form } from 'react-router'
+import { Form, useSearchParams } from 'react-router'
 import type { CategoryOption } from '#app/domain/categories.ts'
 import { hasSectorOrLocation, levelAvailable, LOCATION_LEVELS, parentLevel, withLevel, type LevelsWithData, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 import { PickerCombobox, useComboboxReady } from '#app/utils/lazy-combobox.tsx'
@@ -87,6 +87,10 @@ export function SearchForm({
     onCriteriaChange(next, label)
   }
   const formRef = useTypedBeforeHydration(restoreTyped)
+  // Without JavaScript "Load the next level" reloads the page: the keyboard lands on the level it loaded (the first
+  // one now offered and still empty), not back at the top of the page.
+  const [searchParams] = useSearchParams()
+  const loadedLevel = searchParams.get('refine') === '1' ? LOCATION_LEVELS.find((level) => !criteria[level] && levelAvailable(level, criteria, levels)) : undefined
   // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx); until then the no-JS pickers.
   const hydrated = useComboboxReady(() => {
     const typed = formRef.current ? changedFields(formRef.current) : new Map()
@@ -107,7 +111,7 @@ export function SearchForm({
           hydrated ? (
             <LocationPicker key={level} level={level} criteria={criteria} levels={levels} onChange={(value) => onCriteriaChange(withLevel(criteria, level, value))} />
           ) : (
-            <NoJsLocationSelect key={level} level={level} criteria={criteria} levels={levels} options={serverOptions[level]} />
+            <NoJsLocationSelect key={level} level={level} criteria={criteria} levels={levels} options={serverOptions[level]} autoFocus={level === loadedLevel} />
           ),
         )}
       </div>
@@ -170,7 +174,19 @@ function NoJsCategoryInput({ value, categories }: { value: string; categories: A
   )
 }
 
-function NoJsLocationSelect({ level, criteria, levels, options }: { level: LocationLevel; criteria: SearchCriteria; levels: LevelsWithData; options: LocationOption[] }) {
+function NoJsLocationSelect({
+  level,
+  criteria,
+  levels,
+  options,
+  autoFocus,
+}: {
+  level: LocationLevel
+  criteria: SearchCriteria
+  levels: LevelsWithData
+  options: LocationOption[]
+  autoFocus: boolean
+}) {
   const { t } = useTranslation()
   const disabled = !levelAvailable(level, criteria, levels)
   const parentKey = parentHint(level, levels)
@@ -189,6 +205,9 @@ function NoJsLocationSelect({ level, criteria, levels, options }: { level: Locat
         name={level}
         defaultValue={value}
         disabled={disabled}
+        // Rendered as the HTML attribute by the server: the browser focuses it on load, no script needed (the user asked
+        // for this level with "Load the next level").
+        autoFocus={autoFocus}
         aria-describedby={hint ? `${id}-hint` : undefined}
         className="mt-1.5 block w-full rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-400"
       >
