@@ -126,7 +126,8 @@ function SearchFormActions({ canSubmit, hydrated, pending }: { canSubmit: boolea
   const { t } = useTranslation()
   return (
     <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
-      <p id="search-requirement" className={cn('text-sm', canSubmit ? 'text-slate-500' : 'text-amber-700')} role={canSubmit ? undefined : 'status'}>
+      {/* Guidance, not an error: nothing is wrong before the user has done anything (the server names real errors). */}
+      <p id="search-requirement" className={cn('text-sm', canSubmit ? 'text-slate-500' : 'text-slate-600')} role={canSubmit ? undefined : 'status'}>
         {canSubmit ? t('search.previewNote') : t('search.errors.sectorOrLocation')}
       </p>
       <div className="flex gap-3">
