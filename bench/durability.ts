@@ -60,16 +60,16 @@ async function seedUser(superuser: pg.Client, leads: number) {
   const { rows } = await superuser.query<{ id: string }>(
     `with inserted as (
        insert into public.leads (user_id, source, place_id, name)
-       select $1, 'demo', 'bench-' || $2 || '-' || n, 'Lead ' || n from generate_series(1, $3) n returning id)
+       select $1, 'demo', 'bench-' || $2::text || '-' || n, 'Lead ' || n from generate_series(1, $3::int) n returning id)
      insert into public.export_leads (export_id, lead_id, user_id, position, phone_status)
-     select $2, id, $1, row_number() over (), 'pending' from inserted returning lead_id as id`,
+     select $2::uuid, id, $1, row_number() over (), 'pending' from inserted returning lead_id as id`,
     [userId, exportId, leads],
   )
   return { userId, exportId, leadIds: rows.map((row) => row.id) }
 }
 
-async function measure(appUrl: string, superuser: pg.Client, workload: Workload, connections: number): Promise<number> {
-  const perConnection = Math.ceil(OPS / connections)
+async function measure(appUrl: string, superuser: pg.Client, workload: Workload, connections: number, ops = OPS): Promise<number> {
+  const perConnection = Math.ceil(ops / connections)
   const users: Array<Awaited<ReturnType<typeof seedUser>>> = []
   for (let i = 0; i < connections; i++) users.push(await seedUser(superuser, workload === 'pipeline' ? perConnection : 0))
   const clients = await Promise.all(
@@ -98,6 +98,9 @@ async function measure(appUrl: string, superuser: pg.Client, workload: Workload,
   )
   const seconds = (performance.now() - started) / 1000
   await Promise.all(clients.map((client) => client.end()))
+  // Every call must have written its ledger row (the pipeline's charge), or the figure measures nothing.
+  const { rows } = await superuser.query<{ n: number }>("select count(*)::int as n from public.credit_ledger where user_id = any($1) and reason <> 'free_trial' and delta < 0", [users.map((user) => user.userId)])
+  if (rows[0]!.n !== perConnection * connections) throw new Error(`${workload}: ${rows[0]!.n} ledger rows for ${perConnection * connections} calls`)
   return Math.round((perConnection * connections) / seconds)
 }
 
@@ -110,6 +113,7 @@ try {
   for (const workload of ['ledger', 'pipeline'] as const) {
     for (const connections of CONCURRENCY) {
       const figures: Record<string, number> = {}
+      await measure(database.url, superuser, workload, connections, 200) // warm-up (caches, plans), not counted
       for (const setting of SETTINGS) {
         await apply(superuser, database.url, setting)
         figures[setting.name] = await measure(database.url, superuser, workload, connections)
