@@ -73,7 +73,7 @@ async function main(leadCount: number, extraBatches: number[], semiSpaceMB: numb
   console.log(`Download benchmark: ${leadCount.toLocaleString('en')} leads, 39 columns, ${process.version}, default cursor batch ${BATCH_SIZE} rows`)
   const database = await startBenchDatabase()
   try {
-    const seeded = await timed(() => seed(database.url, leadCount))
+    const seeded = await timed(() => seed(database.superuserUrl, leadCount))
     console.log(`Seeded in ${seeded.seconds.toFixed(1)} s (embedded Postgres in ${database.dataDir})\n`)
     const env = { DATABASE_URL: database.url, BENCH_USER_ID: seeded.result.userId, BENCH_EXPORT_ID: seeded.result.exportId }
 

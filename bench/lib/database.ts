@@ -7,7 +7,10 @@ import { startEmbeddedPostgres } from '#server/embedded-postgres.ts'
 import { migrate } from '#server/migrate.ts'
 
 export interface BenchDatabase {
+  /** The app's role, as the app connects. */
   url: string
+  /** The superuser: seeding and ANALYZE (only a table's owner may analyze it). */
+  superuserUrl: string
   dataDir: string
   stop: () => Promise<void>
 }
@@ -33,8 +36,8 @@ export async function startBenchDatabase(prefix = 'leadatlas-bench-'): Promise<B
         if (attempt >= 5) throw new Error(`embedded Postgres did not start: ${String(error)}\n${log.join('').slice(-2000)}`, { cause: error })
       }
     }
-    await migrate(db.url, { bootstrap: true })
-    return { url: db.url, dataDir, stop }
+    await migrate(db.superuserUrl, { bootstrap: true })
+    return { url: db.url, superuserUrl: db.superuserUrl, dataDir, stop }
   } catch (error) {
     await stop()
     throw error

@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import getPort from 'get-port'
+import { embeddedUrl, passwordFile, readPassword, SUPERUSER } from '#server/postgres-secrets.ts'
 
 export interface BenchServer {
   url: string
@@ -33,11 +34,12 @@ export async function startServer({ env = {}, prefix = 'leadatlas-bench-' }: { e
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  // start.ts logs "Embedded Postgres ready at postgres://postgres:***@127.0.0.1:PORT/leadatlas".
+  // start.ts logs "Embedded Postgres ready at postgres://leadatlas_app:***@127.0.0.1:PORT/leadatlas"; the
+  // superuser's password is the one it generated in DATA_DIR.
   let databaseUrl = ''
   child.stdout!.setEncoding('utf8').on('data', (text: string) => {
-    const found = /Embedded Postgres ready at (postgres:\/\/\S+)/.exec(text)
-    if (found) databaseUrl = found[1]!.replace(':***@', ':postgres@')
+    const found = /Embedded Postgres ready at postgres:\/\/\S+@127\.0\.0\.1:(\d+)\//.exec(text)
+    if (found) databaseUrl = embeddedUrl({ user: SUPERUSER, password: readPassword(passwordFile(dataDir, 'superuser')), port: Number(found[1]) })
   })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; ; i++) {

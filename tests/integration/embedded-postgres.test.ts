@@ -57,9 +57,9 @@ test('a killed Postgres comes back on the same port with its data; the app pool 
   const db = await startEmbeddedPostgres({ dataDir, port: await getPort(), onGiveUp: () => (gaveUp = true), report: (message) => reports.push(message) })
   let boss: PgBoss | undefined
   try {
-    const admin = new pg.Client({ connectionString: db.url })
+    const admin = new pg.Client({ connectionString: db.superuserUrl })
     await admin.connect()
-    await admin.query('create table survivor (id int); insert into survivor values (1), (2)')
+    await admin.query('create table survivor (id int); insert into survivor values (1), (2); grant select on survivor to leadatlas_app')
     await admin.end()
 
     // The app's pool (app/.server/db.ts) with idle connections, and a pg-boss worker, as under `npm start`.

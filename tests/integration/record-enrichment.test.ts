@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 let admin: pg.Pool
 
 beforeAll(() => {
-  admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 })
+  // One case adds columns as a migration would: migrations run as the superuser.
+  admin = new pg.Pool({ connectionString: inject('superuserDatabaseUrl'), max: 2 })
 })
 
 afterAll(async () => {

@@ -5,7 +5,10 @@ import { startLocalStack, type LocalStack } from '#server/stack.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The app's role (no superuser), as the app connects. */
     databaseUrl: string
+    /** The embedded superuser, for tests that change the schema as a migration would. */
+    superuserDatabaseUrl: string
     supabaseUrl: string
     supabaseAnonKey: string
   }
@@ -21,6 +24,7 @@ export async function setup(project: TestProject) {
   process.env.RATE_LIMIT_TOKEN_IP ??= '100000/60'
   stack = await startLocalStack({ dataDir, siteUrl: 'http://127.0.0.1:5999' })
   project.provide('databaseUrl', stack.databaseUrl)
+  project.provide('superuserDatabaseUrl', stack.superuserDatabaseUrl!)
   project.provide('supabaseUrl', stack.supabaseUrl)
   project.provide('supabaseAnonKey', stack.supabaseAnonKey)
   return async () => {

@@ -1,10 +1,18 @@
 import pg from 'pg'
+import { APP_ROLE, embeddedUrl, passwordFile, readPassword } from '#server/postgres-secrets.ts'
 
-/** The e2e server's embedded Postgres (playwright.config.ts pins its port), for test set-up only. */
-const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${process.env.E2E_POSTGRES_PORT ?? 54400}/leadatlas`
+/**
+ * The e2e server's embedded Postgres, for test set-up only: its port and DATA_DIR as playwright.config.ts pins
+ * them, as the app's role (set-up writes rows, never the schema), with the password the server generated there.
+ */
+function e2eDatabaseUrl() {
+  const dataDir = `.data/e2e-${process.env.E2E_PORT ?? 3100}`
+  const port = Number(process.env.E2E_POSTGRES_PORT ?? 54400)
+  return embeddedUrl({ user: APP_ROLE, password: readPassword(passwordFile(dataDir, 'app')), port })
+}
 
 export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []) {
-  const client = new pg.Client({ connectionString: E2E_DATABASE_URL })
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() })
   await client.connect()
   try {
     return (await client.query<T>(text, values)).rows
