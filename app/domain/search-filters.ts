@@ -41,7 +41,7 @@ function minimum(max: number, integer: boolean) {
     })
 }
 
-export const MAX_RATING = 5
+const MAX_RATING = 5
 const MAX_REVIEWS = 1_000_000
 
 const SearchFiltersSchema = z.object({
