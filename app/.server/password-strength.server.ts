@@ -1,0 +1,17 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core'
+import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
+
+/**
+ * Refuses the passwords an attacker tries first: leaked-password lists (zxcvbn's common
+ * dictionary), repeats, sequences and keyboard walks — whatever zxcvbn guesses in under a
+ * thousand tries (score 0). Stricter scores would refuse long passphrases people do remember.
+ * Server only: the dictionaries weigh a few hundred KB, the browser gets just the length rule.
+ */
+const zxcvbn = new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs })
+
+/** Score below which a password counts as common (zxcvbn: 0 is "too guessable", < 10³ guesses). */
+const MIN_SCORE = 1
+
+export function isCommonPassword(password: string): boolean {
+  return zxcvbn.check(password).score < MIN_SCORE
+}
