@@ -1,3 +1,4 @@
+import { isAuthWeakPasswordError } from '@supabase/supabase-js'
 import { ZxcvbnFactory } from '@zxcvbn-ts/core'
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
 
@@ -14,4 +15,9 @@ const MIN_SCORE = 1
 
 export function isCommonPassword(password: string): boolean {
   return zxcvbn.check(password).score < MIN_SCORE
+}
+
+/** The auth server refused a password as a known one (GoTrue's `weak_password` with the `pwned` reason). */
+export function refusedAsCommon(error: unknown): boolean {
+  return isAuthWeakPasswordError(error) && error.reasons.includes('pwned')
 }
