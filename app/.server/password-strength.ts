@@ -8,7 +8,15 @@ import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
  * thousand tries (score 0). Stricter scores would refuse long passphrases people do remember.
  * Server only: the dictionaries weigh a few hundred KB, the browser gets just the length rule.
  */
-const zxcvbn = new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs })
+const zxcvbn = new ZxcvbnFactory({
+  dictionary,
+  graphs: adjacencyGraphs,
+  // zxcvbn's work grows fast with length and l33t variants: crafted 200-character passwords took
+  // over 300 ms each, on the event loop, before any rate limit. The common lists' longest entry is
+  // 20 characters, so the first 32 decide, with a few substitutions (p@ssw0rd is still caught).
+  maxLength: 32,
+  l33tMaxSubstitutions: 4,
+})
 
 /** Score below which a password counts as common (zxcvbn: 0 is "too guessable", < 10³ guesses). */
 const MIN_SCORE = 1
