@@ -68,6 +68,8 @@ export default defineConfig({
       // Every spec signs its users up and in, and asks for reset emails, from 127.0.0.1: raise those per-IP
       // limits, keep the others (per account, per address, per user) strict.
       RATE_LIMIT_SIGNUP_IP: '100000/60',
+      RATE_LIMIT_SIGNUP_NETWORK: '100000/60',
+      RATE_LIMIT_SIGNUP_GLOBAL: '100000/60',
       RATE_LIMIT_TOKEN_IP: '100000/60',
       RATE_LIMIT_FORGOT_IP: '100000/60',
       HOST: '127.0.0.1',

@@ -113,8 +113,12 @@ export const envSchema = z.object({
   RATE_LIMIT_SIGNIN_ACCOUNT: rateLimit('5/900/900'),
   /** Failed sign-ins per client IP, whatever the account. */
   RATE_LIMIT_SIGNIN_IP: rateLimit('30/900/900'),
-  /** Accounts created per client IP (each gets free credits). */
-  RATE_LIMIT_SIGNUP_IP: rateLimit('5/3600'),
+  /** Accounts created per client IP (each gets free credits): a team of 20 behind one office address fits in the hour. */
+  RATE_LIMIT_SIGNUP_IP: rateLimit('20/3600'),
+  /** Accounts created per client network (IPv4 /24, IPv6 /64) a day: rotating addresses does not farm free credits. */
+  RATE_LIMIT_SIGNUP_NETWORK: rateLimit('30/86400'),
+  /** Accounts created across the deployment per hour: an anomaly cap on sign-up waves from many networks. */
+  RATE_LIMIT_SIGNUP_GLOBAL: rateLimit('300/3600'),
   /** Password-reset emails per client IP and per address (GoTrue sends a few per hour). */
   RATE_LIMIT_FORGOT_IP: rateLimit('5/3600'),
   RATE_LIMIT_FORGOT_EMAIL: rateLimit('3/3600'),

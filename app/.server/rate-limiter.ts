@@ -16,6 +16,8 @@ const RATE_LIMITS = {
   signinAccount: 'RATE_LIMIT_SIGNIN_ACCOUNT',
   signinIp: 'RATE_LIMIT_SIGNIN_IP',
   signupIp: 'RATE_LIMIT_SIGNUP_IP',
+  signupNetwork: 'RATE_LIMIT_SIGNUP_NETWORK',
+  signupGlobal: 'RATE_LIMIT_SIGNUP_GLOBAL',
   forgotIp: 'RATE_LIMIT_FORGOT_IP',
   forgotEmail: 'RATE_LIMIT_FORGOT_EMAIL',
   verifyIp: 'RATE_LIMIT_VERIFY_IP',

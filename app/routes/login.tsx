@@ -10,6 +10,7 @@ import { clientIp } from '#app/.server/internal-headers.ts'
 import { checkLimit, consumeLimit, refusalAnswer, refusalPause, refused, resetLimit, type Refusal } from '#app/.server/rate-limit.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { updateProfile } from '#app/.server/profile.ts'
+import { signUpAction } from '#app/.server/sign-up.ts'
 import { getSupabase } from '#app/.server/supabase.ts'
 import { AuthBackdrop } from '#app/components/auth-backdrop.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -90,26 +91,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       await resetLimit('signinAccount', email)
       throw redirect(safeRedirectPath(submission.value.redirectTo))
     }
-    case 'signup': {
-      const submission = parseWithZod(formData, { schema: SignUpSchema })
-      if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-      const overLimit = refused(await consumeLimit('signupIp', ip))
-      if (overLimit) return await limited(intent, submission, overLimit)
-      const { data: signUp, error } = await supabase.auth.signUp({
-        email: submission.value.email,
-        password: submission.value.password,
-        options: { emailRedirectTo: `${origin}/login` },
-      })
-      if (error || !signUp.user) {
-        return data(
-          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error?.code, error?.status))], hideFields: ['password'] }) },
-          { status: error?.status === 429 ? 429 : (error?.status ?? 0) >= 500 || error?.status === 0 ? 503 : 400 },
-        )
-      }
-      // Hosted projects may require email confirmation: then there is no session yet for step 2.
-      if (!signUp.session) return data({ intent, result: submission.reply({ resetForm: true }), confirmEmail: true })
-      throw redirect('/login?mode=signup&step=profile')
-    }
+    case 'signup':
+      return signUpAction({ request, context, formData })
     case 'profile': {
       const user = await getOptionalUser(context)
       if (!user) throw redirect('/login?mode=signup')
@@ -227,7 +210,7 @@ function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' |
         <input type="hidden" name="intent" value={intent} />
         {mode === 'signin' ? <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/'} /> : null}
         {notice ? <Alert tone={searchParams.get('reset') === 'success' ? 'success' : 'info'}>{notice}</Alert> : null}
-        {confirmEmail ? <Alert tone="success">{t('auth.confirmEmail')}</Alert> : null}
+        {confirmEmail ? <Alert tone="success">{t('auth.confirmEmail', { email: confirmEmail })}</Alert> : null}
         <FormErrors errors={shown ? form.errors : undefined} id={form.errorId} />
         <Field
           label={t('auth.email')}

@@ -1,38 +1,46 @@
-import { useEffect, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate } from 'react-router'
+import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/logout'
+import { getOptionalUser } from '#app/.server/auth.ts'
 import { getSupabase } from '#app/.server/supabase.ts'
-import { Spinner } from '#app/components/ui/spinner.tsx'
+import { AuthBackdrop } from '#app/components/auth-backdrop.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
+import { Modal } from '#app/components/ui/modal.tsx'
+import { useIsPending } from '#app/utils/misc.ts'
 
+/**
+ * Signing out changes state, so it is a POST (checked by the Origin middleware like every form):
+ * a link or an image on another site sending a GET here must not end the session. A GET only
+ * asks; a visitor without a session has nothing to end and goes to sign-in.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  // Ends this device's session; the cleared cookies ride on this response.
-  await getSupabase(context).auth.signOut({ scope: 'local' }).catch(() => {})
-  return null
+  const user = await getOptionalUser(context)
+  if (!user) throw redirect('/login')
+  return { email: user.email }
 }
 
-const noopSubscribe = () => () => {}
+export async function action({ context }: Route.ActionArgs) {
+  // Ends this device's session; the cleared cookies ride on this redirect.
+  await getSupabase(context).auth.signOut({ scope: 'local' }).catch(() => {})
+  throw redirect('/login')
+}
 
-export default function LogoutRoute() {
+export default function LogoutRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const navigate = useNavigate()
-  // True on any client-side render after hydration (e.g. the sidebar's Sign out link).
-  const hydrated = useSyncExternalStore(noopSubscribe, () => true, () => false)
-  useEffect(() => {
-    const timer = setTimeout(() => navigate('/login', { replace: true }), 300)
-    return () => clearTimeout(timer)
-  }, [navigate])
+  const pending = useIsPending()
   return (
-    <main className="flex min-h-full items-center justify-center p-6">
+    <AuthBackdrop>
       <title>{`${t('pages.logout')} · LeadAtlas`}</title>
-      {/* Without JavaScript the browser itself moves on to /login. Not rendered by the client:
-          a meta refresh inserted there would still reload /login after the timer below has
-          navigated, clobbering wherever the user went next. */}
-      {hydrated ? null : <meta httpEquiv="refresh" content="1;url=/login" />}
-      <div role="status" className="flex items-center gap-3 text-slate-600">
-        <Spinner className="size-5 text-brand-600" />
-        <p className="text-sm font-medium">{t('logout.signingOut')}</p>
-      </div>
-    </main>
+      <Modal variant="page" title={t('logout.title')} description={t('logout.confirm', { email: loaderData.email })}>
+        <Form method="post" className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Link to="/" className={buttonClasses({ variant: 'secondary' })}>
+            {t('common.cancel')}
+          </Link>
+          <Button type="submit" pending={pending} autoFocus>
+            {pending ? t('logout.signingOut') : t('nav.signOut')}
+          </Button>
+        </Form>
+      </Modal>
+    </AuthBackdrop>
   )
 }

@@ -8,6 +8,7 @@ import { clientIp } from '#app/.server/internal-headers.ts'
 import { enforceLimit } from '#app/.server/rate-limit.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
 import { getInstance } from '#app/.server/i18n.ts'
+import { isCommonPassword, refusedAsCommon } from '#app/.server/password-strength.ts'
 import { getSupabase } from '#app/.server/supabase.ts'
 import { AuthBackdrop } from '#app/components/auth-backdrop.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -48,6 +49,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), success: false }, { status: 400 })
   }
+  const commonPassword = () =>
+    data({ result: submission.reply({ fieldErrors: { password: ['resetPassword.errors.common'] }, hideFields: ['password', 'confirmPassword'] }), success: false }, { status: 400 })
+  // On the server: the dictionary behind the check would weigh on every page load.
+  if (isCommonPassword(submission.value.password)) return commonPassword()
   const t = getInstance(context).t
   const supabase = getSupabase(context)
   const user = await getOptionalUser(context)
@@ -55,6 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ formErrors: [t('resetPassword.invalidLink')], hideFields: ['password', 'confirmPassword'] }), success: false }, { status: 401 })
   }
   const { error } = await supabase.auth.updateUser({ password: submission.value.password })
+  if (refusedAsCommon(error)) return commonPassword()
   if (error) {
     return data(
       { result: submission.reply({ formErrors: [error.message || t('resetPassword.updateError')], hideFields: ['password', 'confirmPassword'] }), success: false },

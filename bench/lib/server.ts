@@ -30,6 +30,8 @@ export async function startServer({ env = {}, prefix = 'leadatlas-bench-' }: { e
       POSTGRES_PORT: String(await getPort()),
       // Sign-ups for the bench accounts come from one address.
       RATE_LIMIT_SIGNUP_IP: '1000/60',
+      RATE_LIMIT_SIGNUP_NETWORK: '1000/60',
+      RATE_LIMIT_SIGNUP_GLOBAL: '1000/60',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

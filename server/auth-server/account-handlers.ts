@@ -3,6 +3,7 @@ import { authenticate } from './authenticate.ts'
 import type { AuthContext } from './context.ts'
 import { isUniqueViolation, withTransaction } from './db.ts'
 import { AuthError, invalidCredentials, validationFailed } from './errors.ts'
+import { answerExistingAddress } from './existing-address.ts'
 import { readJsonBody } from './http.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import type { Reply } from './reply.ts'
@@ -20,9 +21,10 @@ import {
 } from './users.ts'
 import { normaliseEmail, optionalObject, requireStrongPassword, requireValidEmail } from './validation.ts'
 
-const userAlreadyExists = () => new AuthError(422, 'user_already_exists', 'User already registered')
-
-/** POST /signup — sign-ups are auto-confirmed, so the answer is a session (with the user). */
+/**
+ * POST /signup — sign-ups are auto-confirmed, so the answer is a session (with the user). An
+ * address that already has an account gets hosted Supabase's enumeration-protected answer instead.
+ */
 export async function signUp(ctx: AuthContext, req: IncomingMessage): Promise<Reply> {
   const body = await readJsonBody(req)
   if (body.phone !== undefined && body.email === undefined) {
@@ -33,8 +35,9 @@ export async function signUp(ctx: AuthContext, req: IncomingMessage): Promise<Re
   requireStrongPassword(body.password)
   const metadata = optionalObject(body.data, 'data') ?? {}
 
-  // Cheap check first so a duplicate does not pay for bcrypt; the unique index still decides races.
-  if (await findUserByEmail(ctx.pool, email)) throw userAlreadyExists()
+  const attempt = { email, password: body.password, metadata }
+  const existing = await findUserByEmail(ctx.pool, email)
+  if (existing) return answerExistingAddress(ctx, existing, attempt)
   const passwordHash = await hashPassword(body.password)
   try {
     const session = await withTransaction(ctx.pool, async (db) => {
@@ -43,7 +46,9 @@ export async function signUp(ctx: AuthContext, req: IncomingMessage): Promise<Re
     })
     return { status: 200, body: session }
   } catch (error) {
-    if (isUniqueViolation(error)) throw userAlreadyExists()
+    // Two sign-ups of one address at once: the unique index decides, the loser gets the same answer.
+    const winner = isUniqueViolation(error) ? await findUserByEmail(ctx.pool, email) : undefined
+    if (winner) return answerExistingAddress(ctx, winner, attempt)
     throw error
   }
 }

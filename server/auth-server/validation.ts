@@ -1,4 +1,5 @@
 import { AuthError, validationFailed } from './errors.ts'
+import { isCommonPassword } from '#app/.server/password-strength.ts'
 import type { JsonObject } from './http.ts'
 
 /** GoTrue's minimum; hosted projects may raise it, the local server uses the default. */
@@ -32,6 +33,12 @@ export function requireStrongPassword(password: string) {
   if ([...password].length < MIN_PASSWORD_LENGTH) {
     throw new AuthError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`, {
       weak_password: { reasons: ['length'] },
+    })
+  }
+  // GoTrue's answer for a leaked password (its HaveIBeenPwned check); here the common-password dictionary decides.
+  if (isCommonPassword(password)) {
+    throw new AuthError(422, 'weak_password', 'Password is known to be weak and easy to guess, please choose a different one.', {
+      weak_password: { reasons: ['pwned'] },
     })
   }
 }

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { emailInput, passwordInput, submitSignIn } from './support/auth.ts'
+import { emailInput, passwordInput, signIn, submitSignIn } from './support/auth.ts'
+import { readLatestEmail } from './support/outbox.ts'
 import { createUser, nextDocumentPost, nextPost, sameOrigin } from './support/http.ts'
 import { uniqueEmail } from './support/users.ts'
 
@@ -40,17 +41,48 @@ test.describe('sign-in and sign-up errors', () => {
     })
   }
 
-  test('duplicate sign-up shows an error in a red box', async ({ page, request, baseURL }, testInfo) => {
+  test('sign-up with a registered address answers "check your email" like any sign-up, and the owner is told by email', async ({ page, request, baseURL, javaScriptEnabled }, testInfo) => {
     const user = await createUser(request, baseURL, { email: uniqueEmail('dup', testInfo) })
     await page.goto('/login?mode=signup')
     await emailInput(page).fill(user.email)
     await passwordInput(page).fill('another-password')
+    const post = javaScriptEnabled ? null : nextDocumentPost(page, '/login')
     await page.getByRole('button', { name: 'Sign up', exact: true }).click()
-    const alert = page.getByRole('alert')
-    await expect(alert).toHaveText('A user with this email address has already been registered')
-    await expect(alert).toHaveClass(/bg-red-50/)
+    if (post) expect((await post).status()).toBe(200)
+    const notice = page.getByRole('status').filter({ hasText: 'Check your email' })
+    await expect(notice).toHaveText(`Check your email: we sent a message to ${user.email} with the next step.`)
+    await expect(page.getByText('already been registered')).toHaveCount(0)
     await expect(page).toHaveURL(/mode=signup/)
-    await expect(emailInput(page)).toHaveValue(user.email)
+
+    const email = await readLatestEmail(user.email)
+    expect(email.subject).toBe('Someone tried to create an account with your address')
+    expect(email.text).toContain('If it was you, sign in here:')
+    // The account is untouched: its own password still signs in.
+    await signIn(page, user)
+    await expect(page).toHaveURL((url) => url.pathname === '/')
+  })
+
+  test('sign-up with a common password says so next to the password field, in French too', async ({ page, baseURL, javaScriptEnabled }, testInfo) => {
+    const email = uniqueEmail('common', testInfo)
+    await page.goto('/login?mode=signup')
+    await emailInput(page).fill(email)
+    await passwordInput(page).fill('password')
+    // The check runs on the server (its dictionary stays out of the browser): a post either way.
+    const post = nextPost(page, '/login')
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click()
+    expect((await post).status()).toBe(400)
+    await expect(page.getByText('This password is too common and easy to guess. Please choose another one.')).toBeVisible()
+    await expect(passwordInput(page)).toHaveAttribute('aria-invalid', 'true')
+    await expect(emailInput(page)).toHaveValue(email)
+    if (!javaScriptEnabled) await expect(passwordInput(page)).toHaveValue('')
+
+    const french = await page.request.post('/login?mode=signup', {
+      form: { intent: 'signup', email, password: '123456' },
+      headers: { ...sameOrigin(baseURL), 'Accept-Language': 'fr-FR' },
+      maxRedirects: 0,
+    })
+    expect(french.status()).toBe(400)
+    expect(await french.text()).toContain('Ce mot de passe est trop courant et facile à deviner. Veuillez en choisir un autre.')
   })
 
   test('wrong password shows "Invalid login credentials" in a red box', async ({ page, request, baseURL, javaScriptEnabled }, testInfo) => {

@@ -64,15 +64,17 @@ test.describe('mobile (375 px)', () => {
 
     await page.getByRole('link', { name: 'Open menu' }).click()
     await expect(drawer).toBeVisible()
-    for (const name of ['Find leads', 'Exports', 'Subscription', 'Settings', 'Sign out']) {
+    for (const name of ['Find leads', 'Exports', 'Subscription', 'Settings']) {
       await expect(drawer.getByRole('link', { name, exact: true })).toBeVisible()
     }
+    // Signing out is a form's button (a POST), styled as the menu's last item.
+    await expect(drawer.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible()
     // The drawer covers the whole viewport (not clipped to the header), its panel on the left.
     expect(await drawer.boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 812 })
     const panel = await drawer.locator('nav').locator('..').boundingBox()
     expect(panel).toMatchObject({ x: 0, y: 0, height: 812 })
     expect(panel!.width).toBeLessThan(375)
-    const lastItem = await drawer.getByRole('link', { name: 'Sign out' }).boundingBox()
+    const lastItem = await drawer.getByRole('button', { name: 'Sign out' }).boundingBox()
     expect(lastItem!.y + lastItem!.height).toBeLessThanOrEqual(812)
 
     // The backdrop closes it.

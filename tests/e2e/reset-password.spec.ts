@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { signIn, submitSignIn } from './support/auth.ts'
-import { createUser, nextDocumentPost } from './support/http.ts'
+import { createUser, nextDocumentPost, nextPost } from './support/http.ts'
 import { readResetLink } from './support/outbox.ts'
 import { uniqueEmail } from './support/users.ts'
 
@@ -41,6 +41,15 @@ test.describe('password reset', () => {
     await confirm.fill('12345')
     await submit.click()
     await expect(page.getByText('Password must contain at least 6 characters.')).toBeVisible()
+
+    // A common password passes the browser's length rule; the server refuses it next to the field.
+    await password.fill('password')
+    await confirm.fill('password')
+    const commonPost = nextPost(page, '/reset-password')
+    await submit.click()
+    expect((await commonPost).status()).toBe(400)
+    await expect(page.getByText('This password is too common and easy to guess. Please choose another one.')).toBeVisible()
+    await expect(password).toHaveAttribute('aria-invalid', 'true')
 
     await password.fill(newPassword)
     await confirm.fill(newPassword)

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { emailInput, signIn, submitSignIn } from './support/auth.ts'
-import { createUser } from './support/http.ts'
+import { createUser, nextPost } from './support/http.ts'
 import { uniqueEmail } from './support/users.ts'
 
 test.describe('session', () => {
@@ -30,46 +30,54 @@ test.describe('session', () => {
     expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin)
   })
 
-  test('"Sign out" in the sidebar shows "Signing out..." then /login, and the session is gone', async ({ page, request, baseURL, javaScriptEnabled }, testInfo) => {
+  test('"Sign out" in the sidebar is one click (a POST) to /login, and the session is gone', async ({ page, request, baseURL }, testInfo) => {
     const user = await createUser(request, baseURL, { email: uniqueEmail('signout', testInfo) })
     await signIn(page, user)
     await expect(page).toHaveURL((url) => url.pathname === '/')
 
-    // The message shows only briefly (300 ms with JS, 1 s without), which a busy machine's
-    // polling can miss, so it is observed deterministically: without JS in the /logout document
-    // (with the meta refresh that moves on), with JS by a MutationObserver in the page, which
-    // survives the client-side navigations.
-    const logoutDocument = javaScriptEnabled
-      ? null
-      : page.waitForResponse((response) => response.request().resourceType() === 'document' && new URL(response.url()).pathname === '/logout')
-    if (javaScriptEnabled) {
-      await page.evaluate(() => {
-        const seen = () => document.body.textContent?.includes('Signing out...') && document.documentElement.setAttribute('data-saw-signing-out', '')
-        new MutationObserver(seen).observe(document.body, { childList: true, subtree: true, characterData: true })
-      })
-    }
-    await page.locator('aside').getByRole('link', { name: 'Sign out' }).click()
-    if (logoutDocument) {
-      const html = await (await logoutDocument).text()
-      expect(html).toContain('Signing out...')
-      expect(html).toContain('http-equiv="refresh" content="1;url=/login"')
-    }
+    const logoutPost = nextPost(page, '/logout')
+    await page.locator('aside').getByRole('button', { name: 'Sign out' }).click()
+    await logoutPost
     await page.waitForURL((url) => url.pathname === '/login')
     await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible()
-    if (javaScriptEnabled) await expect(page.locator('html')).toHaveAttribute('data-saw-signing-out', '')
     await expect(emailInput(page)).toBeVisible()
-    if (javaScriptEnabled) {
-      // One client-side move: no leftover meta refresh reloads /login a moment later.
-      const reloads: string[] = []
-      page.on('request', (request) => void (request.resourceType() === 'document' && reloads.push(request.url())))
-      await page.waitForTimeout(1_200)
-      expect(reloads).toEqual([])
-    }
 
     await page.goto('/settings')
     await expect(page).toHaveURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === '/settings')
     // Back in: the old session cookie did not survive.
     await signIn(page, user, { goto: false })
     await expect(page).toHaveURL((url) => url.pathname === '/settings')
+  })
+
+  test('a GET /logout from another site does not sign out; the page it shows asks, and its button signs out', async ({ page, request, baseURL }, testInfo) => {
+    const user = await createUser(request, baseURL, { email: uniqueEmail('signout-csrf', testInfo) })
+    await signIn(page, user)
+    // Another site links to /logout and loads it as an image: a top-level navigation carries the
+    // SameSite=Lax cookies, so only the method protects the session.
+    const logoutUrl = new URL('/logout', baseURL).href
+    await page.route('http://evil.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: `<img src="${logoutUrl}" alt=""><a href="${logoutUrl}">Win a prize</a>` }),
+    )
+    await page.goto('http://evil.example/')
+    await page.getByRole('link', { name: 'Win a prize' }).click()
+    await page.waitForURL((url) => url.pathname === '/logout')
+    await expect(page.getByRole('heading', { name: 'Sign out' })).toBeVisible()
+    await expect(page.getByText(`You are signed in as ${user.email}.`)).toBeVisible()
+
+    // A cross-site POST is refused (React Router's own check on document actions, then the Origin middleware).
+    const forged = await page.request.post('/logout', { form: { signOut: '1' }, headers: { Origin: 'http://evil.example' }, maxRedirects: 0 })
+    expect([400, 403]).toContain(forged.status())
+
+    await page.goto('/settings')
+    await expect(page).toHaveURL((url) => url.pathname === '/settings')
+
+    // The page's own button signs out; signed out, /logout just leads to sign-in.
+    await page.goto('/logout')
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL((url) => url.pathname === '/login')
+    await page.goto('/settings')
+    await expect(page).toHaveURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === '/settings')
+    await page.goto('/logout')
+    await expect(page).toHaveURL((url) => url.pathname === '/login')
   })
 })

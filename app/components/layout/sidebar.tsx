@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { NavLink, useLocation } from 'react-router'
+import { Form, NavLink, useLocation } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 import { Logo } from '../logo.tsx'
 import { Icon, type IconName } from './icons.tsx'
@@ -42,10 +42,14 @@ export function SidebarNav({ collapsed = false, onNavigate }: { collapsed?: bool
           )
         })}
         <li className="mt-auto">
-          <NavLink to="/logout" title={collapsed ? t('nav.signOut') : undefined} className={linkClasses(false)}>
-            <Icon name="logout" className="size-5 shrink-0" />
-            <span className={cn(collapsed && 'sr-only')}>{t('nav.signOut')}</span>
-          </NavLink>
+          {/* A form, not a link: signing out is a POST (a GET /logout from another site must not
+              end the session), still one click with or without JavaScript. */}
+          <Form method="post" action="/logout" onSubmit={onNavigate}>
+            <button type="submit" title={collapsed ? t('nav.signOut') : undefined} className={cn(linkClasses(false), 'w-full cursor-pointer')}>
+              <Icon name="logout" className="size-5 shrink-0" />
+              <span className={cn(collapsed && 'sr-only')}>{t('nav.signOut')}</span>
+            </button>
+          </Form>
         </li>
       </ul>
     </nav>
