@@ -60,7 +60,7 @@ describe('do-not-contact commands', () => {
     expect(listed.map((entry) => entry.value)).toEqual(expect.arrayContaining(['=1+1@evil.fr', '+cmd@evil.fr', "'=x@evil.fr", '+33478123456']))
 
     const csv = dncListCsv(listed)
-    const values = csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1).map((line) => line.split(',')[1])
+    const values = csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1).map((line) => line.split(',')[1] ?? '')
     expect(values).toEqual(expect.arrayContaining(["'=1+1@evil.fr", "'+cmd@evil.fr", "'-2+3@evil.fr", "''=x@evil.fr", "'pierre@exemple.fr", 'autre.fr', '+33478123456']))
     // No cell a spreadsheet would run.
     expect(values.filter((value) => /^[=+\-@]/.test(value) && value !== '+33478123456')).toEqual([])

@@ -49,10 +49,10 @@ function DncListItem({ entry }: { entry: DncListedEntry & { id: string } }) {
     <li className="flex items-center gap-3 px-4 py-3 sm:px-6" data-testid="dnc-entry">
       <span className="w-20 shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-center text-xs font-medium text-slate-700 sm:w-24">{t(`doNotContact.kinds.${entry.kind}`)}</span>
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm text-slate-900" title={entry.name ? `${entry.name} (${entry.value})` : entry.value} data-testid="dnc-entry-label">
+        <p className="text-sm break-words text-slate-900 [overflow-wrap:anywhere]" title={entry.name ? `${entry.name} (${entry.value})` : entry.value} data-testid="dnc-entry-label">
           {label}
         </p>
-        <p className="truncate text-xs text-slate-500" data-testid="dnc-entry-details">
+        <p className="text-xs text-slate-500" data-testid="dnc-entry-details">
           {details}
         </p>
       </div>
