@@ -169,6 +169,13 @@ export const envSchema = z.object({
   /** Comma list of "ip" or "ip:port"; empty: the system's resolvers (demo source: the demo mail zone). */
   EMAIL_DNS_SERVERS: z.string().default(''),
   EMAIL_DNS_TIMEOUT_MS: positiveInt().default(3_000),
+  /** A domain that certainly has MX: a domain's NXDOMAIN is believed only while it resolves (asked at most once a minute). */
+  EMAIL_DNS_CANARY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(?:[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?\.)+[a-z][a-z\d-]{0,62}$/, { error: 'expected a domain name, e.g. gmail.com' })
+    .default('gmail.com'),
   /** Domains whose DNS answer is remembered (LRU, one hour). */
   EMAIL_DNS_CACHE_SIZE: positiveInt().default(10_000),
   EMAIL_SMTP_CHECK: boolean().default(false),

@@ -16,6 +16,14 @@ export interface DncEntry {
   value: string
 }
 
+/** An entry as the list shows and downloads it: a business's name and city as the user's leads gave them (null when unknown). */
+export interface DncListedEntry extends DncEntry {
+  name: string | null
+  city: string | null
+  /** ISO timestamp. */
+  createdAt: string
+}
+
 /** Entries are written by hand or pasted from spreadsheets: one per line, or separated by commas/semicolons. */
 export const DNC_MAX_ENTRY_LENGTH = 320
 /** A list is for opt-outs, not a second CRM: the cap keeps every export's gate (read whole per run) cheap. */

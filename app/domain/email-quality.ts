@@ -3,15 +3,19 @@
 // status is decided here. Shared by client and server (file columns).
 import type { FileLabel, FileLang } from './file-language.ts'
 
-export type EmailStatus = 'valid' | 'risky' | 'invalid'
+export type EmailStatus = 'valid' | 'risky' | 'unverified' | 'invalid'
 
-/** What DNS says of the domain: it takes mail (MX, or A/AAAA fallback), it does not (NXDOMAIN, no record, null MX), or unknown now. */
-export type DomainMail = 'mail' | 'no_mail' | 'unknown'
+/**
+ * What DNS says of the domain: it takes mail (MX, or A/AAAA fallback), it does not (NXDOMAIN, no record, null MX),
+ * unknown now (SERVFAIL, timeout), or unverifiable: the resolver denies the canary domain too (a sandbox or a broken
+ * corporate DNS answering NXDOMAIN for everything), so its "does not exist" proves nothing.
+ */
+export type DomainMail = 'mail' | 'no_mail' | 'unknown' | 'unverifiable'
 
 /** The optional SMTP mailbox check: not run (undefined), or what the domain's mail server answered. */
 export type MailboxAnswer = 'accepted' | 'rejected' | 'catch_all' | 'unknown'
 
-export type EmailReason = 'syntax' | 'disposable' | 'no_mail' | 'dns_unavailable' | 'catch_all' | 'mailbox_refused' | 'smtp_unavailable'
+export type EmailReason = 'syntax' | 'disposable' | 'no_mail' | 'dns_unavailable' | 'dns_unusable' | 'catch_all' | 'mailbox_refused' | 'smtp_unavailable'
 
 /** Stored per email with the lead (leads.email_sources[email].check). */
 export interface EmailCheck {
@@ -113,6 +117,7 @@ export function isWebmailDomain(domain: string): boolean {
  *            mail server refusing this mailbox (SMTP check)
  *   risky    DNS cannot answer now (SERVFAIL, timeout), the domain accepts any address (catch-all, SMTP check),
  *            or the SMTP check could not conclude
+ *   unverified  DNS is unusable (it denies the canary domain as well): kept and delivered like risky, never valid
  *   valid    otherwise
  */
 export function decideEmailStatus(facts: EmailFacts): { status: EmailStatus; reason?: EmailReason } {
@@ -120,6 +125,7 @@ export function decideEmailStatus(facts: EmailFacts): { status: EmailStatus; rea
   if (facts.disposable) return { status: 'invalid', reason: 'disposable' }
   if (facts.domain === 'no_mail') return { status: 'invalid', reason: 'no_mail' }
   if (facts.domain === 'unknown') return { status: 'risky', reason: 'dns_unavailable' }
+  if (facts.domain === 'unverifiable') return { status: 'unverified', reason: 'dns_unusable' }
   switch (facts.mailbox) {
     case 'rejected':
       return { status: 'invalid', reason: 'mailbox_refused' }
@@ -137,7 +143,7 @@ export function emailCheck(email: string, facts: EmailFacts): EmailCheck {
   return { ...decideEmailStatus(facts), role: isRoleAddress(email), webmail: domain !== null && isWebmailDomain(domain) }
 }
 
-/** Only valid and risky addresses are delivered (and paid for): invalid ones are dropped. */
+/** Only valid, risky and unverified addresses are delivered (and paid for): invalid ones are dropped. */
 export function isKept(check: Pick<EmailCheck, 'status'>): boolean {
   return check.status !== 'invalid'
 }
@@ -145,6 +151,7 @@ export function isKept(check: Pick<EmailCheck, 'status'>): boolean {
 const EMAIL_STATUS_LABELS: Record<EmailStatus, FileLabel> = {
   valid: { en: 'valid', fr: 'valide' },
   risky: { en: 'risky', fr: 'à risque' },
+  unverified: { en: 'unverified', fr: 'non vérifiée' },
   invalid: { en: 'invalid', fr: 'invalide' },
 }
 
@@ -153,6 +160,7 @@ const EMAIL_REASON_LABELS: Record<EmailReason, FileLabel> = {
   disposable: { en: 'disposable domain', fr: 'domaine jetable' },
   no_mail: { en: 'domain takes no mail', fr: 'domaine sans messagerie' },
   dns_unavailable: { en: 'DNS unavailable', fr: 'DNS indisponible' },
+  dns_unusable: { en: 'DNS unusable, verification unavailable', fr: 'DNS inutilisable, vérification impossible' },
   catch_all: { en: 'catch-all domain', fr: 'domaine qui accepte tout' },
   mailbox_refused: { en: 'mailbox refused', fr: 'boîte refusée' },
   smtp_unavailable: { en: 'mail server unavailable', fr: 'serveur de messagerie indisponible' },

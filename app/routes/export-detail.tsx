@@ -103,6 +103,11 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
       <NeverExportNotice />
       {actionData?.error && !showDelete && !showAdd ? <ErrorAlert message={actionData.error} withPlansLink={'code' in actionData && errorNeedsPlans(actionData.code)} /> : null}
       {offersResume({ status: detail.status, can_resume: detail.canResume }) ? <ResumeBanner /> : null}
+      {detail.emailVerificationUnavailable ? (
+        <Alert tone="warning" title={t('exports.detail.emailVerificationUnavailableTitle')}>
+          <span data-testid="email-verification-unavailable">{t('exports.detail.emailVerificationUnavailable')}</span>
+        </Alert>
+      ) : null}
       <ExportSummary searchParams={detail.searchParams} chosen={chosen} leadCount={detail.leadCount} creditsUsed={detail.creditsUsed} progress={detail.progress} excluded={detail.excluded} reusedCount={detail.reusedCount} />
       {detail.totalLeads === 0 ? (
         <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-sm text-slate-600">{t('exports.detail.noLeads')}</div>

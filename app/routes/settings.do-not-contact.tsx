@@ -46,14 +46,14 @@ export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) 
   const number = new Intl.NumberFormat(i18n.language)
   return (
     <section className="mx-auto max-w-3xl space-y-6">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      {/* A settings sub-page: the back link sits above the heading, as on an export's page; the heading block is the
+          one /exports and /settings use (title and subtitle, the page's action on the right from sm up). */}
+      <Link to="/settings" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
+        <span aria-hidden="true">←</span> {t('doNotContact.backToSettings')}
+      </Link>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <p className="text-sm">
-            <Link to="/settings" className="text-brand-700 hover:underline">
-              {t('doNotContact.backToSettings')}
-            </Link>
-          </p>
-          <h1 className="mt-1 text-2xl font-semibold text-slate-900">{t('doNotContact.title')}</h1>
+          <h1 className="text-2xl font-semibold text-slate-900">{t('doNotContact.title')}</h1>
           <p className="mt-1 text-sm text-slate-600">{t('doNotContact.subtitle')}</p>
         </div>
         <a href={`${DNC_PATH}/download`} download className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>

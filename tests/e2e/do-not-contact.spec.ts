@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoA11yViolations } from './support/a11y.ts'
+import { sql } from './support/db.ts'
 import { signUpViaRequest } from './support/http.ts'
 import { uniqueEmail } from './support/users.ts'
 
@@ -29,6 +30,9 @@ async function runExport(page: Page, name: string, { onlyNew = false } = {}) {
   await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
   await waitForStatus(page)
 }
+
+/** The day as the list writes it ("Added Nov 26, 2026"): server and browser share this machine's clock. */
+const today = () => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date())
 
 const leadNames = (page: Page) => page.getByTestId('lead-row').locator('th').evaluateAll((cells) => cells.map((cell) => cell.firstChild?.textContent ?? ''))
 const shownEmails = (page: Page) => page.locator('td[data-column=email] a[href^="mailto:"]').allTextContents()
@@ -79,8 +83,9 @@ test.describe('do-not-contact list and only new businesses', () => {
     const csv = await page.request.get(`${DNC}/download`)
     expect(csv.status()).toBe(200)
     const text = (await csv.text()).replace(/^\uFEFF/, '')
+    const day = new Date().toISOString().slice(0, 10)
     expect(text.split('\n').filter(Boolean).sort()).toEqual(
-      ['kind,value', 'email,contact@boulangerie-martin.fr', 'email,jean@autre.fr', 'phone,+33478123456', 'phone,+33123456789', 'siren,552100554'].sort(),
+      ['kind,value,name,city,added', ...['email,contact@boulangerie-martin.fr', 'email,jean@autre.fr', 'phone,+33478123456', 'phone,+33123456789', 'siren,552100554'].map((row) => `${row},,,${day}`)].sort(),
     )
   })
 
@@ -109,7 +114,25 @@ test.describe('do-not-contact list and only new businesses', () => {
     await expect(page.getByTestId('never-export-notice')).toBeVisible()
     await expectNoA11yViolations(page)
 
+    // An unusable DNS during the run (exports.email_verification_unavailable, set by the run): the page says so.
+    const exportId = new URL(page.url()).pathname.split('/').at(-1)
+    await sql('update public.exports set email_verification_unavailable = true where id = $1', [exportId])
+    await page.reload()
+    await expect(page.getByTestId('email-verification-unavailable')).toContainText('They are delivered as "unverified"')
+    await expect(page.getByText('Email verification was unavailable')).toBeVisible()
+
+    // The list names the business (its name, its city, the day it was added), not its raw id.
     await page.goto(DNC)
+    const bannedEntry = page.getByTestId('dnc-entry').filter({ hasText: banned })
+    await expect(bannedEntry.getByTestId('dnc-entry-label')).toHaveText(banned)
+    await expect(bannedEntry.getByTestId('dnc-entry-details')).toHaveText(`Plouguerneau · Added ${today()}`)
+    await expect(page.getByTestId('dnc-entry').filter({ hasText: /demo:/ })).toHaveCount(0)
+    await expect(bannedEntry.getByRole('button', { name: `Remove ${banned}` })).toBeVisible()
+    const csv = await (await page.request.get(`${DNC}/download`)).text()
+    const businessRow = csv.split(/\r?\n/).find((line) => line.startsWith('business,demo:'))
+    expect(businessRow).toContain(banned)
+    expect(businessRow).toMatch(new RegExp(`,Plouguerneau,${new Date().toISOString().slice(0, 10)}$`))
+
     await page.getByLabel('Add one entry').fill(domain)
     await page.getByRole('button', { name: 'Add', exact: true }).click()
     await expect(page.getByTestId('dnc-count')).toHaveText('2 entries')

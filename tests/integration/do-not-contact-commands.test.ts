@@ -18,6 +18,9 @@ async function createUser(): Promise<SessionUser> {
   return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
 }
 
+/** The entries themselves (kind, value): what an import restores. */
+const entriesOf = (list: ReadonlyArray<{ kind: string; value: string }>) => list.map(({ kind, value }) => ({ kind, value }))
+
 function form(fields: Record<string, string | File>): FormData {
   const data = new FormData()
   for (const [key, value] of Object.entries(fields)) data.append(key, value)
@@ -39,7 +42,7 @@ describe('do-not-contact commands', () => {
     const user = await createUser()
     const csv = 'kind,value\nemail,"Jean@Exemple.FR"\ndomain;autre.fr\n"phone","04 78 12 34 56"\n'
     expect(await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: 3 })
-    expect(await readOwnDncList(user)).toEqual([
+    expect(entriesOf(await readOwnDncList(user))).toEqual([
       { kind: 'domain', value: 'autre.fr' },
       { kind: 'email', value: 'jean@exemple.fr' },
       { kind: 'phone', value: '+33478123456' },
@@ -57,14 +60,53 @@ describe('do-not-contact commands', () => {
     expect(listed.map((entry) => entry.value)).toEqual(expect.arrayContaining(['=1+1@evil.fr', '+cmd@evil.fr', "'=x@evil.fr", '+33478123456']))
 
     const csv = dncListCsv(listed)
-    const values = csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1).map((line) => line.slice(line.indexOf(',') + 1))
+    const values = csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1).map((line) => line.split(',')[1] ?? '')
     expect(values).toEqual(expect.arrayContaining(["'=1+1@evil.fr", "'+cmd@evil.fr", "'-2+3@evil.fr", "''=x@evil.fr", "'pierre@exemple.fr", 'autre.fr', '+33478123456']))
     // No cell a spreadsheet would run.
     expect(values.filter((value) => /^[=+\-@]/.test(value) && value !== '+33478123456')).toEqual([])
 
     const other = await createUser()
     expect(await runDncCommand(other, form({ intent: 'import', file: new File([csv], 'do-not-contact.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: listed.length })
-    expect(await readOwnDncList(other)).toEqual(listed)
+    expect(entriesOf(await readOwnDncList(other))).toEqual(entriesOf(listed))
+  })
+
+  it('a "never export" business keeps the name and city of the user\'s lead, after the lead is gone too; the download names them and imports back exactly', async () => {
+    const user = await createUser()
+    const placeId = `fr-29212-${randomUUID().slice(0, 8)}`
+    // A name that reads as a domain and a city a spreadsheet would run: the import must skip those columns.
+    const { rows } = await admin.query(`insert into public.leads (user_id, source, place_id, name, city) values ($1, 'demo', $2, 'boulangerie-martin.fr', '=HYPERLINK("x")') returning id`, [
+      user.id,
+      placeId,
+    ])
+    // Another user's lead for the same business is not read (RLS, and the lookup is the user's own leads).
+    const stranger = await createUser()
+    await admin.query(`insert into public.leads (user_id, source, place_id, name, city) values ($1, 'demo', $2, 'Someone else', 'Elsewhere')`, [stranger.id, `${placeId}-x`])
+    expect(await runDncCommand(user, form({ intent: 'add-business', value: `demo:${placeId}` }))).toMatchObject({ ok: true, added: 1 })
+    expect(await runDncCommand(user, form({ intent: 'paste', entries: `demo:${placeId}-x\njean@exemple.fr` }))).toMatchObject({ ok: true, added: 2 })
+    await admin.query('delete from public.leads where id = $1', [rows[0].id])
+
+    const today = new Date().toISOString().slice(0, 10)
+    const page = (await listDncPage(user, 1)).entries
+    expect(page.map(({ kind, value, name, city }) => ({ kind, value, name, city }))).toEqual(
+      expect.arrayContaining([
+        { kind: 'business', value: `demo:${placeId}`, name: 'boulangerie-martin.fr', city: '=HYPERLINK("x")' },
+        { kind: 'business', value: `demo:${placeId}-x`, name: null, city: null },
+        { kind: 'email', value: 'jean@exemple.fr', name: null, city: null },
+      ]),
+    )
+    expect(page.every((entry) => entry.createdAt.startsWith(today))).toBe(true)
+
+    const listed = await readOwnDncList(user)
+    const csv = dncListCsv(listed)
+    expect(csv.replace(/^\uFEFF/, '').trim().split('\n')).toEqual([
+      'kind,value,name,city,added',
+      `business,demo:${placeId},boulangerie-martin.fr,"'=HYPERLINK(""x"")",${today}`,
+      `business,demo:${placeId}-x,,,${today}`,
+      `email,jean@exemple.fr,,,${today}`,
+    ])
+    const other = await createUser()
+    expect(await runDncCommand(other, form({ intent: 'import', file: new File([csv], 'do-not-contact.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: 3 })
+    expect(entriesOf(await readOwnDncList(other))).toEqual(entriesOf(listed))
   })
 
   it('refuses a binary file, an empty one, and a paste with unreadable lines (nothing added, lines named, text kept)', async () => {

@@ -16,14 +16,17 @@ import { createUserWithCredits } from '#tests/support/credited-user.ts'
 const { Packet } = dns2
 const DAY_MS = 86_400_000
 
-/** Domains taking mail today; any other name is NXDOMAIN. */
-const MAIL_DOMAINS = new Set(['alive.test'])
+/** Domains taking mail today (gmail.com: the canary, so the NXDOMAIN answers are believed); any other is NXDOMAIN. */
+const MAIL_DOMAINS = new Set(['alive.test', 'gmail.com'])
 const queries: string[] = []
 let dnsServer: ReturnType<typeof dns2.createServer>
+/** A lying resolver: NXDOMAIN for every name, the canary included (a sandbox, a broken corporate DNS). */
+let lyingServer: ReturnType<typeof dns2.createServer>
 let admin: pg.Pool
 let engine: Enrichers
+let lyingEngine: Enrichers
 
-function business(placeId: string): Business {
+function business(placeId: string, email: string[] = []): Business {
   return {
     source: 'osm',
     placeId,
@@ -38,7 +41,7 @@ function business(placeId: string): Business {
     businessTypes: ['bakery'],
     website: null,
     phone: null,
-    email: [],
+    email,
     rating: null,
     reviewCount: null,
     googleMapsUrl: null,
@@ -48,11 +51,12 @@ function business(placeId: string): Business {
   }
 }
 
-function sourceOf(placeIds: string[]): LeadSource {
+/** The businesses, each with the addresses the source gives (verified as found: no website, no crawl). */
+function sourceOf(placeIds: string[], emails: Record<string, string[]> = {}): LeadSource {
   return {
     name: 'osm',
     async *search() {
-      for (const placeId of placeIds) yield business(placeId)
+      for (const placeId of placeIds) yield business(placeId, emails[placeId])
     },
   }
 }
@@ -83,7 +87,7 @@ async function insertExport(userId: string): Promise<string> {
 
 /** Per business of the export: its email status, the delivered addresses and their checks, and what it was charged. */
 async function outcomesOf(exportId: string) {
-  const { rows } = await admin.query<{ place_id: string; status: string; email: string[] | null; sources: Record<string, { check?: { status: string; checked_at?: string } }>; charged: number }>(
+  const { rows } = await admin.query<{ place_id: string; status: string; email: string[] | null; sources: Record<string, { check?: { status: string; reason?: string; checked_at?: string } }>; charged: number }>(
     `select l.place_id, el.email_status as status, l.email, l.email_sources as sources,
             (select coalesce(-sum(c.delta), 0)::int from public.credit_ledger c where c.export_id = el.export_id and c.lead_id = l.id) as charged
        from public.export_leads el join public.leads l on l.id = el.lead_id where el.export_id = $1`,
@@ -111,11 +115,25 @@ beforeAll(async () => {
   engine = createDefaultEnrichers(parseEnv({ EMAIL_DNS_SERVERS: `127.0.0.1:${addresses.udp?.port}`, EMAIL_DNS_TIMEOUT_MS: '1000' }))
   // The crawler is never needed: every business below has a stored email result and no website.
   engine = { ...engine, crawl: () => Promise.reject(new Error('no crawl expected')) }
+
+  lyingServer = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = Packet.createResponseFromRequest(request)
+      response.header.rcode = Packet.RCODE.NXDOMAIN
+      void send(response)
+    },
+  })
+  const lying = await lyingServer.listen({ udp: { port: 0, address: '127.0.0.1' } })
+  const lyingEnrichers = createDefaultEnrichers(parseEnv({ EMAIL_DNS_SERVERS: `127.0.0.1:${lying.udp?.port}`, EMAIL_DNS_TIMEOUT_MS: '1000' }))
+  lyingEngine = { ...lyingEnrichers, crawl: () => Promise.reject(new Error('no crawl expected')) }
 })
 
 afterAll(async () => {
   await engine?.close?.()
   await dnsServer?.close()
+  await lyingEngine?.close?.()
+  await lyingServer?.close()
   await closeDb()
   await admin?.end()
 })
@@ -164,5 +182,44 @@ describe('a stored email result reused by another export', () => {
       [userId, exportId],
     )
     expect(rows[0]).toEqual({ ledger: 98, remaining: 98, used: 2 })
+  })
+})
+
+describe('a lying DNS (every name NXDOMAIN, the canary too)', () => {
+  it('delivers the addresses as unverified, charges them like risky ones, marks the export; a stale reused address is kept, not dropped', async () => {
+    const token = randomUUID()
+    const [found, reused] = [`${token}:found`, `${token}:reused`]
+    // Found 40 days ago and valid then: verified again today, through the lying resolver.
+    await storeEmails(reused, ['jean@alive.test'], 40)
+    const userId = await createUser(100)
+    const exportId = await insertExport(userId)
+    const source = sourceOf([found, reused], { [found]: ['contact@boulangerie-lyon.test'] })
+    const result = await processExport(exportId, { enrichers: lyingEngine, source, maxLeads: 10, concurrency: 2, reuseDays: 90, emailRecheckDays: 30 })
+    expect(result).toMatchObject({ outcome: 'completed', charged: 2 })
+
+    const outcomes = await outcomesOf(exportId)
+    // Found on the business's own site (here: given by the source) but not verifiable: delivered and charged as risky is.
+    expect(outcomes[found]).toMatchObject({ status: 'success', email: ['contact@boulangerie-lyon.test'], charged: 1 })
+    expect(outcomes[found]!.sources['contact@boulangerie-lyon.test']!.check).toMatchObject({ status: 'unverified', reason: 'dns_unusable' })
+    expect(outcomes[reused]).toMatchObject({ status: 'success', email: ['jean@alive.test'], charged: 1 })
+    const recheck = outcomes[reused]!.sources['jean@alive.test']!.check!
+    expect(recheck).toMatchObject({ status: 'unverified', reason: 'dns_unusable' })
+    // Not verified today: it keeps its old date, so the next export verifies it again.
+    expect(Date.parse(recheck.checked_at!)).toBeLessThan(Date.now() - 30 * DAY_MS)
+
+    const { rows } = await admin.query(`select email_verification_unavailable as flagged, total_credits_used as used from public.exports where id = $1`, [exportId])
+    expect(rows[0]).toEqual({ flagged: true, used: 2 })
+  })
+
+  it('a working DNS leaves the export unmarked', async () => {
+    const token = randomUUID()
+    const userId = await createUser(100)
+    const exportId = await insertExport(userId)
+    const source = sourceOf([`${token}:ok`, `${token}:gone`], { [`${token}:ok`]: ['jean@alive.test'], [`${token}:gone`]: ['x@lapsed.test'] })
+    await processExport(exportId, { enrichers: engine, source, maxLeads: 10, concurrency: 2, reuseDays: 90, emailRecheckDays: 30 })
+    const outcomes = await outcomesOf(exportId)
+    expect(outcomes[`${token}:gone`]).toMatchObject({ status: 'not_found', charged: 0 })
+    const { rows } = await admin.query(`select email_verification_unavailable as flagged from public.exports where id = $1`, [exportId])
+    expect(rows[0]).toEqual({ flagged: false })
   })
 })

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import dns2 from 'dns2'
 import { SMTPServer } from 'smtp-server'
-import { createEmailVerifier, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
+import { createEmailVerifier, verifyFoundEmails, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
 
@@ -26,11 +26,17 @@ const ZONE: Record<string, Answer[] | 'NXDOMAIN' | 'SERVFAIL' | 'SILENT'> = {
   // One allow-listed answer, one private one: the host is refused (every address is vetted).
   'mixed.test': [{ type: 'MX', exchange: 'mx.mixed.test' }],
   'mx.mixed.test': [{ type: 'A', address: '127.0.0.1' }, { type: 'A', address: '10.0.0.1' }],
+  // The canary (EMAIL_DNS_CANARY's default): a working resolver answers it, so its NXDOMAIN answers are believed.
+  'gmail.com': [{ type: 'MX', exchange: 'gmail-smtp-in.l.google.com' }],
 }
 const queries: string[] = []
 
 let dnsServer: ReturnType<typeof dns2.createServer>
 let dnsAddress: string
+/** A lying resolver (a sandbox, a broken corporate DNS): every name is NXDOMAIN, the canary included. */
+let lyingServer: ReturnType<typeof dns2.createServer>
+let lyingAddress: string
+const lyingQueries: string[] = []
 let smtp: SMTPServer
 let smtpPort: number
 /** SMTP sessions the local server was asked to open. */
@@ -61,6 +67,19 @@ beforeAll(async () => {
   const addresses = await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } })
   dnsAddress = `127.0.0.1:${addresses.udp?.port}`
 
+  lyingServer = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = Packet.createResponseFromRequest(request)
+      const [question] = request.questions
+      lyingQueries.push(`${(question?.name ?? '').toLowerCase()}/${question?.type}`)
+      response.header.rcode = Packet.RCODE.NXDOMAIN
+      void send(response)
+    },
+  })
+  const lying = await lyingServer.listen({ udp: { port: 0, address: '127.0.0.1' } })
+  lyingAddress = `127.0.0.1:${lying.udp?.port}`
+
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -82,6 +101,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await dnsServer?.close()
+  await lyingServer?.close()
   await new Promise<void>((resolve) => smtp.close(() => resolve()))
 })
 
@@ -121,6 +141,45 @@ describe('DNS (node:dns Resolver, local server)', () => {
     await cached.verify(['a@good.test', 'b@good.test'])
     await cached.verify(['c@good.test'])
     expect(queries.filter((query) => query.startsWith('good.test/'))).toHaveLength(1)
+    // A domain that resolves never needs the canary.
+    expect(queries.filter((query) => query.startsWith('gmail.com/'))).toEqual([])
+  })
+
+  it('believes an NXDOMAIN once the canary resolves: asked once for concurrent denials, then remembered', async () => {
+    const checked = verifier()
+    queries.length = 0
+    expect(await statuses(checked, ['paul@missing.test', 'info@nomail.test', 'x@other-missing.test'])).toEqual({
+      'paul@missing.test': 'invalid:no_mail',
+      'info@nomail.test': 'invalid:no_mail',
+      'x@other-missing.test': 'invalid:no_mail',
+    })
+    expect(await statuses(checked, ['y@third-missing.test'])).toEqual({ 'y@third-missing.test': 'invalid:no_mail' })
+    // Three denied domains at once and a fourth later: one canary query (MX) within the minute.
+    expect(queries.filter((query) => query.startsWith('gmail.com/'))).toEqual([`gmail.com/${Packet.TYPE.MX}`])
+  })
+
+  it('a lying resolver (every name NXDOMAIN, the canary too): addresses are unverified and kept, never invalid or valid', async () => {
+    const lied = createEmailVerifier({ dnsServers: [lyingAddress], dnsTimeoutMs: 300 })
+    lyingQueries.length = 0
+    const emails = ['jean@good.test', 'contact@boulangerie-martin.fr', 'info@orange.fr']
+    expect(await statuses(lied, emails)).toEqual({
+      'jean@good.test': 'unverified:dns_unusable',
+      'contact@boulangerie-martin.fr': 'unverified:dns_unusable',
+      'info@orange.fr': 'unverified:dns_unusable',
+    })
+    expect(await verifyFoundEmails(lied, emails)).toMatchObject({ kept: emails })
+    // Per domain MX, A, AAAA; the canary once for all three.
+    expect(lyingQueries.filter((query) => query.startsWith('gmail.com/'))).toHaveLength(1)
+    expect(lyingQueries).toHaveLength(3 * 3 + 1)
+    // Syntax and disposable domains need no DNS: still invalid.
+    expect(await statuses(lied, ['bad..dots@good.test', 'x@yopmail.com'])).toEqual({ 'bad..dots@good.test': 'invalid:syntax', 'x@yopmail.com': 'invalid:disposable' })
+  })
+
+  it('a silent canary (no answer) makes DNS unusable too; EMAIL_DNS_CANARY names it', async () => {
+    const env = { EMAIL_DNS_SERVERS: dnsAddress, EMAIL_DNS_TIMEOUT_MS: '300', EMAIL_DNS_CANARY: 'slow.test' }
+    expect(await statuses(createDefaultEnrichers(parseEnv(env)).emailVerifier!, ['paul@missing.test'])).toEqual({ 'paul@missing.test': 'unverified:dns_unusable' })
+    const answered = { ...env, EMAIL_DNS_CANARY: 'good.test' }
+    expect(await statuses(createDefaultEnrichers(parseEnv(answered)).emailVerifier!, ['paul@missing.test'])).toEqual({ 'paul@missing.test': 'invalid:no_mail' })
   })
 
   it('the default enrichers use EMAIL_DNS_SERVERS (even with the demo source)', async () => {

@@ -64,6 +64,7 @@ describe('decideEmailStatus', () => {
     [{ ...base, disposable: true }, { status: 'invalid', reason: 'disposable' }],
     [{ ...base, domain: 'no_mail' as const }, { status: 'invalid', reason: 'no_mail' }],
     [{ ...base, domain: 'unknown' as const }, { status: 'risky', reason: 'dns_unavailable' }],
+    [{ ...base, domain: 'unverifiable' as const }, { status: 'unverified', reason: 'dns_unusable' }],
     [base, { status: 'valid' }],
     [{ ...base, mailbox: 'accepted' as const }, { status: 'valid' }],
     [{ ...base, mailbox: 'catch_all' as const }, { status: 'risky', reason: 'catch_all' }],
@@ -83,13 +84,17 @@ describe('decideEmailStatus', () => {
       'contact@orange.fr: valide, générique, webmail; jean@x.fr: à risque (domaine qui accepte tout), nominative',
     )
     expect(formatEmailChecks(['old@x.fr'], sources, 'en')).toBeNull()
+    // DNS unusable (it denied the canary too): labelled, in both languages, never as valid.
+    const unverified = { 'info@x.fr': { check: emailCheck('info@x.fr', { ...base, domain: 'unverifiable' }) } }
+    expect(formatEmailChecks(['info@x.fr'], unverified, 'en')).toBe('info@x.fr: unverified (DNS unusable, verification unavailable), role')
+    expect(formatEmailChecks(['info@x.fr'], unverified, 'fr')).toBe('info@x.fr: non vérifiée (DNS inutilisable, vérification impossible), générique')
   })
 })
 
 describe('validEmailsOnly (download option "valid only")', () => {
   it('keeps valid addresses, leaves risky, invalid and unverified ones out', () => {
-    const email_sources = { 'a@x.fr': { check: { status: 'valid' } }, 'b@x.fr': { check: { status: 'risky' } }, 'c@x.fr': {} }
-    expect(validEmailsOnly({ email: ['a@x.fr', 'b@x.fr', 'c@x.fr'], email_sources }).email).toEqual(['a@x.fr'])
+    const email_sources = { 'a@x.fr': { check: { status: 'valid' } }, 'b@x.fr': { check: { status: 'risky' } }, 'c@x.fr': {}, 'd@x.fr': { check: { status: 'unverified' } } }
+    expect(validEmailsOnly({ email: ['a@x.fr', 'b@x.fr', 'c@x.fr', 'd@x.fr'], email_sources }).email).toEqual(['a@x.fr'])
     expect(validEmailsOnly({ email: ['b@x.fr'], email_sources }).email).toBeNull()
     expect(validEmailsOnly({ email: null, name: 'n' })).toEqual({ email: null, name: 'n' })
   })
@@ -123,6 +128,11 @@ describe('the demo mail zone (LEADS_SOURCE=demo, no EMAIL_DNS_SERVERS)', () => {
   it('is not a blanket valid: unknown domains, decoys and disposable domains are invalid', async () => {
     const checks = await emailVerifier!.verify(['jean@unknown-company.com', 'votre@email.fr', 'x@yopmail.com', 'bad..dots@boulangerie.fr'])
     expect(Object.values(checks).map((check) => check.reason)).toEqual(['no_mail', 'no_mail', 'disposable', 'syntax'])
+  })
+
+  it('answers its own canary, whatever EMAIL_DNS_CANARY names: an unknown domain stays invalid, not unverified', async () => {
+    const verifier = createDefaultEnrichers(parseEnv({ LEADS_SOURCE: 'demo', EMAIL_DNS_CANARY: 'example.org' })).emailVerifier!
+    expect(Object.values(await verifier.verify(['jean@unknown-company.com'])).map((check) => check.status)).toEqual(['invalid'])
   })
 })
 

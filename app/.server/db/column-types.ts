@@ -57,7 +57,7 @@ export type EmailSourcesJson = {
   [email: string]: {
     page: string | null
     found_at: string
-    check?: { status: 'valid' | 'risky' | 'invalid'; reason?: string; role: boolean; webmail: boolean; checked_at?: string }
+    check?: { status: 'valid' | 'risky' | 'unverified' | 'invalid'; reason?: string; role: boolean; webmail: boolean; checked_at?: string }
   }
 }
 /** leads.phone_sources: every business number, its line type, page and rank (app/domain/phone-sources.ts). */

@@ -74,6 +74,8 @@ export interface CreditLedger {
 }
 
 export interface DoNotContact {
+  business_city: string | null;
+  business_name: string | null;
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   kind: string;
@@ -123,6 +125,10 @@ export interface Exports {
   created_at: Generated<Timestamp>;
   department: string | null;
   download_url: string | null;
+  /**
+   * Set by the run when an email check came back unverified (DNS unusable): the export page warns about it.
+   */
+  email_verification_unavailable: Generated<boolean>;
   enrichment_options: EnrichmentOptionsJson | null;
   enrichment_status: string | null;
   enrichment_status_details: Json | null;

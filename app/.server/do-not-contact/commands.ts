@@ -8,6 +8,7 @@ import { restoreFormula } from '#app/.server/exports/download/formulas.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { DNC_KINDS, type DncEntry, parseDncEntry, parseDncList } from '#app/domain/do-not-contact.ts'
+import { DNC_CSV_COLUMNS } from './csv.ts'
 import { addDncEntries, removeDncEntry } from './store.ts'
 
 /** Rejected lines named back to the user: enough to find them, not a wall of text. */
@@ -69,7 +70,20 @@ async function save(user: SessionUser, intent: DncIntent, entries: DncEntry[], s
   return { ok: true, added: result.added }
 }
 
-/** A CSV of entries: every cell is read; a header row (no cell readable) is skipped. */
+/**
+ * The cells that hold entries. Our own download (a header naming a `value` column) is read from that column only:
+ * its name, city and date columns are for people, and a business name like "boulangerie.fr" must not become an
+ * entry. Any other file: every cell, minus a header row (no cell readable) and our former kind column's labels.
+ */
+function entryCells(rows: string[][]): string[] {
+  const [first, ...rest] = rows
+  const hasHeader = first !== undefined && first.every((cell) => !cell || !parseDncEntry(cell))
+  const valueColumn = hasHeader ? first.findIndex((cell) => cell.toLowerCase() === DNC_CSV_COLUMNS[1]) : -1
+  if (valueColumn >= 0) return rest.map((row) => row[valueColumn] ?? '').filter(Boolean)
+  return (hasHeader ? rest : rows).flat().filter((cell) => cell && !(DNC_KINDS as readonly string[]).includes(cell.toLowerCase()))
+}
+
+/** A CSV of entries (entryCells); formula-quoted values are read back as they were. */
 async function importFile(user: SessionUser, file: FormDataEntryValue | null): Promise<DncCommandResult> {
   if (!(file instanceof File) || file.size === 0) return { ok: false, intent: 'import', messageKey: 'doNotContact.errors.noFile' }
   const content = await file.text()
@@ -81,13 +95,6 @@ async function importFile(user: SessionUser, file: FormDataEntryValue | null): P
   } catch {
     return { ok: false, intent: 'import', messageKey: 'doNotContact.errors.notCsv' }
   }
-  const [first, ...rest] = rows
-  const hasHeader = first !== undefined && first.every((cell) => !cell || !parseDncEntry(cell))
-  // Our own download names each entry's kind in a first column: that cell is a label, not an entry.
   // Our download quotes formula-like values (`'=1+1@evil.fr`): read back as the value itself.
-  const cells = (hasHeader ? rest : rows)
-    .flat()
-    .filter((cell) => cell && !(DNC_KINDS as readonly string[]).includes(cell.toLowerCase()))
-    .map(restoreFormula)
-  return addList(user, 'import', cells.join('\n'), '')
+  return addList(user, 'import', entryCells(rows).map(restoreFormula).join('\n'), '')
 }

@@ -1,15 +1,17 @@
 /**
  * The user's do-not-contact list in the database: read, add, remove, as the user (RLS), and read whole by the
  * export worker (admin connection) to build the gates. Entries arrive already canonical (app/domain/do-not-contact.ts).
+ * A business entry keeps the name and city the user's own leads give it when it is added (business-labels.ts), so the
+ * list stays readable once the export that showed it is deleted.
  */
 import { sql, type Kysely } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
-import { DNC_KINDS, DNC_MAX_ENTRIES, DNC_PAGE_SIZE, type DncEntry, type DncKind } from '#app/domain/do-not-contact.ts'
+import { DNC_KINDS, DNC_MAX_ENTRIES, DNC_PAGE_SIZE, type DncEntry, type DncKind, type DncListedEntry } from '#app/domain/do-not-contact.ts'
+import { businessLabels } from './business-labels.ts'
 
-interface DncRow extends DncEntry {
+interface DncRow extends DncListedEntry {
   id: string
-  createdAt: Date
 }
 
 export interface DncPage {
@@ -23,6 +25,12 @@ function isKind(kind: string): kind is DncKind {
   return (DNC_KINDS as readonly string[]).includes(kind)
 }
 
+const LISTED_COLUMNS = ['kind', 'value', 'business_name', 'business_city', 'created_at'] as const
+
+function listedEntry(row: { kind: string; value: string; business_name: string | null; business_city: string | null; created_at: Date }): DncListedEntry {
+  return { kind: row.kind as DncKind, value: row.value, name: row.business_name, city: row.business_city, createdAt: row.created_at.toISOString() }
+}
+
 /** One page of the list, newest first. */
 export function listDncPage(user: SessionUser, page: number): Promise<DncPage> {
   return withUser(user.claims, async (trx) => {
@@ -32,14 +40,14 @@ export function listDncPage(user: SessionUser, page: number): Promise<DncPage> {
     const current = Math.min(Math.max(1, page), pageCount)
     const rows = await trx
       .selectFrom('do_not_contact')
-      .select(['id', 'kind', 'value', 'created_at'])
+      .select(['id', ...LISTED_COLUMNS])
       .where('user_id', '=', user.id)
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .limit(DNC_PAGE_SIZE)
       .offset((current - 1) * DNC_PAGE_SIZE)
       .execute()
-    const entries = rows.filter((row) => isKind(row.kind)).map((row) => ({ id: row.id, kind: row.kind as DncKind, value: row.value, createdAt: row.created_at }))
+    const entries = rows.filter((row) => isKind(row.kind)).map((row) => ({ id: row.id, ...listedEntry(row) }))
     return { entries, total, page: current, pageCount }
   })
 }
@@ -62,9 +70,13 @@ export function addDncEntries(user: SessionUser, entries: readonly DncEntry[]): 
       const listed = await countListed(trx, user.id, entries)
       if (entries.length - listed > room) return { ok: false as const, code: 'too_many' as const, room: Math.max(0, room) }
     }
+    const labels = await businessLabels(trx, user.id, entries)
     let added = 0
     for (let i = 0; i < entries.length; i += 1000) {
-      const chunk = entries.slice(i, i + 1000).map((entry) => ({ user_id: user.id, kind: entry.kind, value: entry.value }))
+      const chunk = entries.slice(i, i + 1000).map((entry) => {
+        const label = entry.kind === 'business' ? labels.get(entry.value) : undefined
+        return { user_id: user.id, kind: entry.kind, value: entry.value, business_name: label?.name ?? null, business_city: label?.city ?? null }
+      })
       const result = await trx.insertInto('do_not_contact').values(chunk).onConflict((oc) => oc.columns(['user_id', 'kind', 'value']).doNothing()).executeTakeFirst()
       added += Number(result.numInsertedOrUpdatedRows ?? 0)
     }
@@ -119,7 +131,10 @@ export async function readDncList(db: Kysely<Database>, userId: string): Promise
   return rows.filter((row) => isKind(row.kind)).map((row) => ({ kind: row.kind as DncKind, value: row.value }))
 }
 
-/** The whole list, read as the user. */
-export function readOwnDncList(user: SessionUser): Promise<DncEntry[]> {
-  return withUser(user.claims, (trx) => readDncList(trx, user.id))
+/** The whole list, read as the user, with each business's name and city and the day it was added (the download). */
+export function readOwnDncList(user: SessionUser): Promise<DncListedEntry[]> {
+  return withUser(user.claims, async (trx) => {
+    const rows = await trx.selectFrom('do_not_contact').select(LISTED_COLUMNS).where('user_id', '=', user.id).orderBy('kind').orderBy('value').execute()
+    return rows.filter((row) => isKind(row.kind)).map(listedEntry)
+  })
 }

@@ -26,6 +26,8 @@ export interface EmailVerifierOptions {
   dnsTimeoutMs?: number
   /** Another resolver (demo answers): dnsServers and dnsTimeoutMs are then unused. */
   dns?: MailDns
+  /** A domain that certainly has MX: a denial is believed only when it resolves (default gmail.com). */
+  canary?: string
   /** Domains remembered (LRU), and for how long. */
   cacheSize?: number
   cacheTtlMs?: number
@@ -42,11 +44,16 @@ interface DomainFacts {
   mail: DomainMail
   /** Mail hosts by preference (MX), or the domain itself (A fallback). */
   hosts: string[]
+  /** DNS denied the domain (NXDOMAIN / no record), rather than publishing a null MX: only as true as the resolver. */
+  denied?: boolean
 }
 
 const NO_MAIL_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME'])
 /** Unknown answers are remembered briefly: the server may answer again soon. */
 const UNKNOWN_TTL_MS = 60_000
+/** The canary's answer is remembered this long: at most one canary query a minute, however many denials. */
+const CANARY_TTL_MS = 60_000
+const DEFAULT_CANARY = 'gmail.com'
 
 function errorCode(error: unknown): string {
   return error && typeof error === 'object' && 'code' in error ? String(error.code) : ''
@@ -75,7 +82,22 @@ async function domainMailFacts(dns: MailDns, domain: string): Promise<DomainFact
   if (mx.answer === 'unknown') return { mail: 'unknown', hosts: [] }
   const [a, aaaa] = await Promise.all([lookup(() => dns.resolve4(domain)), lookup(() => dns.resolve6(domain))])
   if (a.answer === 'found' || aaaa.answer === 'found') return { mail: 'mail', hosts: [domain] }
-  return { mail: a.answer === 'unknown' || aaaa.answer === 'unknown' ? 'unknown' : 'no_mail', hosts: [] }
+  if (a.answer === 'unknown' || aaaa.answer === 'unknown') return { mail: 'unknown', hosts: [] }
+  return { mail: 'no_mail', hosts: [], denied: true }
+}
+
+/**
+ * Whether the resolver can be believed when it denies a domain: the canary must resolve (MX). Its answer is shared by
+ * concurrent callers and remembered CANARY_TTL_MS; a canary that is denied, fails or times out means DNS is unusable.
+ */
+function canaryProbe(dns: MailDns, canary: string): () => Promise<boolean> {
+  let last: { usable: Promise<boolean>; expires: number } | null = null
+  return () => {
+    if (last && last.expires > Date.now()) return last.usable
+    const usable = lookup(() => dns.resolveMx(canary)).then((result) => result.answer === 'found')
+    last = { usable, expires: Date.now() + CANARY_TTL_MS }
+    return usable
+  }
 }
 
 /** A bounded map with expiry; the least recently used entry leaves first. */
@@ -120,15 +142,16 @@ export function createEmailVerifier(options: EmailVerifierOptions = {}): EmailVe
   const dns = options.dns ?? systemResolver(options.dnsServers ?? [], options.dnsTimeoutMs ?? 3_000)
   const cache = createLruCache<Promise<DomainFacts>>(options.cacheSize ?? 10_000)
   const ttl = options.cacheTtlMs ?? 3_600_000
+  const dnsUsable = canaryProbe(dns, options.canary ?? DEFAULT_CANARY)
   const smtp = options.smtp && { port: options.smtp.port, timeoutMs: options.smtp.timeoutMs, heloName: options.smtp.heloName, allowList: new HostAllowList(options.smtp.allowHosts) }
 
   /** In-flight lookups are shared: a domain is asked once however many addresses use it. */
   const factsOf = (domain: string): Promise<DomainFacts> => {
     const cached = cache.get(domain)
     if (cached) return cached
-    const pending = domainMailFacts(dns, domain)
+    const pending = domainMailFacts(dns, domain).then(async (facts): Promise<DomainFacts> => (facts.denied && !(await dnsUsable()) ? { mail: 'unverifiable', hosts: [] } : facts))
     cache.set(domain, pending, ttl)
-    void pending.then((facts) => facts.mail === 'unknown' && cache.set(domain, pending, UNKNOWN_TTL_MS))
+    void pending.then((facts) => (facts.mail === 'unknown' || facts.mail === 'unverifiable') && cache.set(domain, pending, UNKNOWN_TTL_MS))
     return pending
   }
 
@@ -152,7 +175,7 @@ export function createEmailVerifier(options: EmailVerifierOptions = {}): EmailVe
   }
 }
 
-/** The addresses kept (valid, risky) and every address's check, for the email task (app/.server/exports/enrichers.ts). */
+/** The addresses kept (valid, risky, unverified) and every address's check, for the email task (app/.server/exports/enrichers.ts). */
 export async function verifyFoundEmails(
   verifier: EmailVerifier | undefined,
   emails: string[],

@@ -11,12 +11,12 @@
  *   REGISTRY_REQUESTS_PER_SECOND unset: 7 (the public API's limit), or 100 for an allow-listed local registry (demo)
  *   EMAIL_DNS_* / EMAIL_SMTP_*   email verification (app/.server/enrichment/email-verification.ts); the demo source
  *                                (LEADS_SOURCE=demo, or auto resolved to it) without EMAIL_DNS_SERVERS answers from
- *                                the demo mail zone (sources/demo/mail-dns.ts)
+ *                                the demo mail zone (sources/demo/mail-dns.ts), with its own canary
  */
 import { createRegistryClient, createWebsiteCrawler, normalizePhone } from '#app/.server/enrichment/index.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
 import { createEmailVerifier, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
-import { demoMailDns } from '#app/.server/sources/demo/mail-dns.ts'
+import { DEMO_MAIL_CANARY, demoMailDns } from '#app/.server/sources/demo/mail-dns.ts'
 import { effectiveLeadSource } from '#app/.server/sources/index.ts'
 import type { Enrichers } from './enrichers.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
@@ -28,8 +28,10 @@ function hostOf(url: string | undefined): string | null {
 
 function emailVerifierFrom(config: Env): EmailVerifier {
   const dnsServers = config.EMAIL_DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean)
+  const demoZone = effectiveLeadSource(config) === 'demo' && dnsServers.length === 0
   return createEmailVerifier({
-    dns: effectiveLeadSource(config) === 'demo' && dnsServers.length === 0 ? demoMailDns : undefined,
+    dns: demoZone ? demoMailDns : undefined,
+    canary: demoZone ? DEMO_MAIL_CANARY : config.EMAIL_DNS_CANARY,
     dnsServers,
     dnsTimeoutMs: config.EMAIL_DNS_TIMEOUT_MS,
     cacheSize: config.EMAIL_DNS_CACHE_SIZE,

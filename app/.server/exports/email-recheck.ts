@@ -2,7 +2,8 @@
  * Stored emails are verified again before they are delivered again (README "Email verification", re-verification):
  * a domain that took mail when the address was found may have lapsed since. An address whose check is older than
  * EMAIL_RECHECK_DAYS (or that was never checked) goes through the verifier once more; the ones now invalid are
- * dropped, the others carry the new check and its date.
+ * dropped, the others carry the new check and its date. When DNS is unusable (the check came back unverified) the
+ * address is kept, delivered "unverified", and keeps its old date: it is verified again by the next export.
  */
 import type { EmailSourcesJson } from '#app/.server/db.ts'
 import { verifyFoundEmails, type EmailVerifier } from '#app/.server/enrichment/email-verification.ts'
@@ -46,7 +47,8 @@ export async function recheckStoredEmails(
   for (const [email, source] of Object.entries(value.email_sources ?? {})) {
     if (dropped.has(email)) continue
     const check = checks[email]
-    sources[email] = check ? { ...source, check: { ...check, checked_at: checkedOn } } : source
+    const checkedAtNow = check?.status === 'unverified' ? source.check?.checked_at : checkedOn
+    sources[email] = check ? { ...source, check: { ...check, ...(checkedAtNow ? { checked_at: checkedAtNow } : {}) } } : source
   }
   return { value: { ...value, email: (value.email ?? []).filter((email) => !dropped.has(email)), email_sources: sources }, changed: true }
 }

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely'
 import pMap from 'p-map'
 import type { Database } from '#app/.server/db.ts'
+import { unverifiedEmailMark } from './email-dns-flag.ts'
 import { closedInRegistry, excludesClosed, leaveOutClosedLead } from './closed-leads.ts'
 import { abortError, exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { finishEnrichment, type StopReason } from './finish-run.ts'
@@ -88,6 +89,7 @@ export async function runEnrichmentPhase(
   const { reuseDays, recheckDays } = options
   const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf, reuseDays, recheckDays }
   const excludeClosed = excludesClosed(row.search_params)
+  const markUnverified = unverifiedEmailMark(db, exportId)
 
   const enrichOne = async (lead: PendingLead) => {
     const pending = pendingTasks(lead)
@@ -98,6 +100,7 @@ export async function runEnrichmentPhase(
     if (recorded.missing) return stop.halt('gone')
     totals.enrichedLeads++
     totals.charged += recorded.charged
+    if (result.outcomes.email === 'success') await markUnverified(result)
     await options.onLeadRecorded?.({ leadId: lead.lead_id, charged: recorded.charged, outOfCredits: recorded.out_of_credits })
     if (recorded.out_of_credits) return stop.halt('credits')
     await progress.flush()

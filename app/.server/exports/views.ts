@@ -118,6 +118,8 @@ export interface ExportDetail {
   totalLeads: number
   /** Leads from the demo source are generated: the page says so. */
   isDemo: boolean
+  /** Some addresses came back unverified (DNS unusable): the page says verification was unavailable. */
+  emailVerificationUnavailable: boolean
   page: number
   pageCount: number
 }
@@ -227,6 +229,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
       leads: leads.map(leadView),
       totalLeads: total,
       isDemo: leads.some((lead) => lead.source === 'demo'),
+      emailVerificationUnavailable: row.email_verification_unavailable,
       page,
       pageCount,
     }

@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { buttonClasses } from '#app/components/ui/button.tsx'
-import { DNC_PATH, type DncKind } from '#app/domain/do-not-contact.ts'
+import { DNC_PATH, type DncListedEntry } from '#app/domain/do-not-contact.ts'
+import { formatDate } from '#app/utils/dates.ts'
 
 interface DncListPage {
-  entries: Array<{ id: string; kind: DncKind; value: string }>
+  entries: Array<DncListedEntry & { id: string }>
   total: number
   page: number
   pageCount: number
@@ -27,24 +28,42 @@ export function DncList({ page }: { page: DncListPage }) {
       ) : (
         <ul className="divide-y divide-slate-100" aria-label={t('doNotContact.listTitle')}>
           {page.entries.map((entry) => (
-            <li key={entry.id} className="flex items-center gap-3 px-6 py-3" data-testid="dnc-entry">
-              <span className="w-24 shrink-0 rounded-full bg-slate-100 px-2.5 py-0.5 text-center text-xs font-medium text-slate-700">{t(`doNotContact.kinds.${entry.kind}`)}</span>
-              <span className="min-w-0 flex-1 truncate text-sm text-slate-900" title={entry.value}>
-                {entry.value}
-              </span>
-              <Form method="post" action={DNC_PATH}>
-                <input type="hidden" name="intent" value="remove" />
-                <input type="hidden" name="id" value={entry.id} />
-                <button type="submit" className={buttonClasses({ variant: 'secondary', size: 'sm' })} aria-label={t('doNotContact.removeLabel', { value: entry.value })}>
-                  {t('doNotContact.remove')}
-                </button>
-              </Form>
-            </li>
+            <DncListItem key={entry.id} entry={entry} />
           ))}
         </ul>
       )}
       {page.pageCount > 1 ? <Pager page={page.page} pageCount={page.pageCount} /> : null}
     </div>
+  )
+}
+
+/**
+ * One entry: a business by the name and city its lead had when it was listed (its id, for a business never seen in
+ * the user's leads, or any other kind: the value itself), then the day it was added.
+ */
+function DncListItem({ entry }: { entry: DncListedEntry & { id: string } }) {
+  const { t, i18n } = useTranslation()
+  const label = entry.name ?? entry.value
+  const details = [entry.name ? entry.city : null, t('doNotContact.addedOn', { date: formatDate(entry.createdAt, i18n.language, t) })].filter(Boolean).join(' · ')
+  return (
+    <li className="flex items-center gap-3 px-4 py-3 sm:px-6" data-testid="dnc-entry">
+      <span className="w-20 shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-center text-xs font-medium text-slate-700 sm:w-24">{t(`doNotContact.kinds.${entry.kind}`)}</span>
+      <div className="min-w-0 flex-1">
+        <p className="text-sm break-words text-slate-900 [overflow-wrap:anywhere]" title={entry.name ? `${entry.name} (${entry.value})` : entry.value} data-testid="dnc-entry-label">
+          {label}
+        </p>
+        <p className="text-xs text-slate-500" data-testid="dnc-entry-details">
+          {details}
+        </p>
+      </div>
+      <Form method="post" action={DNC_PATH} className="shrink-0">
+        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="id" value={entry.id} />
+        <button type="submit" className={buttonClasses({ variant: 'secondary', size: 'sm' })} aria-label={t('doNotContact.removeLabel', { value: label })}>
+          {t('doNotContact.remove')}
+        </button>
+      </Form>
+    </li>
   )
 }
 

@@ -5,6 +5,7 @@
  *   - a demo business's own domain (`<name-slug>.fr`, site.ts): an MX `mx.<domain>` (the demo sites do take mail)
  *   - anything else: NXDOMAIN, so an address on an unknown domain is `invalid` as it would be on the internet
  * Mail hosts have no address here: the optional SMTP check cannot reach them (every address `risky`).
+ * The verifier's canary (a domain that must resolve before an NXDOMAIN is believed) is DEMO_MAIL_CANARY here.
  */
 import type { MailDns } from '#app/.server/enrichment/email-verification.ts'
 import { FREE_MAIL } from './site.ts'
@@ -18,6 +19,9 @@ const RECORDED_MX: Readonly<Record<string, string>> = {
   'laposte.net': 'smtp-in.laposte.net',
   'outlook.fr': 'outlook-fr.olc.protection.outlook.com',
 }
+
+/** The demo zone answers it (a recorded webmail): whatever EMAIL_DNS_CANARY says, the demo zone's canary is this one. */
+export const DEMO_MAIL_CANARY = 'gmail.com'
 
 /** The shape of a demo business domain (site.ts: trimmed name slug, optionally with its city, then .fr). */
 const BUSINESS_DOMAIN = /^[a-z0-9]+(?:-[a-z0-9]+)*\.fr$/
