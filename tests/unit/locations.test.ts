@@ -4,7 +4,6 @@ import {
   LocationQueryError,
   locationLevelsAvailable,
   countryCodeFromName,
-  countryCodeOf,
   resolveFrenchLocation,
   resolveSubdivisions,
   searchLevelsWithData,
@@ -50,11 +49,6 @@ describe('countries', () => {
     expect(countryCodeFromName('USA')).toBe('US')
     expect(countryCodeFromName('Royaume-Uni')).toBe('GB')
     expect(countryCodeFromName('Narnia')).toBeNull()
-    // A search's code: the one given wins, then a two-letter country, then the name.
-    expect(countryCodeOf('Allemagne', 'de')).toBe('DE')
-    expect(countryCodeOf('Allemagne')).toBe('DE')
-    expect(countryCodeOf('  ')).toBeUndefined()
-    expect(countryCodeOf('Narnia')).toBeUndefined()
   })
 })
 

@@ -77,15 +77,6 @@ function loadFrance(): FranceData {
   return { regions, departments, communes, communeByCode: new Map(communes.map((c) => [c.code, c])) }
 }
 
-/** true for France, false for another country, null when the search names no country. */
-export function searchCountryIsFrance(params: { country?: string; countryCode?: string }): boolean | null {
-  const code = params.countryCode?.trim().toUpperCase()
-  if (code) return code === 'FR'
-  const country = params.country?.trim()
-  if (!country) return null
-  return ['france', 'fr'].includes(normalizeName(country))
-}
-
 /** Lower-case, accent-free, punctuation as single spaces: "Saint-Étienne" and "saint etienne" compare equal. */
 export function normalizeName(value: string): string {
   return foldToAscii(value)
