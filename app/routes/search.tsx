@@ -94,7 +94,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const outcome = await runPreview(criteria, { lang, plan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS })
     if (outcome.ok) {
       search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
-      france = outcome.criteria.france
+      france = outcome.france
     } else if (outcome.validation && !outcome.validation.ok && outcome.validation.reason === 'plan') {
       search = { status: 'plan', message: t(outcome.messageKey), modalKey: outcome.validation.modalKey }
       status = outcome.status

@@ -101,10 +101,10 @@ describe('osm source', () => {
     const server = await serve(() => ({ body: fixtureJson('osm/empty.json') }))
     await collect(osm(server), { country: 'Germany', countryCode: 'DE', region: 'DE-BY', lang: 'en' }, BAKERY)
     expect(server.requests[0]?.form?.get('data')).toContain('area["ISO3166-2"="DE-BY"]->.a;')
-    await collect(osm(server), { country: 'Germany', countryCode: 'DE', city: 'München', lang: 'en' }, BAKERY)
+    await collect(osm(server), { country: 'Germany', countryCode: 'DE', city: 'Augsburg', lang: 'en' }, BAKERY)
     const query = server.requests[1]?.form?.get('data') ?? ''
     expect(query).toContain('area["ISO3166-1"="DE"]["admin_level"="2"]->.c;')
-    expect(query).toContain('rel(area.c)["boundary"="administrative"]["admin_level"="8"]["name"="München"];')
+    expect(query).toContain('rel(area.c)["boundary"="administrative"]["admin_level"="8"]["name"="Augsburg"];')
     expect(query).toContain('map_to_area->.a;')
   })
 
@@ -387,10 +387,10 @@ describe('demo source', () => {
   })
 
   it('returns plausible results with fewer fields outside France', async () => {
-    const results = await collect(demo, { country: 'Germany', countryCode: 'DE', city: 'München', lang: 'en' }, { ...BAKERY, label: 'Bakery' })
+    const results = await collect(demo, { country: 'Germany', countryCode: 'DE', city: 'Augsburg', lang: 'en' }, { ...BAKERY, label: 'Bakery' })
     expect(results.length).toBeGreaterThanOrEqual(25)
     for (const b of results) {
-      expect(b).toMatchObject({ city: 'München', countryCode: 'DE', postalCode: null, phone: null, address: null })
+      expect(b).toMatchObject({ city: 'Augsburg', countryCode: 'DE', postalCode: null, phone: null, address: null })
       expect(b.businessTypes).toEqual(['Bakery'])
     }
   })

@@ -20,11 +20,11 @@ import { LeadSourceError, type LeadSource, type LeadSourceName, type ResolvedCat
 import { findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { FILTER_FIELDS, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { checkPlan, resolveCriteria, searchParamsOf, type LocationField, type ResolvedCriteria } from './resolve-criteria.ts'
+import { checkPlan, resolveCriteria, searchParamsOf, type LocationField } from './resolve-criteria.ts'
 import { scanMatches } from './match-count.ts'
 
 export type PreviewOutcome =
-  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount; criteria: ResolvedCriteria }
+  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount; france: boolean }
   | { ok: false; status: number; error: string; messageKey: string; validation?: SearchValidation; field?: LocationField }
 
 /** The category id from the picker, or free text resolved to a known category when it names one. */
@@ -66,7 +66,7 @@ export async function runPreview(
     console.error('Preview search failed', error)
     return { ok: false, status: 502, error: 'unknown', messageKey: 'search.errors.unknown' }
   }
-  return { ok: true, ...preview, criteria }
+  return { ok: true, ...preview, france: criteria.france }
 }
 
 interface CachedPreview {
