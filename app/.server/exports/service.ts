@@ -59,17 +59,25 @@ async function hasCredits(trx: Transaction<Database>, userId: string, required =
   return rows[0]?.ok === true
 }
 
-/**
- * The location resolved (names and code agree, every level exists: resolve-criteria.ts), then the plan's location
- * rules (SPEC §5) on it, whatever the client sent, with the very function the search preview uses.
- */
-async function resolvedSearch(user: SessionUser, sent: SearchCriteria | ResolvedCriteria): Promise<{ ok: true; criteria: ResolvedCriteria } | ExportFailure> {
+/** The location resolved (names and code agree, every level exists: resolve-criteria.ts), else a 400 naming the field. */
+function resolveSent(sent: SearchCriteria | ResolvedCriteria): { ok: true; criteria: ResolvedCriteria } | ExportFailure {
   const resolution = 'location' in sent ? { ok: true as const, criteria: sent } : resolveCriteria(sent)
-  if (!resolution.ok) return { ...fail('invalid_location'), messageKey: resolution.messageKey }
+  return resolution.ok ? resolution : { ...fail('invalid_location'), messageKey: resolution.messageKey }
+}
+
+/** The plan's location rules (SPEC §5) on the resolved search, whatever the client sent, as the preview checks them. */
+async function planRefusal(user: SessionUser, criteria: ResolvedCriteria): Promise<ExportFailure | null> {
   const { plan } = await getCreditsSummary(user)
-  const check = checkPlan(resolution.criteria, plan)
-  if (check.ok || check.reason !== 'plan') return resolution
+  const check = checkPlan(criteria, plan)
+  if (check.ok || check.reason !== 'plan') return null
   return { ...fail('plan_restricted'), messageKey: check.messageKey }
+}
+
+/** A stored search, resolved again like any request, then held to the user's plan of today. */
+async function storedSearch(user: SessionUser, exp: OwnedExport): Promise<{ ok: true; criteria: ResolvedCriteria } | ExportFailure> {
+  const search = resolveSent(storedSearchCriteria(exp))
+  if (!search.ok) return search
+  return (await planRefusal(user, search.criteria)) ?? search
 }
 
 /** Leaves the user role for the rest of this transaction (queue tables are not the user's). Call last. */
@@ -92,7 +100,7 @@ function clean(value: unknown, max = 200): string {
 export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
-  const search = await resolvedSearch(user, args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' })
+  const search = resolveSent(args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' })
   if (!search.ok) return search
   const { criteria } = search
   const { country = '', countryCode, region = '', department = '', city = '' } = criteria.location
@@ -102,6 +110,8 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
     enrichmentOptions: args.enrichmentOptions,
   })
   if (!validation.ok) return fail(validation.code)
+  const refusal = await planRefusal(user, criteria)
+  if (refusal) return refusal
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
 
@@ -190,7 +200,7 @@ export async function resumeExport(args: { user: SessionUser | null | undefined;
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (!canResume(exp)) return fail('not_resumable')
-    const search = await resolvedSearch(user, storedSearchCriteria(exp))
+    const search = await storedSearch(user, exp)
     if (!search.ok) return search
     if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
     await trx
@@ -219,7 +229,7 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (exp.status !== 'completed') return fail('not_completed')
-    const search = await resolvedSearch(user, storedSearchCriteria(exp))
+    const search = await storedSearch(user, exp)
     if (!search.ok) return search
     const already = normalizeEnrichmentOptions(exp.enrichment_options)
     const validation = validateAddEnrichment(args.options, already, { france: search.criteria.france })
