@@ -99,7 +99,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       search = { status: 'plan', message: t(outcome.messageKey), modalKey: outcome.validation.modalKey }
       status = outcome.status
     } else {
-      search = { status: 'error', message: t(outcome.messageKey) }
+      search = { status: 'error', message: t(outcome.messageKey), ...(outcome.field ? { field: outcome.field } : {}) }
       status = outcome.status
     }
   }
@@ -239,6 +239,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
         onSubmit={onSubmit}
         pending={searching}
         filters={<SearchFiltersPanel values={loaderData.filterValues} />}
+        locationError={lastSearch?.status === 'error' && lastSearch.field && current ? lastSearch.message : undefined}
       />
       <SearchOutcomePanel search={lastSearch} current={current} searching={searching} pageSearch={location.search} />
       {exportForm && lastSearch && current && !searching ? (

@@ -21,19 +21,20 @@ test.describe('search location refused', () => {
     const atlantis = '/?sector=shop-bakery&country=Atlantis&countryCode=FR&run=1'
     const response = await page.goto(atlantis)
     expect(response?.status()).toBe(400)
-    const alert = page.getByRole('alert').filter({ hasText: 'Unknown country. Please choose a country from the list.' })
-    await expect(alert).toBeVisible()
+    // In the form, once (not again below it).
+    await expect(page.locator('form #search-location-error')).toHaveText('Unknown country. Please choose a country from the list.')
+    await expect(page.getByRole('alert').filter({ hasText: 'Unknown country' })).toHaveCount(1)
     await expectCountry(page, js, 'Country', 'Atlantis')
     await expect(page.getByText('results found')).toHaveCount(0)
 
     expect((await page.goto('/?sector=shop-bakery&country=Germany&countryCode=FR&region=Berlin&run=1'))?.status()).toBe(400)
-    await expect(page.getByRole('alert').filter({ hasText: 'The country code does not match the chosen country.' })).toBeVisible()
+    await expect(page.locator('form #search-location-error')).toHaveText('The country code does not match the chosen country.')
     await expectCountry(page, js, 'Country', 'Germany')
 
     await page.getByRole('button', { name: 'Français' }).click()
     await expect(page.getByRole('heading', { name: 'Trouver des prospects', level: 1 })).toBeVisible()
     expect((await page.goto(atlantis))?.status()).toBe(400)
-    await expect(page.getByRole('alert').filter({ hasText: 'Pays inconnu. Veuillez choisir un pays dans la liste.' })).toBeVisible()
+    await expect(page.locator('form #search-location-error')).toHaveText('Pays inconnu. Veuillez choisir un pays dans la liste.')
     await expectCountry(page, js, 'Pays', 'Atlantis')
   })
 
