@@ -82,4 +82,36 @@ test.describe('search location refused', () => {
     )
     expect(counts).toEqual({ exports: 2, processing: 0 })
   })
+
+})
+
+test.describe('typed place names', () => {
+  test('names typed with spaces, without accents or with "St" find the place, in the picker and on the server (issue 19)', async ({ page, baseURL }, testInfo) => {
+    const js = hasJs(testInfo.project.name)
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('folding', testInfo) })
+    if (js) {
+      await page.goto('/')
+      await expect(page.locator('form[data-pickers="enhanced"]')).toBeVisible()
+      const pick = async (level: string, typed: string, option: string) => {
+        const input = page.getByRole('combobox', { name: level, exact: true })
+        await input.click()
+        await input.fill(typed)
+        await page.getByRole('option', { name: option, exact: true }).click()
+        await expect(input).toHaveValue(option)
+      }
+      await pick('Country', 'france', 'France')
+      await pick('Region', 'ile de france', 'Île-de-France')
+      await pick('Department', 'val de marne', 'Val-de-Marne')
+      await pick('City', 'st maur des', 'Saint-Maur-des-Fossés')
+    } else {
+      // Without JavaScript the pickers are selects; the server reads typed names (a shared URL) the same way.
+      await page.goto('/?country=France&region=ile+de+france')
+      await expect(page.getByLabel('Department', { exact: true }).locator('option', { hasText: 'Val-de-Marne' })).toHaveCount(1)
+    }
+    // Apostrophes and hyphens left out, accents too: the server resolves the same place.
+    const typed = await page.goto('/?sector=shop-bakery&country=france&region=ile+de+france&department=val+de+marne&city=l%27hay+les+roses&run=1')
+    expect(typed?.status()).toBe(200)
+    await expect(page.locator('#search-location-error')).toHaveCount(0)
+    await expect(page.getByRole('table')).toBeVisible()
+  })
 })
