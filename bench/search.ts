@@ -9,7 +9,15 @@ import { resolveCategory, runPreview } from '#app/.server/search/preview.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { env } from '#app/.server/env.server.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
+import { resolveCriteria, searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
 import { printTable } from './lib/table.ts'
+
+/** The baseline reads the same resolved search the preview does. */
+function resolvedSearch(criteria: SearchCriteria) {
+  const resolution = resolveCriteria(criteria)
+  if (!resolution.ok) throw new Error(`bench search refused: ${resolution.field}`)
+  return searchParamsOf(resolution.criteria, 'fr')
+}
 
 function percentile(samples: number[], p: number) {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -47,7 +55,7 @@ rows.push(
   await measure('preview baseline (all results, then 20)', 100, async (i) => {
     const criteria = SEARCHES[i % SEARCHES.length]!
     const all = []
-    for await (const business of demo.search({ ...criteria, lang: 'fr' }, resolveCategory(criteria.sector, 'fr'), {})) all.push(business)
+    for await (const business of demo.search(resolvedSearch(criteria), resolveCategory(criteria.sector, 'fr'), {})) all.push(business)
     return all.slice(0, 20)
   }),
 )

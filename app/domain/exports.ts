@@ -32,6 +32,7 @@ export const EXPORT_ERROR_CODES = [
   'not_completed',
   'forbidden',
   'plan_restricted',
+  'invalid_location',
 ] as const
 export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number]
 
@@ -49,6 +50,7 @@ export const EXPORT_ERROR_KEYS: Record<ExportErrorCode, string> = {
   not_completed: 'exports.errors.notCompleted', // "Enrichment can only be added to a completed export"
   forbidden: 'exports.errors.forbidden', // "You are not allowed to do this"
   plan_restricted: 'exports.errors.planRestricted', // the failure carries the level's message ("Your plan requires selecting a department")
+  invalid_location: 'exports.errors.invalidLocation', // the failure carries the field's message ("Unknown country: …")
 }
 
 /** Every locale key the export errors use (the locale test can assert they all exist). */
@@ -65,6 +67,7 @@ export const EXPORT_ERROR_STATUS: Record<ExportErrorCode, number> = {
   insufficient_credits: 402,
   forbidden: 403,
   plan_restricted: 403,
+  invalid_location: 400,
   not_found: 404,
   not_resumable: 409,
   not_completed: 409,

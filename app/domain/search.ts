@@ -101,13 +101,6 @@ export function planRestrictionMessageKey(plan: PlanId): string {
   return plan === 'free_trial' || plan === 'basic' ? 'search.plan.modalBasic' : 'search.plan.modalProfessional'
 }
 
-/** SPEC §7: countryCode is the upper-cased country when it is two letters and no code is given. */
-export function explicitCountryCode(country: string, countryCode?: string | null): string | undefined {
-  if (countryCode?.trim()) return countryCode.trim().toUpperCase()
-  const trimmed = country.trim()
-  return /^[a-z]{2}$/i.test(trimmed) ? trimmed.toUpperCase() : undefined
-}
-
 /** Picking a level clears the levels below it (SPEC §4). */
 export function withLevel(criteria: SearchCriteria, level: LocationLevel, value: string): SearchCriteria {
   const next = { ...criteria, [level]: value }

@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await enforceLimit(context, 'preview', user.id)
   const { plan } = await getCreditsSummary(user)
   const outcome = await runPreview(body.data.criteria, { lang, plan, signal: request.signal })
-  if (!outcome.ok) return data({ error: outcome.error, message: t(outcome.messageKey) }, { status: outcome.status })
+  if (!outcome.ok) return data({ error: outcome.error, message: t(outcome.messageKey), ...(outcome.field ? { field: outcome.field } : {}) }, { status: outcome.status })
   return data(outcome.results)
 }
 

@@ -13,11 +13,12 @@ import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { labelOf, findCategory, getCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
 import { LocationQueryError, searchLevelsWithData, searchLocations } from '#app/.server/search/locations.ts'
 import { runPreview } from '#app/.server/search/preview.ts'
+import { resolveCriteria } from '#app/.server/search/resolve-criteria.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { sourceNotices } from '#app/.server/sources/selection.ts'
 import { ExportModal, type ExportFormState } from '#app/components/exports/export-modal.tsx'
-import { EXPORT_NAME_MAX, isFrance, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
+import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
 import { exportErrorMessageKey } from '#app/domain/exports.ts'
 import { PlanModal } from '#app/components/search/plan-modal.tsx'
@@ -77,6 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filtersRead = readSearchFilters(url.searchParams)
   const { plan, remaining } = await getCreditsSummary(user)
   let search: SearchOutcome | null = null
+  let france = false
   let status = 200
   const headers = new Headers()
   const overLimit = url.searchParams.get('run') === '1' ? refused(await consumeLimit('preview', user.id)) : undefined
@@ -90,12 +92,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status = 400
   } else if (url.searchParams.get('run') === '1') {
     const outcome = await runPreview(criteria, { lang, plan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS })
-    if (outcome.ok) search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
-    else if (outcome.validation && !outcome.validation.ok && outcome.validation.reason === 'plan') {
+    if (outcome.ok) {
+      search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
+      france = outcome.france
+    } else if (outcome.validation && !outcome.validation.ok && outcome.validation.reason === 'plan') {
       search = { status: 'plan', message: t(outcome.messageKey), modalKey: outcome.validation.modalKey }
       status = outcome.status
     } else {
-      search = { status: 'error', message: t(outcome.messageKey) }
+      search = { status: 'error', message: t(outcome.messageKey), ...(outcome.field ? { field: outcome.field } : {}) }
       status = outcome.status
     }
   }
@@ -108,7 +112,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           matches: search.count,
           exportCap: env.EXPORT_MAX_LEADS,
           fillRates: await currentFillRates(),
-          france: isFrance(criteria.country),
+          france,
           defaultName: [categoryLabel || t('search.allSectors'), criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX),
         }
       : null
@@ -162,7 +166,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     new URLSearchParams([...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
     searchLevelsWithData,
   )
-  const france = isFrance(criteria.country)
+  // Resolved once for the whole command: the form's options and createExport read the same location.
+  const resolution = resolveCriteria(criteria)
+  const france = resolution.ok && resolution.criteria.france
   const submission = parseWithZod(formData, { schema: CreateExportSchema })
   // The name's own rules first, as the form checks them (400 and the re-rendered form, message under the field).
   if (submission.status !== 'success') return data({ ...sentExportForm(submission.payload, france), result: submission.reply() } satisfies ExportFormState, { status: 400 })
@@ -171,13 +177,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const maxLeads = String(formData.get('maxLeads') ?? '').trim()
   const limits = exportLimits(formData, submission.value.maxLeads, t)
   if (!limits.ok) return data({ name, options, maxLeads, ...limits.error } satisfies ExportFormState, { status: 400 })
+  if (!resolution.ok) return data({ name, options, maxLeads, code: 'invalid_location', error: t(resolution.messageKey) } satisfies ExportFormState, { status: 400 })
   const overLimit = refused(await consumeLimit('exportCreate', user.id))
   if (overLimit) {
     const { status, message, headers } = refusalAnswer(context, overLimit)
     return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
   }
   const idempotencyKey = submission.value.idempotencyKey || randomUUID()
-  const result = await createExport({ user, name, criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
+  const result = await createExport({ user, name, criteria: resolution.criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
@@ -233,6 +240,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
         onSubmit={onSubmit}
         pending={searching}
         filters={<SearchFiltersPanel values={loaderData.filterValues} />}
+        locationError={lastSearch?.status === 'error' && lastSearch.field && current ? lastSearch.message : undefined}
       />
       <SearchOutcomePanel search={lastSearch} current={current} searching={searching} pageSearch={location.search} />
       {exportForm && lastSearch && current && !searching ? (

@@ -8,6 +8,7 @@ import type { Business } from '#app/.server/sources/types.ts'
 import { realisticSiteLatency } from '#app/.server/sources/demo/site-latency.ts'
 import type { SiteTrafficReport } from '#server/demo/site-traffic.ts'
 import { type DemoSiteTruth, type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo/websites.ts'
+import { resolvedParams } from '#tests/support/lead-source.ts'
 
 // Reference extractors, written independently of the site generator: what the enrichment crawler must manage too.
 function cloudflareDecode(hex: string): string {
@@ -88,7 +89,7 @@ beforeAll(async () => {
   sites = await startDemoWebsites({ onRequest: ({ path }) => requested.push(path) })
   const demo = createDemoSource({ websitesBaseUrl: sites.url })
   businesses = []
-  for await (const business of demo.search({ country: 'France', countryCode: 'FR', lang: 'fr' }, null, {})) businesses.push(business)
+  for await (const business of demo.search(resolvedParams({ country: 'France', countryCode: 'FR', lang: 'fr' }), null, {})) businesses.push(business)
 })
 afterAll(async () => {
   await sites?.stop()

@@ -7,6 +7,7 @@ import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import type { Business } from '#app/.server/sources/types.ts'
 import { type DemoSiteTruth, type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo/websites.ts'
 import { type FixtureResponse, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
+import { resolvedParams } from '#tests/support/lead-source.ts'
 
 async function mapPool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length)
@@ -41,7 +42,7 @@ describe('website crawler against the demo websites', () => {
     sites = await startDemoWebsites({ onRequest: (request) => requests.push(request.path) })
     const source = createDemoSource({ websitesBaseUrl: sites.url })
     const businesses: Business[] = []
-    for await (const business of source.search({ country: 'France', region: 'Bretagne', department: 'Finistère', lang: 'fr' }, null, { limit: 220 })) {
+    for await (const business of source.search(resolvedParams({ country: 'France', region: 'Bretagne', department: 'Finistère', lang: 'fr' }), null, { limit: 220 })) {
       if (business.website) businesses.push(business)
     }
     const crawler = createWebsiteCrawler({ allowHosts: [new URL(sites.url).host], timeoutMs: 10_000 })

@@ -26,9 +26,10 @@ import type { DemoWebsites } from '#server/demo/websites.ts'
 import type { Env } from '#app/.server/env.server.ts'
 import { type DemoServices, startDemoServices } from '#tests/support/demo-services.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
+import { resolvedParams } from '#tests/support/lead-source.ts'
 
 const TASK_COLUMNS = ['phone', 'website', 'email', 'technologies', 'social_media', 'admin_fr_info'].map((t) => `${t}_status`)
-const PARIS: SearchParams = { sector: 'shop/bakery', country: 'France', countryCode: 'FR', region: 'Île-de-France', department: 'Paris', city: 'Paris', lang: 'en' }
+const PARIS = resolvedParams({ sector: 'shop/bakery', country: 'France', countryCode: 'FR', region: 'Île-de-France', department: 'Paris', city: 'Paris', lang: 'en' })
 const BAKERY = { id: 'shop/bakery', label: 'Bakery', osm: { key: 'shop', value: 'bakery' } }
 const PARIS_CRITERIA = { sector: 'shop/bakery', country: 'France', region: 'Île-de-France', department: 'Paris', city: 'Paris' }
 

@@ -8,10 +8,11 @@ import { NO_FILTERS } from '#app/domain/search-filters.ts'
 import { COUNT_SCAN_LIMIT, scanMatches } from '#app/.server/search/match-count.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, createOsmSource, overpassBackoffSeconds } from '#app/.server/sources/osm.ts'
-import type { ResolvedCategory, SearchParams } from '#app/.server/sources/types.ts'
+import type { ResolvedCategory } from '#app/.server/sources/types.ts'
 import { DEFAULT_CONTACT_URL } from '#app/.server/sources/user-agent.ts'
 import { type FixtureServer, fixtureServers } from '#tests/support/fixture-server.ts'
 import { collectBusinesses as collect, leadSourceError as refusal } from '#tests/support/lead-source.ts'
+import { resolvedParams } from '#tests/support/lead-source.ts'
 
 function fixture(path: string): string {
   return fs.readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8')
@@ -21,8 +22,8 @@ const EMPTY = () => ({ body: fixture('osm/empty.json'), headers: { 'Content-Type
 
 const BAKERY: ResolvedCategory = { id: 'shop-bakery', label: 'Boulangerie', osm: { key: 'shop', value: 'bakery' } }
 const BUTCHER: ResolvedCategory = { id: 'shop-butcher', label: 'Boucherie', osm: { key: 'shop', value: 'butcher' } }
-const LYON: SearchParams = { country: 'France', countryCode: 'FR', city: 'Lyon', lang: 'fr' }
-const RHONE: SearchParams = { country: 'France', countryCode: 'FR', department: 'Rhône', lang: 'fr' }
+const LYON = resolvedParams({ country: 'France', countryCode: 'FR', city: 'Lyon', lang: 'fr' })
+const RHONE = resolvedParams({ country: 'France', countryCode: 'FR', department: 'Rhône', lang: 'fr' })
 
 const { serve, stopAll } = fixtureServers()
 afterEach(async () => {

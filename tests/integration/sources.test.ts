@@ -8,9 +8,9 @@ import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import { createGoogleSource, GOOGLE_FIELD_MASK } from '#app/.server/sources/google.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { clearOverpassCache, createOsmSource } from '#app/.server/sources/osm.ts'
-import type { Business, ResolvedCategory, SearchParams } from '#app/.server/sources/types.ts'
+import type { Business, ResolvedCategory } from '#app/.server/sources/types.ts'
 import { type FixtureHandler, type FixtureServer, fixtureServers } from '#tests/support/fixture-server.ts'
-import { collectBusinesses as collect, leadSourceError as failure } from '#tests/support/lead-source.ts'
+import { collectBusinesses as collect, leadSourceError as failure, resolvedParams, type SearchInput } from '#tests/support/lead-source.ts'
 
 function fixture(path: string): string {
   return fs.readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8')
@@ -101,10 +101,10 @@ describe('osm source', () => {
     const server = await serve(() => ({ body: fixtureJson('osm/empty.json') }))
     await collect(osm(server), { country: 'Germany', countryCode: 'DE', region: 'DE-BY', lang: 'en' }, BAKERY)
     expect(server.requests[0]?.form?.get('data')).toContain('area["ISO3166-2"="DE-BY"]->.a;')
-    await collect(osm(server), { country: 'Germany', countryCode: 'DE', city: 'München', lang: 'en' }, BAKERY)
+    await collect(osm(server), { country: 'Germany', countryCode: 'DE', city: 'Augsburg', lang: 'en' }, BAKERY)
     const query = server.requests[1]?.form?.get('data') ?? ''
     expect(query).toContain('area["ISO3166-1"="DE"]["admin_level"="2"]->.c;')
-    expect(query).toContain('rel(area.c)["boundary"="administrative"]["admin_level"="8"]["name"="München"];')
+    expect(query).toContain('rel(area.c)["boundary"="administrative"]["admin_level"="8"]["name"="Augsburg"];')
     expect(query).toContain('map_to_area->.a;')
   })
 
@@ -260,7 +260,7 @@ describe('google source', () => {
     const controller = new AbortController()
     const seen: Business[] = []
     const run = (async () => {
-      for await (const business of google(server).search(LYON, PLUMBER, { signal: controller.signal })) {
+      for await (const business of google(server).search(resolvedParams(LYON), PLUMBER, { signal: controller.signal })) {
         seen.push(business)
         if (seen.length === 20) setTimeout(() => controller.abort(), 20)
       }
@@ -294,7 +294,7 @@ describe('demo source', () => {
   })
 
   it('gives different results for different searches', async () => {
-    const names = async (params: SearchParams, category: ResolvedCategory | null) => (await collect(demo, params, category, { limit: 20 })).map((b) => b.placeId)
+    const names = async (params: SearchInput, category: ResolvedCategory | null) => (await collect(demo, params, category, { limit: 20 })).map((b) => b.placeId)
     const rhone = await names({ ...FRANCE, department: 'Rhône' }, BAKERY)
     expect(await names({ ...FRANCE, department: 'Gironde' }, BAKERY)).not.toEqual(rhone)
     expect(await names({ ...FRANCE, department: 'Rhône' }, RESTAURANT)).not.toEqual(rhone)
@@ -387,10 +387,10 @@ describe('demo source', () => {
   })
 
   it('returns plausible results with fewer fields outside France', async () => {
-    const results = await collect(demo, { country: 'Germany', countryCode: 'DE', city: 'München', lang: 'en' }, { ...BAKERY, label: 'Bakery' })
+    const results = await collect(demo, { country: 'Germany', countryCode: 'DE', city: 'Augsburg', lang: 'en' }, { ...BAKERY, label: 'Bakery' })
     expect(results.length).toBeGreaterThanOrEqual(25)
     for (const b of results) {
-      expect(b).toMatchObject({ city: 'München', countryCode: 'DE', postalCode: null, phone: null, address: null })
+      expect(b).toMatchObject({ city: 'Augsburg', countryCode: 'DE', postalCode: null, phone: null, address: null })
       expect(b.businessTypes).toEqual(['Bakery'])
     }
   })
@@ -402,7 +402,7 @@ describe('demo source', () => {
     const controller = new AbortController()
     const seen: Business[] = []
     const run = (async () => {
-      for await (const business of demo.search(FRANCE, BAKERY, { signal: controller.signal })) {
+      for await (const business of demo.search(resolvedParams(FRANCE), BAKERY, { signal: controller.signal })) {
         seen.push(business)
         if (seen.length === 3) controller.abort()
       }

@@ -7,19 +7,34 @@ describe('normalizeForSearch', () => {
   it('lowercases and strips accents', () => {
     expect(normalizeForSearch('Boulangérie')).toBe('boulangerie')
     expect(normalizeForSearch('BOULANGERIE')).toBe('boulangerie')
-    expect(normalizeForSearch('Île-de-France')).toBe('ile-de-france')
+    expect(normalizeForSearch('Île-de-France')).toBe('ile de france')
     expect(normalizeForSearch('Café')).toBe('cafe')
   })
 
   it('folds ligatures, typographic apostrophes and spacing', () => {
-    expect(normalizeForSearch('Œuvre d’art')).toBe("oeuvre d'art")
+    expect(normalizeForSearch('Œuvre d’art')).toBe('oeuvre d art')
     expect(normalizeForSearch('  Salon   de  coiffure ')).toBe('salon de coiffure')
     expect(normalizeForSearch('Straße')).toBe('strasse')
   })
 
   it('gives the same result on the plain-ASCII fast path', () => {
-    expect(normalizeForSearch('North Rhine-Westphalia')).toBe('north rhine-westphalia')
-    expect(normalizeForSearch('Quote`s')).toBe("quote's")
+    expect(normalizeForSearch('North Rhine-Westphalia')).toBe('north rhine westphalia')
+    expect(normalizeForSearch('Quote`s')).toBe('quote s')
+    expect(normalizeForSearch('st etienne')).toBe(normalizeForSearch('Saint-Étienne'))
+  })
+
+  it('folds spaces, hyphens and apostrophes alike, and spells St/Ste out (issue 19: "ile de france" found nothing)', () => {
+    const same = (a: string, b: string) => expect(normalizeForSearch(a)).toBe(normalizeForSearch(b))
+    same('ile de france', 'Île-de-France')
+    same('ile-de  france', 'Île-de-France')
+    same("L'Haÿ-les-Roses", 'l hay les roses')
+    same('L’Isle-sur-la-Sorgue', "l'isle sur la sorgue")
+    same('St-Étienne', 'saint etienne')
+    same('St. Gallen', 'Saint-Gallen')
+    same('Ste Foy les Lyon', 'Sainte-Foy-lès-Lyon')
+    // A lone "st" is someone typing "Strasbourg", not "Saint".
+    expect(normalizeForSearch('st')).toBe('st')
+    expect(normalizeForSearch('Strasbourg')).toBe('strasbourg')
   })
 })
 
@@ -31,6 +46,9 @@ describe('rankMatch', () => {
     expect(rankMatch('cybercafe', 'cafe')).toBe(3)
     expect(rankMatch('salon de coiffure', 'salon coiffure')).toBe(4)
     expect(rankMatch('bakery', 'cafe')).toBeNull()
+    // Separators left out altogether still match.
+    expect(rankMatch('ile de france', 'iledefr')).toBe(3)
+    expect(rankMatch('ile de france', 'ile de paris')).toBeNull()
   })
 })
 

@@ -4,13 +4,14 @@ import {
   LocationQueryError,
   locationLevelsAvailable,
   countryCodeFromName,
-  countryCodeOf,
   resolveFrenchLocation,
   resolveSubdivisions,
   searchLevelsWithData,
   searchLocations,
   type LocationQuery,
 } from '#app/.server/search/locations.ts'
+import { resolveCriteria } from '#app/.server/search/resolve-criteria.ts'
+import { filterLocations } from '#app/components/search/use-picker-options.ts'
 
 const names = (request: LocationQuery) => searchLocations(request).map((option) => option.name)
 
@@ -50,11 +51,6 @@ describe('countries', () => {
     expect(countryCodeFromName('USA')).toBe('US')
     expect(countryCodeFromName('Royaume-Uni')).toBe('GB')
     expect(countryCodeFromName('Narnia')).toBeNull()
-    // A search's code: the one given wins, then a two-letter country, then the name.
-    expect(countryCodeOf('Allemagne', 'de')).toBe('DE')
-    expect(countryCodeOf('Allemagne')).toBe('DE')
-    expect(countryCodeOf('  ')).toBeUndefined()
-    expect(countryCodeOf('Narnia')).toBeUndefined()
   })
 })
 
@@ -194,5 +190,25 @@ describe('locationLevelsAvailable', () => {
     expect(searchLevelsWithData({ country: '', region: '' })).toEqual({})
     expect(searchLevelsWithData({ country: 'Germany', region: 'Berlin' })).toMatchObject({ region: true, department: false })
     expect(searchLevelsWithData({ country: 'France', region: 'Bretagne' })).toMatchObject({ region: true, department: true })
+  })
+})
+
+describe('typed names fold the same in the picker and on the server (issue 19)', () => {
+  it('finds "ile de france" typed with spaces, and "st etienne" for Saint-Étienne, as the browser filter does', () => {
+    const typed = ['ile de france', 'Ile-de-france', 'ÎLE DE', 'iledefrance']
+    for (const query of typed) expect(names({ type: 'region', countryName: 'France', query, lang: 'fr' })[0]).toBe('Île-de-France')
+    const regions = searchLocations({ type: 'region', countryName: 'France', lang: 'fr' })
+    for (const query of typed) expect(filterLocations(regions, query)[0]?.name).toBe('Île-de-France')
+
+    const loire = { type: 'city', countryName: 'France', regionName: 'Auvergne-Rhône-Alpes', departmentName: 'Loire', lang: 'fr' } as const
+    expect(names({ ...loire, query: 'st etienne' })[0]).toBe('Saint-Étienne')
+    expect(filterLocations(searchLocations(loire), 'st etienne')[0]?.name).toBe('Saint-Étienne')
+    expect(names({ type: 'city', countryName: 'France', regionName: 'Île-de-France', departmentName: 'Val-de-Marne', query: "l hay les", lang: 'fr' })).toContain("L'Haÿ-les-Roses")
+  })
+
+  it('the resolver accepts what the picker found, however it was typed', () => {
+    const result = resolveCriteria({ sector: '', country: 'france', region: 'ile de france', department: 'val de marne', city: 'L’Haÿ les roses' })
+    expect(result.ok).toBe(true)
+    expect(resolveCriteria({ sector: '', country: 'France', region: 'Auvergne-Rhône-Alpes', department: 'Loire', city: 'St Etienne' }).ok).toBe(true)
   })
 })

@@ -8,7 +8,6 @@ import {
   parentLevel,
   planRestrictionMessageKey,
   requiredLevels,
-  explicitCountryCode,
   sameSearch,
   validateSearch,
   withLevel,
@@ -150,11 +149,3 @@ describe('a lower level needs its parent, except a parent level with no data', (
   })
 })
 
-describe('explicitCountryCode (SPEC §7)', () => {
-  it('upper-cases a two-letter country when no code is given', () => {
-    expect(explicitCountryCode('fr')).toBe('FR')
-    expect(explicitCountryCode('France')).toBeUndefined()
-    expect(explicitCountryCode('France', 'fr')).toBe('FR')
-    expect(explicitCountryCode('de', '')).toBe('DE')
-  })
-})

@@ -2,7 +2,6 @@
 // columns and the shape of jsonb documents (SPEC §3). scripts/db-types.ts maps columns to these names;
 // keep each union equal to its SQL check constraint.
 import type { JsonObject, JsonValue } from './schema.generated.ts'
-import type { SearchParams } from '#app/.server/sources/types.ts'
 
 // users.download_preset: the domain's list, which the SQL check repeats.
 export type { DownloadPreset } from '#app/domain/download-presets.ts'
@@ -22,8 +21,9 @@ export type SandboxSubscriptionStatus = 'active' | 'canceled'
 /** exports.excluded: businesses an export left out before enrichment, by reason (lead-gates.ts). */
 export type ExclusionCounts = Record<string, number>
 
+/** As the export was created; read back through resolveCriteria like any request (stored is not trusted). */
 export type SearchParamsJson = JsonObject &
-  Partial<SearchParams> & {
+  Partial<Record<'sector' | 'country' | 'countryCode' | 'region' | 'department' | 'city' | 'lang', string>> & {
     /** The user's own cap on the export's leads (search-phase cap). */
     maxLeads?: number
     /** The search filters (search-filters.ts), when any narrows the search. */

@@ -4,7 +4,8 @@
 import type { Kysely } from 'kysely'
 import type { Database, JsonObject } from '#app/.server/db.ts'
 import { resolveCategory } from '#app/.server/search/preview.ts'
-import { countryCodeOf } from '#app/.server/search/locations.ts'
+import { resolveCriteria, searchParamsOf, type LocationRefusal } from '#app/.server/search/resolve-criteria.ts'
+import type { SearchParams, ResolvedCategory } from '#app/.server/sources/types.ts'
 import type { LeadSource } from '#app/.server/sources/index.ts'
 import { ENRICHMENT } from '#app/domain/enrichment-types.ts'
 import { normalizeEnrichmentOptions, selectedTypes } from '#app/domain/enrichment.ts'
@@ -87,28 +88,39 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value.trim() : ''
 }
 
-/** The search the export was created with: source parameters, the resolved category, the country code. */
-export function exportSearch(row: ExportRow) {
+export interface ExportSearch {
+  params: SearchParams
+  category: ResolvedCategory | null
+  countryCode: string | null
+}
+
+/**
+ * The search the export was created with, resolved again like any request (resolve-criteria.ts): a stored search
+ * whose names and code disagree (an export made before the check) is refused, never searched.
+ */
+export function exportSearch(row: ExportRow): ({ ok: true } & ExportSearch) | LocationRefusal {
   const params = row.search_params ?? {}
-  const country = str(params.country) || row.country || ''
   const lang = isLanguage(params.lang) ? params.lang : 'fr'
-  const countryCode = countryCodeOf(country, str(params.countryCode) || null)
-  const sector = str(params.sector)
+  const resolution = resolveCriteria(storedSearchCriteria(row))
+  if (!resolution.ok) return resolution
+  const { criteria } = resolution
+  return { ok: true, params: searchParamsOf(criteria, lang), category: resolveCategory(criteria.sector, lang), countryCode: criteria.location.countryCode ?? null }
+}
+
+/** The search fields an export stored (search_params, else the export's own columns), as sent. */
+export function storedSearchCriteria(row: { search_params: Record<string, unknown> | null } & Pick<ExportRow, 'country' | 'region' | 'department' | 'city'>) {
+  const params = row.search_params ?? {}
+  const text = (key: string, column?: string | null) => str(params[key]) || column || ''
+  const countryCode = str(params.countryCode)
   return {
-    params: {
-      sector: sector || undefined,
-      country: country || undefined,
-      countryCode: countryCode || undefined,
-      region: str(params.region) || row.region || undefined,
-      department: str(params.department) || row.department || undefined,
-      city: str(params.city) || row.city || undefined,
-      lang,
-    },
-    category: resolveCategory(sector, lang),
-    countryCode: countryCode ? countryCode.toUpperCase() : null,
+    sector: text('sector'),
+    country: text('country', row.country),
+    ...(countryCode ? { countryCode } : {}),
+    region: text('region', row.region),
+    department: text('department', row.department),
+    city: text('city', row.city),
   }
 }
-export type ExportSearch = ReturnType<typeof exportSearch>
 
 /** The tasks of the types chosen on the export. */
 export function chosenTaskTypes(enrichmentOptions: unknown): TaskType[] {

@@ -30,6 +30,17 @@ export async function processExport(exportId: string, options: ProcessOptions): 
   }
 
   const search = exportSearch(row)
+  if (!search.ok) {
+    // Stored before locations were checked (names and code disagree): searching it could widen it, so it fails for good.
+    log(`export ${exportId}: refused location (${search.field})`)
+    await db
+      .updateTable('exports')
+      .set({ status: 'failed', search_status: 'failed', can_resume: false, enrichment_status_details: { phase: 'search', code: 'invalid_location', field: search.field, at: new Date().toISOString() } })
+      .where('id', '=', exportId)
+      .where('status', '=', 'processing')
+      .execute()
+    return { outcome: 'failed', leads: 0, enrichedLeads: 0, charged: 0 }
+  }
   if (row.search_status !== 'completed') {
     options.onPhase?.('search')
     // The user's own cap (search_params.maxLeads) within the export limit.

@@ -15,10 +15,11 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database, type EnrichmentOptionsJson, type JsonObject } from '#app/.server/db.ts'
 import { hasFilters, type SearchFilters } from '#app/domain/search-filters.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
-import { countryCodeOf, locationLevelsAvailable } from '#app/.server/search/locations.ts'
-import { isFrance, normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
+import { checkPlan, resolveCriteria, type ResolvedCriteria } from '#app/.server/search/resolve-criteria.ts'
+import type { SearchCriteria } from '#app/domain/search.ts'
+import { normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
 import { canResume, EXPORT_ERROR_STATUS, validateAddEnrichment, validateCreateExport, type ExportErrorCode } from '#app/domain/exports.ts'
-import { validateSearch } from '#app/domain/search.ts'
+import { storedSearchCriteria } from './export-run.ts'
 import { refreshProgress } from './progress.ts'
 import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
 import { isUuid } from '#app/domain/ids.ts'
@@ -30,7 +31,8 @@ export type ExportResult = { ok: true; exportId: string } | ExportFailure
 export interface CreateExportArgs {
   user: SessionUser | null | undefined
   name: string
-  criteria: { sector: string; country: string; countryCode?: string; region: string; department: string; city: string }
+  /** As sent (resolved here, resolve-criteria.ts), or already resolved by the caller for its own use. */
+  criteria: SearchCriteria | ResolvedCriteria
   enrichmentOptions: EnrichmentOptions
   /** From the form (a hidden field generated when the form renders): a double submit creates one export. */
   idempotencyKey: string
@@ -57,23 +59,25 @@ async function hasCredits(trx: Transaction<Database>, userId: string, required =
   return rows[0]?.ok === true
 }
 
-/**
- * The plan's location rules (SPEC §5), enforced here whatever the client sent, with the very
- * function the search preview uses; levels a country has no data for are not required.
- */
-async function planRefusal(user: SessionUser, criteria: { sector: string; country: string; region: string; department: string; city: string }): Promise<ExportFailure | null> {
+/** The location resolved (names and code agree, every level exists: resolve-criteria.ts), else a 400 naming the field. */
+function resolveSent(sent: SearchCriteria | ResolvedCriteria): { ok: true; criteria: ResolvedCriteria } | ExportFailure {
+  const resolution = 'location' in sent ? { ok: true as const, criteria: sent } : resolveCriteria(sent)
+  return resolution.ok ? resolution : { ...fail('invalid_location'), messageKey: resolution.messageKey }
+}
+
+/** The plan's location rules (SPEC §5) on the resolved search, whatever the client sent, as the preview checks them. */
+async function planRefusal(user: SessionUser, criteria: ResolvedCriteria): Promise<ExportFailure | null> {
   const { plan } = await getCreditsSummary(user)
-  const levels = criteria.country ? locationLevelsAvailable(criteria.country, criteria.region || undefined) : {}
-  const check = validateSearch(criteria, plan, levels)
+  const check = checkPlan(criteria, plan)
   if (check.ok || check.reason !== 'plan') return null
   return { ...fail('plan_restricted'), messageKey: check.messageKey }
 }
 
-/** The search an export was created with, as the plan rules read it. */
-function storedCriteria(exp: OwnedExport) {
-  const params = exp.search_params ?? {}
-  const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : '')
-  return { sector: text('sector'), country: text('country'), region: text('region'), department: text('department'), city: text('city') }
+/** A stored search, resolved again like any request, then held to the user's plan of today. */
+async function storedSearch(user: SessionUser, exp: OwnedExport): Promise<{ ok: true; criteria: ResolvedCriteria } | ExportFailure> {
+  const search = resolveSent(storedSearchCriteria(exp))
+  if (!search.ok) return search
+  return (await planRefusal(user, search.criteria)) ?? search
 }
 
 /** Leaves the user role for the rest of this transaction (queue tables are not the user's). Call last. */
@@ -96,20 +100,19 @@ function clean(value: unknown, max = 200): string {
 export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
-  const criteria = {
-    sector: clean(args.criteria?.sector),
-    country: clean(args.criteria?.country),
-    countryCode: clean(args.criteria?.countryCode, 10) || undefined,
-    region: clean(args.criteria?.region),
-    department: clean(args.criteria?.department),
-    city: clean(args.criteria?.city),
-  }
-  const validation = validateCreateExport({ name: args.name ?? '', criteria, enrichmentOptions: args.enrichmentOptions })
+  const search = resolveSent(args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' })
+  if (!search.ok) return search
+  const { criteria } = search
+  const { country = '', countryCode, region = '', department = '', city = '' } = criteria.location
+  const validation = validateCreateExport({
+    name: args.name ?? '',
+    criteria: { sector: criteria.sector, country, region, department, city, ...(countryCode ? { countryCode } : {}) },
+    enrichmentOptions: args.enrichmentOptions,
+  })
   if (!validation.ok) return fail(validation.code)
   const refusal = await planRefusal(user, criteria)
   if (refusal) return refusal
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
-  const countryCode = countryCodeOf(criteria.country, criteria.countryCode)
   const lang = args.lang === 'en' ? 'en' : 'fr'
 
   return withUser(user.claims, async (trx) => {
@@ -131,10 +134,10 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
         total_credits_used: 0,
         search_params: {
           sector: criteria.sector,
-          city: criteria.city,
-          department: criteria.department,
-          region: criteria.region,
-          country: criteria.country,
+          city,
+          department,
+          region,
+          country,
           ...(countryCode ? { countryCode } : {}),
           lang,
           ...storedSearchLimits(args),
@@ -143,10 +146,10 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
         enrichment_options: { ...validation.enrichmentOptions },
         bbox: null,
         polygon: null,
-        country: criteria.country || null,
-        region: criteria.region || null,
-        department: criteria.department || null,
-        city: criteria.city || null,
+        country: country || null,
+        region: region || null,
+        department: department || null,
+        city: city || null,
         business_types: criteria.sector ? [criteria.sector] : [],
         idempotency_key: idempotencyKey,
         progress_percentage: 0,
@@ -174,6 +177,9 @@ interface OwnedExport {
   enrichment_options: EnrichmentOptionsJson | null
   search_params: Record<string, unknown> | null
   country: string | null
+  region: string | null
+  department: string | null
+  city: string | null
 }
 
 /** The user's export, locked for this transaction; undefined when missing or not theirs (RLS). */
@@ -181,7 +187,7 @@ async function lockOwnExport(trx: Transaction<Database>, exportId: string): Prom
   if (!isUuid(exportId)) return undefined
   return (await trx
     .selectFrom('exports')
-    .select(['id', 'status', 'can_resume', 'search_status', 'enrichment_options', 'search_params', 'country'])
+    .select(['id', 'status', 'can_resume', 'search_status', 'enrichment_options', 'search_params', 'country', 'region', 'department', 'city'])
     .where('id', '=', exportId)
     .forUpdate()
     .executeTakeFirst()) as OwnedExport | undefined
@@ -194,8 +200,8 @@ export async function resumeExport(args: { user: SessionUser | null | undefined;
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (!canResume(exp)) return fail('not_resumable')
-    const refusal = await planRefusal(user, storedCriteria(exp))
-    if (refusal) return refusal
+    const search = await storedSearch(user, exp)
+    if (!search.ok) return search
     if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
     await trx
       .updateTable('exports')
@@ -223,12 +229,11 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (exp.status !== 'completed') return fail('not_completed')
+    const search = await storedSearch(user, exp)
+    if (!search.ok) return search
     const already = normalizeEnrichmentOptions(exp.enrichment_options)
-    const countryCode = typeof exp.search_params?.countryCode === 'string' ? exp.search_params.countryCode : null
-    const validation = validateAddEnrichment(args.options, already, { france: isFrance(exp.country, countryCode) })
+    const validation = validateAddEnrichment(args.options, already, { france: search.criteria.france })
     if (!validation.ok) return fail(validation.code)
-    const refusal = await planRefusal(user, storedCriteria(exp))
-    if (refusal) return refusal
     if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
 
     // not_required -> pending for the new types, on every lead of the export (one statement).

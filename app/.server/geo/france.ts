@@ -4,7 +4,7 @@
  * the location pickers (search) and the lead sources alike. communes.json is 8.6 MB, so it is read on first use and
  * kept in memory.
  */
-import { foldToAscii } from '#app/domain/text.ts'
+import { normalizeForSearch } from '#app/domain/text.ts'
 import { readPackageJson } from './datasets.ts'
 
 /** Where a region or department lies: metropolitan, overseas region (drom) or collectivité d'outre-mer (com). */
@@ -77,23 +77,9 @@ function loadFrance(): FranceData {
   return { regions, departments, communes, communeByCode: new Map(communes.map((c) => [c.code, c])) }
 }
 
-/** true for France, false for another country, null when the search names no country. */
-export function searchCountryIsFrance(params: { country?: string; countryCode?: string }): boolean | null {
-  const code = params.countryCode?.trim().toUpperCase()
-  if (code) return code === 'FR'
-  const country = params.country?.trim()
-  if (!country) return null
-  return ['france', 'fr'].includes(normalizeName(country))
-}
-
-/** Lower-case, accent-free, punctuation as single spaces: "Saint-Étienne" and "saint etienne" compare equal. */
+/** normalizeForSearch (the pickers' folding), with any other punctuation a space too: "Saint-Étienne" = "st etienne". */
 export function normalizeName(value: string): string {
-  return foldToAscii(value)
-    .replace(/['’]/g, ' ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .replace(/^st (?=\w)/, 'saint ')
-    .replace(/^ste (?=\w)/, 'sainte ')
+  return normalizeForSearch(value.replace(/[^\p{L}\p{N}'’‘ʼ`´\-‐‑‒–—]+/gu, ' '))
 }
 
 /**

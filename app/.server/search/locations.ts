@@ -10,17 +10,12 @@
 import { countriesIn, countryCodeFromName, type Lang } from './locations/countries.ts'
 import { france, listedCommune, listedDepartment, listedRegion } from './locations/france.ts'
 import { filterPlaces, findPlace, toOption, type LocationOption, type Place } from './locations/places.ts'
-import { explicitCountryCode, type LevelsWithData } from '#app/domain/search.ts'
+import type { LevelsWithData } from '#app/domain/search.ts'
 import { adminUnitOf } from './locations/geonames-links.ts'
 import { citiesOf, countryHasCities, subdivisionsOf, type AdminUnit } from './locations/world.ts'
 
 export type { LocationOption }
 export { countryCodeFromName }
-
-/** The alpha-2 code of a search's country: the code given (or a two-letter country, SPEC §7), else its name looked up. */
-export function countryCodeOf(country: string, countryCode?: string | null): string | undefined {
-  return explicitCountryCode(country, countryCode) ?? (country.trim() ? countryCodeFromName(country) : null) ?? undefined
-}
 
 const LOCATION_TYPES = ['country', 'region', 'department', 'city'] as const
 type LocationType = (typeof LOCATION_TYPES)[number]

@@ -12,7 +12,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Language } from '#app/i18n.ts'
 import type { PlanId } from '#app/domain/plans.ts'
-import { validateSearch, type MatchCount, type PreviewLead, type SearchCriteria, type SearchValidation } from '#app/domain/search.ts'
+import type { MatchCount, PreviewLead, SearchCriteria, SearchValidation } from '#app/domain/search.ts'
 import { env } from '#app/.server/env.server.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { SharedRequests } from '#app/.server/sources/shared-requests.ts'
@@ -20,12 +20,12 @@ import { LeadSourceError, type LeadSource, type LeadSourceName, type ResolvedCat
 import { findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { FILTER_FIELDS, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { countryCodeOf, locationLevelsAvailable } from './locations.ts'
+import { checkPlan, resolveCriteria, searchParamsOf, type LocationField } from './resolve-criteria.ts'
 import { scanMatches } from './match-count.ts'
 
 export type PreviewOutcome =
-  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount }
-  | { ok: false; status: number; error: string; messageKey: string; validation?: SearchValidation }
+  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount; france: boolean }
+  | { ok: false; status: number; error: string; messageKey: string; validation?: SearchValidation; field?: LocationField }
 
 /** The category id from the picker, or free text resolved to a known category when it names one. */
 export function resolveCategory(sector: string, lang: Language): ResolvedCategory | null {
@@ -36,27 +36,24 @@ export function resolveCategory(sector: string, lang: Language): ResolvedCategor
   return { id: category.id, label: labelOf(category, lang), osm: category.osm, googleType: category.googleType, naf: category.naf }
 }
 
-/** Validates against the plan (server-side enforcement of SPEC §5), then asks the lead source for 20 results. */
+/**
+ * Resolves the location (a bad one is a 400 naming the field), validates it against the plan (server-side
+ * enforcement of SPEC §5), then asks the lead source for 20 results and the count — all from that one resolution.
+ */
 export async function runPreview(
-  criteria: SearchCriteria,
+  sent: SearchCriteria,
   { lang, plan, signal, filters = NO_FILTERS }: { lang: Language; plan: PlanId; signal?: AbortSignal; filters?: SearchFilters },
 ): Promise<PreviewOutcome> {
-  const levels = criteria.country ? locationLevelsAvailable(criteria.country, criteria.region || undefined) : {}
-  const validation = validateSearch(criteria, plan, levels)
+  const resolution = resolveCriteria(sent)
+  if (!resolution.ok) return { ok: false, status: 400, error: 'invalid_location', messageKey: resolution.messageKey, field: resolution.field }
+  const { criteria } = resolution
+  const validation = checkPlan(criteria, plan)
   if (!validation.ok) {
     return { ok: false, status: validation.reason === 'plan' ? 403 : 400, error: validation.reason, messageKey: validation.messageKey, validation }
   }
   const source = getLeadSource()
   const category = resolveCategory(criteria.sector, lang)
-  const params: SearchParams = {
-    sector: criteria.sector || undefined,
-    country: criteria.country || undefined,
-    countryCode: countryCodeOf(criteria.country, criteria.countryCode),
-    region: criteria.region || undefined,
-    department: criteria.department || undefined,
-    city: criteria.city || undefined,
-    lang,
-  }
+  const params = searchParamsOf(criteria, lang)
   let preview: CachedPreview
   try {
     preview = await cachedPreview(source, params, category, filters, signal)
@@ -69,7 +66,7 @@ export async function runPreview(
     console.error('Preview search failed', error)
     return { ok: false, status: 502, error: 'unknown', messageKey: 'search.errors.unknown' }
   }
-  return { ok: true, ...preview }
+  return { ok: true, ...preview, france: criteria.france }
 }
 
 interface CachedPreview {
@@ -95,7 +92,7 @@ function previewCacheKey(source: LeadSource, params: SearchParams, category: Res
     source.scope ?? source.name,
     params.lang,
     text(params.country),
-    params.countryCode?.toUpperCase() ?? null,
+    params.countryCode ?? null,
     text(params.region),
     text(params.department),
     text(params.city),

@@ -65,11 +65,6 @@ function googleTextQuery(params: SearchParams, category: ResolvedCategory | null
   return places.length ? `${what} in ${places.slice(0, 2).join(', ')}` : what
 }
 
-function regionCode(params: SearchParams): string | undefined {
-  const code = params.countryCode?.trim() || (params.country?.trim().length === 2 ? params.country.trim() : '')
-  return code ? code.toUpperCase() : undefined
-}
-
 function mapGooglePlace(place: GooglePlace): Business {
   const component = (type: string) => place.addressComponents?.find((c) => c.types.includes(type))
   return {
@@ -126,8 +121,8 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
         languageCode: params.lang,
         pageSize: 20,
       }
-      const region = regionCode(params)
-      if (region) body.regionCode = region
+      // The resolved country code (resolve-criteria.ts), never what the request sent.
+      if (params.countryCode) body.regionCode = params.countryCode
       if (category?.googleType) body.includedType = category.googleType
       if (limit <= 0) return
 

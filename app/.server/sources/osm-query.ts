@@ -2,8 +2,7 @@
  * Builds Overpass QL for a search: the area (France by INSEE code and admin level, elsewhere ISO 3166 or name and
  * admin level) and the tag filter of the category.
  */
-import { explicitCountryCode } from '#app/domain/search.ts'
-import { cityName, findCommune, findDepartment, findRegion, searchCountryIsFrance } from '#app/.server/geo/france.ts'
+import { cityName, findCommune, findDepartment, findRegion } from '#app/.server/geo/france.ts'
 import { LeadSourceError, type ResolvedCategory, type SearchParams } from './types.ts'
 
 /** Overpass QL string literal. */
@@ -42,12 +41,12 @@ function franceArea(params: SearchParams): OverpassArea | null {
 }
 
 function overpassArea(params: SearchParams): OverpassArea {
-  const france = searchCountryIsFrance(params)
-  if (france !== false) {
+  // The resolved code (resolve-criteria.ts): the country's own, whatever name or code the request sent.
+  const countryCode = params.countryCode ?? ''
+  if (countryCode === 'FR' || !countryCode) {
     const area = franceArea(params)
     if (area) return area
   }
-  const countryCode = explicitCountryCode(params.country ?? '', params.countryCode) ?? (france ? 'FR' : '')
   const city = params.city?.trim()
   const department = params.department?.trim()
   const region = params.region?.trim()

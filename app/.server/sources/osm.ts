@@ -251,7 +251,7 @@ export function createOsmSource(config: OsmSourceConfig): LeadSource {
       })
       if (limit <= 0) return
       const elements = await run(selector, query, options.signal)
-      const countryCode = area.isFrance ? 'FR' : (params.countryCode?.toUpperCase() ?? null)
+      const countryCode = area.isFrance ? 'FR' : (params.countryCode ?? null)
       let yielded = 0
       for (const element of elements) {
         if (yielded >= limit) return

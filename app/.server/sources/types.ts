@@ -3,14 +3,24 @@
  * businesses; the export pipeline pages through it, the preview takes the first 20.
  */
 
-export interface SearchParams {
+declare const resolvedBrand: unique symbol
+
+/**
+ * A location app/.server/search/resolve-criteria.ts checked (names known and inside each other, countryCode the
+ * country's own ISO alpha-2): names as sent, trimmed, empty ones left out. The brand is given there only.
+ */
+export type ResolvedLocation = {
+  readonly country?: string
+  readonly countryCode?: string
+  readonly region?: string
+  readonly department?: string
+  readonly city?: string
+} & { readonly [resolvedBrand]: true }
+
+/** A search as sources read it: a resolved location, never the request's raw fields. */
+export type SearchParams = ResolvedLocation & {
   /** Category id (from the category picker) or free text typed by the user. */
   sector?: string
-  country?: string
-  countryCode?: string
-  region?: string
-  department?: string
-  city?: string
   lang: 'fr' | 'en'
 }
 

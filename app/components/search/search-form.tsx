@@ -6,6 +6,7 @@ import { hasSectorOrLocation, levelAvailable, LOCATION_LEVELS, parentLevel, with
 import { PickerCombobox, useComboboxReady } from '#app/utils/lazy-combobox.tsx'
 import { cn } from '#app/utils/misc.ts'
 import { changedFields, useTypedBeforeHydration, type TypedValues } from '#app/utils/typed-before-hydration.ts'
+import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
 import type { PickerOption } from './picker-combobox.tsx'
 import { filterCategoryOptions, filterLocations, useCategoryOptions, useKnownLocationLevels, useLocationOptions, type LocationOption } from './use-picker-options.ts'
@@ -52,6 +53,7 @@ export function SearchForm({
   onSubmit,
   pending,
   filters,
+  locationError,
 }: {
   criteria: SearchCriteria
   onCriteriaChange: (criteria: SearchCriteria, label?: string) => void
@@ -62,6 +64,8 @@ export function SearchForm({
   /** More fields of the same GET form, below the pickers (the search filters). */
   filters?: React.ReactNode
   pending: boolean
+  /** The server's refusal of the location sent (unknown place, country code not the country's), shown in the form. */
+  locationError?: string
 }) {
   const { i18n } = useTranslation()
   const canSubmit = hasSectorOrLocation(criteria)
@@ -115,6 +119,11 @@ export function SearchForm({
           ),
         )}
       </div>
+      {locationError ? (
+        <Alert tone="error" id="search-location-error" className="mt-5">
+          {locationError}
+        </Alert>
+      ) : null}
       {filters}
       <SearchFormActions canSubmit={canSubmit} hydrated={hydrated} pending={pending} />
     </Form>

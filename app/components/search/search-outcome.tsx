@@ -9,7 +9,8 @@ import { EmptyResults, ResultsSkeleton, ResultsTable, SearchError } from './resu
 /** What the loader's preview run gave: results, an error, or the plan's refusal (shown as a modal). */
 export type SearchOutcome =
   | { status: 'ok'; results: PreviewLead[]; source: string; count: MatchCount }
-  | { status: 'error'; message: string }
+  /** `field`: the location was refused; the form shows the message (SearchForm's locationError). */
+  | { status: 'error'; message: string; field?: string }
   | { status: 'plan'; message: string; modalKey: string }
 
 /**
@@ -21,7 +22,7 @@ export function SearchOutcomePanel({ search, current, searching, pageSearch }: {
   if (searching) return <ResultsSkeleton />
   if (!search) return <EmptyResults titleKey="search.startTitle" bodyKey="search.startBody" />
   if (!current) return search.status === 'ok' ? <Alert tone="warning">{t('search.staleResults')}</Alert> : null
-  if (search.status === 'error') return <SearchError message={search.message} />
+  if (search.status === 'error') return search.field ? null : <SearchError message={search.message} />
   if (search.status !== 'ok') return null
   if (search.results.length === 0) return <EmptyResults titleKey="search.emptyTitle" bodyKey="search.emptyBody" />
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { filterCategories, type CategoryOption } from '#app/domain/categories.ts'
 import { levelsWithData, type LevelsWithData, type SearchCriteria } from '#app/domain/search.ts'
-import { normalizeForSearch } from '#app/domain/text.ts'
+import { filterByMatch, normalizeForSearch } from '#app/domain/text.ts'
 
 type LoadState<T> = { status: 'idle' | 'loading' | 'ready' | 'error'; items: T[]; message?: string }
 
@@ -152,8 +152,7 @@ export function useKnownLocationLevels(criteria: SearchCriteria, lang: string): 
   return knownLocationLevels(criteria, lang)
 }
 
+/** The loaded options matching what is typed, as the server filters them (filterByMatch). */
 export function filterLocations(items: LocationOption[], query: string) {
-  const q = normalizeForSearch(query)
-  if (!q) return items
-  return items.filter((item) => normalizeForSearch(item.name).includes(q))
+  return filterByMatch(items, (item) => normalizeForSearch(item.name), query)
 }

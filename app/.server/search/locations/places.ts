@@ -2,7 +2,7 @@
  * The shape every location level is indexed in, and the query filter shared by all levels:
  * names are normalized once when a dataset is indexed, so a keystroke only compares strings.
  */
-import { normalizeForSearch, rankMatch } from '#app/domain/text.ts'
+import { filterByMatch, normalizeForSearch } from '#app/domain/text.ts'
 
 /** What the locations API answers (SPEC §3: name, and code for countries). */
 export interface LocationOption {
@@ -26,20 +26,9 @@ export function toOption(place: Place): LocationOption {
   return place.code === undefined ? { name: place.name } : { name: place.name, code: place.code }
 }
 
-/**
- * Keeps the places matching `query` (case and accents ignored), best matches first (whole-name
- * prefix, then word prefix, then substring), the input order breaking ties; at most `limit`.
- */
+/** Keeps the places matching `query` (folded as everywhere: filterByMatch), best matches first; at most `limit`. */
 export function filterPlaces(places: readonly Place[], query: string | undefined, limit = Infinity): Place[] {
-  const normalized = normalizeForSearch(query ?? '')
-  if (normalized === '') return places.slice(0, limit)
-  // Bucket by rank instead of sorting: input order is already the wanted tie-break order.
-  const buckets: Place[][] = [[], [], [], [], []]
-  for (const place of places) {
-    const rank = rankMatch(place.key, normalized)
-    if (rank !== null) buckets[rank]!.push(place)
-  }
-  return buckets.flat().slice(0, limit)
+  return filterByMatch(places, (place) => place.key, query, limit)
 }
 
 /** Finds a place by its name (any case/accents) or its code. */

@@ -2,8 +2,7 @@
  * Where a demo search takes place and how many businesses it finds there. France searches use real communes (the
  * most populous of the chosen area); anything else becomes a single named place with fewer details.
  */
-import { explicitCountryCode } from '#app/domain/search.ts'
-import { type Commune, areaPopulation, findCommune, findDepartment, findRegion, searchCountryIsFrance, topCommunes } from '#app/.server/geo/france.ts'
+import { type Commune, areaPopulation, findCommune, findDepartment, findRegion, topCommunes } from '#app/.server/geo/france.ts'
 import { hashString } from './prng.ts'
 import type { SearchParams } from '../types.ts'
 
@@ -22,19 +21,19 @@ export type DemoArea =
 const PLACE_POPULATION = { city: 150_000, department: 800_000, region: 4_000_000, country: 40_000_000 }
 
 export function resolveDemoArea(params: SearchParams): DemoArea {
-  const france = searchCountryIsFrance(params)
-  if (france !== false) {
+  // The resolved code (resolve-criteria.ts): the country's own, whatever name or code the request sent.
+  const countryCode = params.countryCode ?? null
+  if (countryCode === 'FR' || !countryCode) {
     const area = franceArea(params)
     if (area) return area
   }
-  const countryCode = explicitCountryCode(params.country ?? '', params.countryCode) ?? null
   const town = params.city?.trim() || params.department?.trim() || params.region?.trim() || null
   const level = params.city?.trim() ? 'city' : params.department?.trim() ? 'department' : params.region?.trim() ? 'region' : 'country'
   return {
     kind: 'place',
     town,
-    french: france === true || countryCode === 'FR',
-    countryCode: france === true ? 'FR' : countryCode,
+    french: countryCode === 'FR',
+    countryCode,
     population: PLACE_POPULATION[level],
   }
 }
