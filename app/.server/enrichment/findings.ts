@@ -110,7 +110,7 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
     jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone').map((raw): Found => [raw, page.url]))
-    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText).map((raw): Found => [raw, page.url]))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText, country).map((raw): Found => [raw, page.url]))
   }
   const phones = new Map<string, { number: string; page: string }>()
   addPhones(phones, [...telLinks, ...jsonLdPhones, ...whatsAppPhones.filter(([raw]) => raw), ...textPhones, ...legalTextPhones], country)
