@@ -60,3 +60,37 @@ describe('Italian mobiles written without 0 or + (issue 19, item 16)', () => {
     expect(phonesFromText('SIREN 347 123 456', 'FR')).toEqual([])
   })
 })
+
+describe('technologies the bundled fingerprints miss (issue 19, item 14)', () => {
+  const site = (html: string) => findings(`<html><head>${html}</head><body><p>Bienvenue</p></body></html>`).technologyDetails.map((t) => t.name)
+
+  it('Google Analytics from an inline snippet: gtag config (either quotes) and the analytics.js ga create', () => {
+    expect(site(`<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag("js",new Date());gtag("config","G-4XK2M9P1QZ");</script>`)).toContain('Google Analytics')
+    expect(site(`<script>(function(i,s,o,g,r,a,m){i['GoogleAnalyticsObject']=r})(window,document,'script','https://www.google-analytics.com/analytics.js','ga');ga('create', 'UA-1234567-1', 'auto');ga('send','pageview');</script>`)).toContain('Google Analytics')
+    expect(site(`<script>var config = { create: 'UA-' };</script>`)).not.toContain('Google Analytics')
+  })
+
+  it('scripts a consent banner holds back count as the site’s scripts (data-src, data-cmplz-src)', () => {
+    const held = '<script type="text/plain" data-cookieconsent="statistics" data-src="https://www.googletagmanager.com/gtag/js?id=G-4XK2M9P1QZ"></script>'
+    expect(parsePage(held, 'https://b.fr/').scriptSrc).toEqual(['https://www.googletagmanager.com/gtag/js?id=G-4XK2M9P1QZ'])
+    expect(site(held)).toContain('Google Analytics')
+    expect(parsePage('<script type="text/plain" data-cmplz-src="/js/gsap.min.js"></script>', 'https://b.fr/').scriptSrc).toEqual(['https://b.fr/js/gsap.min.js'])
+  })
+
+  it.each([
+    ['Complianz', '<link rel="stylesheet" href="/wp-content/themes/x/style.css"><script src="/wp-content/plugins/complianz-gdpr/cookiebanner/js/complianz.min.js?ver=6.5.2"></script>'],
+    ['GSAP', '<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>'],
+    ['tarteaucitron.js', '<script src="/tarteaucitron/tarteaucitron.js"></script><script>tarteaucitron.init({"privacyUrl":""});</script>'],
+    ['tarteaucitron.js', '<script>tarteaucitron.init({"hashtag":"#tarteaucitron"});</script>'],
+    ['Axeptio', '<script>window.axeptioSettings = { clientId: "5f3b", cookiesVersion: "fr" };</script><script async src="https://static.axept.io/sdk.js"></script>'],
+    ['Cookiebot', '<script id="Cookiebot" src="https://consent.cookiebot.eu/uc.js" data-cbid="1a2b" type="text/javascript"></script>'],
+  ])('%s', (name, html) => {
+    expect(site(html)).toContain(name)
+  })
+
+  it('a GSAP version is read from the jsDelivr address; plain words do not make a detection', () => {
+    const gsap = findings('<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>').technologyDetails.find((t) => t.name === 'GSAP')
+    expect(gsap?.version).toBe('3.12.5')
+    expect(site('<p>Nous utilisons tarteaucitron, Axeptio et Cookiebot.</p>')).toEqual([])
+  })
+})

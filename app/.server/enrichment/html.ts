@@ -123,7 +123,9 @@ class PageCollector {
     const type = (attribs.type ?? '').trim().toLowerCase()
     const inline = !attribs.src && JS_TYPE.test(type) && this.inlineScripts.length < MAX_INLINE_SCRIPTS
     this.script = { jsonLd: type === 'application/ld+json', inline, parts: [], size: 0 }
-    const src = attribs.src ? absolute(attribs.src, this.base) : null
+    // A script a consent banner holds back (type="text/plain" data-src / data-cmplz-src) is still one the site loads.
+    const declared = attribs.src || attribs['data-src'] || attribs['data-cmplz-src']
+    const src = declared ? absolute(declared, this.base) : null
     if (src && !this.seenScripts.has(src)) {
       this.seenScripts.add(src)
       this.scriptSrc.push(src)
