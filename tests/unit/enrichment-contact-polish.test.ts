@@ -94,3 +94,46 @@ describe('technologies the bundled fingerprints miss (issue 19, item 14)', () =>
     expect(site('<p>Nous utilisons tarteaucitron, Axeptio et Cookiebot.</p>')).toEqual([])
   })
 })
+
+describe('agency, designer and host blocks left out whole (issue 19, item 10)', () => {
+  const legal = (body: string) => findings(`<html><body><main>${body}</main></body></html>`, { kind: 'legal', url: 'https://www.boulangerie.fr/mentions-legales' })
+  const OWN = '<h2>Éditeur</h2><p>Boulangerie Martin SARL – 12 place du Marché, 69002 Lyon – 04 78 12 34 56 – contact@boulangerie.fr – SIRET 732 829 320 00074</p>'
+
+  it.each([
+    ['a host heading and its paragraphs', '<h2>Hébergement</h2><p>OVH SAS</p><p>2 rue Kellermann – 59100 Roubaix</p><p>Tél : 09 72 10 10 07 – support@ovh.com</p><p>RCS Lille Métropole 424 761 419</p>'],
+    ['"Hébergement / Hébergeur" with <br> lines', '<h3>Hébergement / Hébergeur</h3><p>o2switch SARL<br>Chemin des Pardiaux, 63000 Clermont-Ferrand<br>04 44 44 60 40<br>support@o2switch.fr<br>SIREN 510 909 807</p>'],
+    ['"Conception et réalisation" on one line', '<h3>Conception et réalisation</h3><p>Agence Pixel Rhône – hello@pixelrhone.fr – 04 72 00 11 22 – SIRET 552 100 554 00011</p>'],
+    ['"Conception & Réalisation" in a section of its own', '<section><h2>Conception &amp; Réalisation</h2><div><p>Studio Graphite</p><p>06 12 34 56 78</p></div><p>studio@graphite.fr</p></section>'],
+    ['"Charte graphique"', '<h4>Charte graphique</h4><p>Atelier Ligne – atelier.ligne@gmail.com</p><p>07 81 22 33 44</p>'],
+    ['"Web design"', '<h2>Web design</h2><p>Nord Web – 03 20 00 00 01 – contact@nordweb.fr</p>'],
+    ['"Crédits"', '<h2>Crédits</h2><p>Photos : Studio Lumière</p><p>Site : Agence Ouest, 02 99 00 11 22, bonjour@agence-ouest.fr</p>'],
+    ['a definition list', '<dl><dt>Hébergeur</dt><dd>IONOS SARL</dd><dd>7 place de la Gare, 57200 Sarreguemines</dd><dd>09 70 80 89 11</dd><dd>RCS Sarreguemines 431 303 775</dd></dl>'],
+    ['a <strong> label then several paragraphs', '<p><strong>Hébergeur :</strong> OVH SAS</p><p>2 rue Kellermann</p><p>59100 Roubaix</p><p>Tél. : 09 72 10 10 07</p>'],
+    ['a text label then several paragraphs', '<p>Réalisation du site : Agence Sud Web</p><p>8 avenue Foch, 13001 Marseille</p><p>04 91 00 22 33 – hello@sudweb.fr</p>'],
+  ])('%s', (_, block) => {
+    const found = legal(`${OWN}${block}<h2>Propriété intellectuelle</h2><p>Tous droits réservés.</p>`)
+    expect(found.emails).toEqual(['contact@boulangerie.fr'])
+    expect(found.phones).toEqual(['+33 4 78 12 34 56'])
+    expect(found.siret).toBe('73282932000074')
+  })
+
+  it('takes no SIREN from a credit block when the business prints none', () => {
+    expect(legal('<h2>Hébergement</h2><p>OVH SAS – RCS Lille Métropole 424 761 419 00045</p>').siren).toBeNull()
+    expect(legal('<h3>Conception et réalisation</h3><p>Agence XYZ – SIRET 552 100 554 00011</p>').siren).toBeNull()
+    // The well-known hosts' numbers whatever the layout.
+    expect(legal('<p>Le site est hébergé en France.</p><p>OVH – 424 761 419 RCS Lille – 09 72 10 10 07</p>')).toMatchObject({ siren: null, phones: [] })
+  })
+
+  it('ends the block at the next heading of the same level, the next <dt>, the next labelled paragraph or its section', () => {
+    expect(legal('<h2>Hébergement</h2><p>OVH SAS</p><h3>Adresse</h3><p>2 rue Kellermann</p><h2>Contact</h2><p>04 78 12 34 56</p>').phones).toEqual(['+33 4 78 12 34 56'])
+    expect(legal('<dl><dt>Hébergeur</dt><dd>OVH SAS</dd><dt>Téléphone</dt><dd>04 78 12 34 56</dd></dl>').phones).toEqual(['+33 4 78 12 34 56'])
+    expect(legal('<p><strong>Hébergeur :</strong> OVH SAS</p><p><strong>Contact :</strong> 04 78 12 34 56</p>').phones).toEqual(['+33 4 78 12 34 56'])
+    expect(legal('<p>Hébergeur : OVH SAS</p><p>Directeur de la publication : Jean Martin – 04 78 12 34 56</p>').phones).toEqual(['+33 4 78 12 34 56'])
+    expect(legal('<section><h2>Crédits</h2><p>Agence X</p></section><section><p>Appelez-nous : 04 78 12 34 56</p></section>').phones).toEqual(['+33 4 78 12 34 56'])
+  })
+
+  it('keeps a gîte’s "Hébergement" section and a florist’s "Création" section', () => {
+    expect(legal('<h2>Hébergement</h2><p>Gîte pour 6 personnes</p><p>Réservations : 03 89 73 65 12</p>').phones).toEqual(['+33 3 89 73 65 12'])
+    expect(legal('<h2>Création</h2><p>Bouquets sur mesure</p><p>Commandes : 04 78 12 34 56</p>').phones).toEqual(['+33 4 78 12 34 56'])
+  })
+})
