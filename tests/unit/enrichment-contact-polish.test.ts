@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type ExtractionPage, extractFindings } from '#app/.server/enrichment/findings.ts'
 import { parsePage } from '#app/.server/enrichment/html.ts'
+import { homeAddresses, pageKey } from '#app/.server/enrichment/page-key.ts'
 import { normalizePhone, phonesFromText } from '#app/.server/enrichment/phones.ts'
 import { companyIdsFromText } from '#app/.server/enrichment/siret.ts'
 
@@ -135,5 +136,23 @@ describe('agency, designer and host blocks left out whole (issue 19, item 10)', 
   it('keeps a gîte’s "Hébergement" section and a florist’s "Création" section', () => {
     expect(legal('<h2>Hébergement</h2><p>Gîte pour 6 personnes</p><p>Réservations : 03 89 73 65 12</p>').phones).toEqual(['+33 3 89 73 65 12'])
     expect(legal('<h2>Création</h2><p>Bouquets sur mesure</p><p>Commandes : 04 78 12 34 56</p>').phones).toEqual(['+33 4 78 12 34 56'])
+  })
+})
+
+describe('one fetch per page: page keys and the homepage’s addresses (issue 19, item 13)', () => {
+  it('gives every way of writing a page one key', () => {
+    const home = ['http://x.fr', 'https://www.x.fr/', 'https://x.fr/index.html', 'https://X.fr/#contact', 'http://www.x.fr:80/index.php', 'https://x.fr/?']
+    expect(new Set(home.map(pageKey))).toEqual(new Set(['x.fr']))
+    expect(pageKey('https://www.x.fr/contact/')).toBe(pageKey('http://x.fr/contact#form'))
+    expect(pageKey('https://x.fr/?page_id=12')).not.toBe(pageKey('https://x.fr/?page_id=27'))
+    expect(pageKey('https://x.fr:8443/')).not.toBe(pageKey('https://x.fr/'))
+  })
+
+  it('asks https first for a public site given as http or bare, and keeps ports and IP addresses as written', () => {
+    expect(homeAddresses('http://www.x.fr')).toEqual(['https://www.x.fr/', 'http://www.x.fr'])
+    expect(homeAddresses('https://x.fr/')).toEqual(['https://x.fr/'])
+    expect(homeAddresses('http://127.0.0.1:4321/sites/a')).toEqual(['http://127.0.0.1:4321/sites/a'])
+    expect(homeAddresses('http://x.fr:8080/')).toEqual(['http://x.fr:8080/'])
+    expect(homeAddresses('http://localhost/')).toEqual(['http://localhost/'])
   })
 })

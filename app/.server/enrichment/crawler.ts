@@ -3,9 +3,11 @@
  * Homepage first, then up to `maxPages` same-site contact / legal / about pages, all through the SSRF-guarded,
  * polite, bounded HTTP client, and only where robots.txt allows.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { extractFindings as extractPageFindings } from './findings.ts'
 import { FetchError, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
 import { type ParsedPage, parsePage } from './html.ts'
+import { homeAddresses, pageKey } from './page-key.ts'
 import { countryFromHostname, toCountryCode } from './phones.ts'
 import { missingKinds, type PageCandidate, rankCandidates, scoreLink } from './page-discovery.ts'
 import { RobotsCache, type RobotsRules } from './robots.ts'
@@ -58,6 +60,8 @@ export interface WebsiteCrawlerOptions {
   maxBytes?: number
   /** Pages after the homepage, default 3. */
   maxPages?: number
+  /** Pause before a page that timed out is asked once more, default 2000 ms; negative: no second try. */
+  retryDelayMs?: number
   /** Max in-flight requests per host ("hostname:port") across all crawls of this crawler, default 2. */
   perDomainConcurrency?: number
   /** Per-host exceptions to perDomainConcurrency, e.g. our own demo websites server: { '127.0.0.1:4321': 32 }. */
@@ -98,7 +102,14 @@ class RobotsUnavailable extends Error {
   override name = 'RobotsUnavailable'
 }
 
+/** A redirect to a page this crawl has read already. */
+class AlreadyRead extends Error {
+  override name = 'AlreadyRead'
+}
+
 type PageKind = 'home' | 'contact' | 'legal' | 'about'
+
+type GetPageOptions = { accept?: string; maxBytes?: number; read?: ReadonlySet<string> }
 
 interface FetchedPage {
   kind: PageKind
@@ -132,10 +143,6 @@ function siteKey(url: URL): string {
   return `${normalizeHostname(url.hostname).replace(/^www\./, '')}|${url.port}`
 }
 
-function comparable(url: string): string {
-  return url.replace(/#.*$/, '').replace(/\/+$/, '')
-}
-
 /** Charset from Content-Type, then a BOM, then <meta charset>; UTF-8 unless it clearly is not, then windows-1252. */
 export function decodeHtml(body: Buffer, contentType: string | undefined): string {
   let label = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1]
@@ -160,11 +167,12 @@ export function decodeHtml(body: Buffer, contentType: string | undefined): strin
   return utf8
 }
 
-/** What one crawl needs from its crawler: the guarded HTTP client, robots.txt rules and the page budget. */
+/** What one crawl needs from its crawler: the guarded HTTP client, robots.txt rules, the page budget, the retry pause. */
 interface CrawlContext {
   http: GuardedHttp
   robots: RobotsCache
   maxPages: number
+  retryDelayMs: number
 }
 
 type Candidate = PageCandidate
@@ -174,6 +182,7 @@ type ScoredCandidate = PageCandidate & { score: number }
 function fetchErrorCode(error: unknown): string {
   if (error instanceof RobotsDisallowed) return 'robots_disallowed'
   if (error instanceof RobotsUnavailable) return 'robots_unavailable'
+  if (error instanceof AlreadyRead) return 'same_page'
   if (error instanceof FetchError) return error.code
   return 'network_error'
 }
@@ -184,11 +193,12 @@ function abortReason(signal: AbortSignal, outer: AbortSignal | undefined): unkno
 }
 
 /** A GET where every hop must be allowed by its origin's robots.txt. */
-function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, options: { accept?: string; maxBytes?: number } = {}): Promise<HttpResponse> {
+function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, { read, ...options }: GetPageOptions = {}): Promise<HttpResponse> {
   return ctx.http.get(url, {
     ...options,
     signal,
     beforeHop: async (hop) => {
+      if (read && hop.href !== url && read.has(pageKey(hop.href))) throw new AlreadyRead(hop.href)
       const rules = await ctx.robots.rulesFor(hop, signal)
       if (rules.kind === 'unavailable') throw new RobotsUnavailable(`robots.txt of ${hop.origin} answered ${rules.status}`)
       if (rules.kind === 'rules' && !rules.isAllowed(hop.href)) throw new RobotsDisallowed(hop.href)
@@ -196,8 +206,8 @@ function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, options
   })
 }
 
-async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal): Promise<FetchedPage> {
-  const response = await guardedGet(ctx, url, signal)
+async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal, read?: ReadonlySet<string>): Promise<FetchedPage> {
+  const response = await guardedGet(ctx, url, signal, { read })
   const contentType = headerValue(response.headers, 'content-type')
   // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
   const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
@@ -205,11 +215,42 @@ async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal:
   return { kind, url: response.url, response: { ...response, body: NO_BYTES }, html, parsed: parsePage(html, response.url) }
 }
 
+/**
+ * A page that timed out is asked once more after a pause before it counts as failed: on a loaded machine (ours or
+ * the site's) the first deadline is often missed for a moment only, and a second try costs the lead nothing.
+ */
+async function fetchWithRetry(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal, read?: ReadonlySet<string>): Promise<FetchedPage> {
+  try {
+    return await fetchPage(ctx, url, kind, signal, read)
+  } catch (error) {
+    if (signal.aborted || !(error instanceof FetchError && error.code === 'timeout') || ctx.retryDelayMs < 0) throw error
+    await sleep(ctx.retryDelayMs, undefined, { signal })
+    return fetchPage(ctx, url, kind, signal, read)
+  }
+}
+
+/** The https address failed this way (no TLS, a certificate for another name, refused): the http one may answer. */
+const TRY_NEXT_ADDRESS = new Set(['network_error', 'connection_refused'])
+
+/** The homepage at the first of its addresses that answers (page-key.ts homeAddresses: https first). */
+async function firstHome(ctx: CrawlContext, start: string, signal: AbortSignal): Promise<FetchedPage> {
+  const addresses = homeAddresses(start)
+  for (let i = 0; ; i++) {
+    const last = i === addresses.length - 1
+    try {
+      const page = await fetchWithRetry(ctx, addresses[i] as string, 'home', signal)
+      if (last || page.response.status < 400) return page
+    } catch (error) {
+      if (last || signal.aborted || !(error instanceof FetchError && TRY_NEXT_ADDRESS.has(error.code))) throw error
+    }
+  }
+}
+
 /** The homepage, or the findings that say why there is nothing to read. */
 async function fetchHome(ctx: CrawlContext, start: string, signal: AbortSignal, outer: AbortSignal | undefined): Promise<FetchedPage | WebsiteFindings> {
   let home: FetchedPage
   try {
-    home = await fetchPage(ctx, start, 'home', signal)
+    home = await firstHome(ctx, start, signal)
   } catch (error) {
     if (signal.aborted) throw abortReason(signal, outer)
     return emptyFindings(error instanceof RobotsDisallowed ? 'not_found' : 'failed', null, fetchErrorCode(error))
@@ -228,7 +269,7 @@ function scoredPages(targets: Array<{ url: string | null; text: string }>, homeU
     if (!url || !/^https?:/i.test(url) || !URL.canParse(url)) continue
     const target = new URL(url)
     if (siteKey(target) !== siteKey(homeUrl) || SKIP_EXTENSIONS.test(target.pathname)) continue
-    const key = comparable(target.href)
+    const key = pageKey(target.href)
     if (seen.has(key)) continue
     const scored = scoreLink(target, text)
     if (!scored) continue
@@ -244,7 +285,8 @@ function scoredPages(targets: Array<{ url: string | null; text: string }>, homeU
  */
 async function candidatePages(ctx: CrawlContext, home: FetchedPage, start: string, signal: AbortSignal): Promise<Candidate[]> {
   const homeUrl = new URL(home.url)
-  const seen = new Set([comparable(home.url), comparable(start)])
+  // Every address the homepage answered at (redirects included): a link back to it is not another page.
+  const seen = new Set([start, ...home.response.hops, home.url].map(pageKey))
   const fromLinks = scoredPages(home.parsed.links, homeUrl, seen)
   const missing = ctx.maxPages > 0 ? missingKinds(fromLinks) : []
   if (missing.length === 0) return rankCandidates(fromLinks)
@@ -290,9 +332,11 @@ async function allowedCandidates(ctx: CrawlContext, candidates: Candidate[], sig
   return chosen
 }
 
-/** Keeps the fetched pages that are same-site HTML; records why the others were left out. */
+/** Keeps the fetched pages that are same-site HTML, each once; records why the others were left out. */
 function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedPage>[], homeUrl: URL) {
   const pages: FetchedPage[] = []
+  // A page redirected to the homepage or to another chosen page is read once.
+  const read = new Set([pageKey(homeUrl.href)])
   const pageErrors: Array<{ url: string; error: string }> = []
   settled.forEach((result, i) => {
     const url = (chosen[i] as Candidate).url
@@ -305,7 +349,11 @@ function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedP
     if (status < 200 || status >= 300) pageErrors.push({ url, error: `http_${status}` })
     else if (!isHtml(page.response)) pageErrors.push({ url, error: 'not_html' })
     else if (siteKey(new URL(page.url)) !== siteKey(homeUrl)) pageErrors.push({ url, error: 'other_site' })
-    else pages.push(page)
+    else if (read.has(pageKey(page.url))) pageErrors.push({ url, error: 'same_page' })
+    else {
+      read.add(pageKey(page.url))
+      pages.push(page)
+    }
   })
   return { pages, pageErrors }
 }
@@ -316,7 +364,9 @@ async function crawlSite(ctx: CrawlContext, start: string, crawlOptions: CrawlOp
   if (!('parsed' in home)) return home
   const homeUrl = new URL(home.url)
   const chosen = await allowedCandidates(ctx, await candidatePages(ctx, home, start, signal), signal, outer)
-  const settled = await Promise.allSettled(chosen.map((candidate) => fetchPage(ctx, candidate.url, candidate.kind, signal)))
+  // An old address redirecting to the homepage is not followed there: that page is read already.
+  const read = new Set([home.url, ...home.response.hops].map(pageKey))
+  const settled = await Promise.allSettled(chosen.map((candidate) => fetchWithRetry(ctx, candidate.url, candidate.kind, signal, read)))
   if (signal.aborted) throw abortReason(signal, outer)
   const { pages, pageErrors } = sortFetched(chosen, settled, homeUrl)
 
@@ -348,7 +398,7 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     perHostLimit: (host) => overrides.get(host) ?? overrides.get(host.replace(/:\d+$/, '')) ?? perDomain,
   })
-  const ctx: CrawlContext = { http, robots: new RobotsCache(http), maxPages: Math.max(0, options.maxPages ?? 3) }
+  const ctx: CrawlContext = { http, robots: new RobotsCache(http), maxPages: Math.max(0, options.maxPages ?? 3), retryDelayMs: options.retryDelayMs ?? 2_000 }
   const lifetime = new AbortController()
   let closed = false
 
