@@ -5,7 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { extractFindings as extractPageFindings } from './findings.ts'
-import { FetchError, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
+import { FetchError, type GetOptions, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
+import { HtmlStream } from './html-stream.ts'
 import { type ParsedPage, parsePage } from './html.ts'
 import { homeAddresses, pageKey } from './page-key.ts'
 import { countryFromHostname, toCountryCode } from './phones.ts'
@@ -56,8 +57,10 @@ export interface WebsiteCrawlerOptions {
   allowHosts?: string[]
   /** Per request, default 8000. */
   timeoutMs?: number
-  /** Per page, default 1.5 MB; reading stops beyond. */
+  /** Per response kept in memory, default 1.5 MB (an HTML page: its source kept, in characters); reading stops beyond. */
   maxBytes?: number
+  /** An HTML page is parsed as it arrives and read up to this many bytes, default 8 MB (memory: see maxBytes). */
+  scanBytes?: number
   /** Pages after the homepage, default 3. */
   maxPages?: number
   /** Pause before a page that timed out is asked once more, default 2000 ms; negative: no second try. */
@@ -109,7 +112,7 @@ class AlreadyRead extends Error {
 
 type PageKind = 'home' | 'contact' | 'legal' | 'about'
 
-type GetPageOptions = { accept?: string; maxBytes?: number; read?: ReadonlySet<string> }
+type GetPageOptions = Pick<GetOptions, 'accept' | 'maxBytes' | 'stream' | 'scanBytes'> & { read?: ReadonlySet<string> }
 
 interface FetchedPage {
   kind: PageKind
@@ -123,7 +126,7 @@ const MAX_SITEMAP_FETCHES = 2
 const MAX_SITEMAP_BYTES = 1_000_000
 const SKIP_EXTENSIONS = /\.(?:pdf|jpe?g|png|gif|webp|svg|zip|docx?|xlsx?|pptx?|mp4|mp3|avi|mov|ics|vcf|xml|json|css|js)$/i
 
-function isHtml(response: HttpResponse): boolean {
+function isHtml(response: Pick<HttpResponse, 'headers'>): boolean {
   const type = (headerValue(response.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
   return HTML_TYPES.test(type)
 }
@@ -143,36 +146,15 @@ function siteKey(url: URL): string {
   return `${normalizeHostname(url.hostname).replace(/^www\./, '')}|${url.port}`
 }
 
-/** Charset from Content-Type, then a BOM, then <meta charset>; UTF-8 unless it clearly is not, then windows-1252. */
-export function decodeHtml(body: Buffer, contentType: string | undefined): string {
-  let label = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1]
-  if (!label) {
-    if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) label = 'utf-8'
-    else if (body[0] === 0xff && body[1] === 0xfe) label = 'utf-16le'
-    else if (body[0] === 0xfe && body[1] === 0xff) label = 'utf-16be'
-  }
-  if (!label) {
-    const head = body.subarray(0, 2048).toString('latin1')
-    label = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1]
-  }
-  if (label) {
-    try {
-      return new TextDecoder(label.toLowerCase()).decode(body)
-    } catch {
-      // unknown label: fall through
-    }
-  }
-  const utf8 = new TextDecoder('utf-8').decode(body)
-  if (!label && utf8.includes('\ufffd')) return new TextDecoder('windows-1252').decode(body)
-  return utf8
-}
-
 /** What one crawl needs from its crawler: the guarded HTTP client, robots.txt rules, the page budget, the retry pause. */
 interface CrawlContext {
   http: GuardedHttp
   robots: RobotsCache
   maxPages: number
   retryDelayMs: number
+  /** HTML source kept per page (characters), and bytes of a page read (html-stream.ts). */
+  keepHtmlChars: number
+  scanBytes: number
 }
 
 type Candidate = PageCandidate
@@ -207,12 +189,17 @@ function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, { read,
 }
 
 async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal, read?: ReadonlySet<string>): Promise<FetchedPage> {
-  const response = await guardedGet(ctx, url, signal, { read })
-  const contentType = headerValue(response.headers, 'content-type')
-  // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
-  const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
-  // The bytes live on as `html`: a crawl waiting on its other pages (hundreds are in flight) keeps one copy, not two.
-  return { kind, url: response.url, response: { ...response, body: NO_BYTES }, html, parsed: parsePage(html, response.url) }
+  let page: HtmlStream | null = null
+  // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone), as their bytes arrive: up to
+  // scanBytes are read, the start of the source only is kept (html-stream.ts).
+  const stream = (answer: Pick<HttpResponse, 'url' | 'headers'>) => {
+    const html = isHtml(answer) ? new HtmlStream(answer.url, headerValue(answer.headers, 'content-type'), ctx.keepHtmlChars) : null
+    page = html
+    return html && ((chunk: Buffer) => html.write(chunk))
+  }
+  const response = await guardedGet(ctx, url, signal, { read, stream, scanBytes: ctx.scanBytes })
+  const { html, parsed } = (page as HtmlStream | null)?.end() ?? { html: '', parsed: parsePage('', response.url) }
+  return { kind, url: response.url, response: { ...response, body: NO_BYTES }, html, parsed }
 }
 
 /**
@@ -389,16 +376,24 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
   const perDomain = Math.max(1, options.perDomainConcurrency ?? 2)
   const overrides = new Map(Object.entries(options.hostConcurrency ?? {}).map(([host, n]) => [host.toLowerCase(), n]))
   if (options.preloadTechnologies !== false) loadTechnologies()
+  const maxBytes = options.maxBytes ?? 1_500_000
 
   const http = new GuardedHttp({
     allowList: new HostAllowList(options.allowHosts ?? allowListFromEnv()),
     lookup: cachedLookup(options.lookup ?? systemLookup),
     timeoutMs: options.timeoutMs ?? 8_000,
-    maxBytes: options.maxBytes ?? 1_500_000,
+    maxBytes,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     perHostLimit: (host) => overrides.get(host) ?? overrides.get(host.replace(/:\d+$/, '')) ?? perDomain,
   })
-  const ctx: CrawlContext = { http, robots: new RobotsCache(http), maxPages: Math.max(0, options.maxPages ?? 3), retryDelayMs: options.retryDelayMs ?? 2_000 }
+  const ctx: CrawlContext = {
+    http,
+    robots: new RobotsCache(http),
+    maxPages: Math.max(0, options.maxPages ?? 3),
+    retryDelayMs: options.retryDelayMs ?? 2_000,
+    keepHtmlChars: maxBytes,
+    scanBytes: Math.max(maxBytes, options.scanBytes ?? 8_000_000),
+  }
   const lifetime = new AbortController()
   let closed = false
 

@@ -45,6 +45,7 @@ const BLOCK = new Set([
 const HIDDEN = new Set(['script', 'style', 'template', 'svg', 'textarea', 'object', 'iframe'])
 const MAX_TEXT = 400_000
 const MAX_LINKS = 2_000
+const MAX_TAIL_LINKS = 200
 const MAX_JSON_LD = 200_000
 const MAX_INLINE_SCRIPT = 20_000
 const MAX_INLINE_SCRIPTS = 40
@@ -84,6 +85,7 @@ class PageCollector {
   // Open anchors (nested <a> is invalid but happens): text collects into the innermost.
   private readonly anchors: Array<{ href: string; text: string[]; start: number }> = []
   private readonly linkStarts: number[] = []
+  private readonly tailLinks: Array<[PageLink, number]> = []
   private script: { jsonLd: boolean; inline: boolean; parts: string[]; size: number } | null = null
   private readonly inlineScripts: string[] = []
   // Under a credit heading ("<h2>Réalisation</h2>", "<dt>Hébergeur</dt>"), the whole section is the agency's or host's.
@@ -100,9 +102,15 @@ class PageCollector {
   }
 
   private pushLink(href: string, text: string, start = this.textLength) {
-    if (this.links.length >= MAX_LINKS) return
-    this.links.push({ href, url: absolute(href, this.base), text, credit: false })
-    this.linkStarts.push(start)
+    const link = { href, url: absolute(href, this.base), text, credit: false }
+    if (this.links.length < MAX_LINKS) {
+      this.links.push(link)
+      this.linkStarts.push(start)
+      return
+    }
+    // Past the cap, the last links are kept: a long page's footer (legal notice, contact) comes at its end.
+    this.tailLinks.push([link, start])
+    if (this.tailLinks.length > MAX_TAIL_LINKS) this.tailLinks.shift()
   }
 
   private setBase(href: string) {
@@ -191,6 +199,10 @@ class PageCollector {
   result(): ParsedPage {
     // Anchors never closed (truncated page) still count.
     for (const anchor of this.anchors) this.pushLink(anchor.href, anchor.text.join('').trim(), anchor.start)
+    for (const [link, start] of this.tailLinks.splice(0)) {
+      this.links.push(link)
+      this.linkStarts.push(start)
+    }
     const jsonLd: unknown[] = []
     for (const raw of this.jsonLdTexts) {
       try {
@@ -223,7 +235,13 @@ class PageCollector {
 
 const normalizeText = (raw: string) => raw.replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n')
 
-export function parsePage(html: string, pageUrl: string): ParsedPage {
+/** A page parsed as its text arrives: the crawler reads pages larger than the HTML it keeps in memory to their end. */
+export interface PageParser {
+  write(text: string): void
+  end(): ParsedPage
+}
+
+export function pageParser(pageUrl: string): PageParser {
   const collector = new PageCollector(pageUrl)
   const parser = new Parser(
     {
@@ -233,9 +251,19 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   )
+  return {
+    write: (text) => parser.write(text),
+    end: () => {
+      parser.end()
+      return collector.result()
+    },
+  }
+}
+
+export function parsePage(html: string, pageUrl: string): ParsedPage {
+  const parser = pageParser(pageUrl)
   parser.write(html)
-  parser.end()
-  return collector.result()
+  return parser.end()
 }
 
 /** Every object of a JSON-LD value (arrays, @graph, nested values), depth-limited. */
