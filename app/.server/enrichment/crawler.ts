@@ -391,7 +391,8 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
     robots: new RobotsCache(http),
     maxPages: Math.max(0, options.maxPages ?? 3),
     retryDelayMs: options.retryDelayMs ?? 2_000,
-    keepHtmlChars: maxBytes,
+    // What the technology fingerprints read of a page's source: its first 300 000 characters (DOM rules) and its end.
+    keepHtmlChars: Math.min(maxBytes, 300_000),
     scanBytes: Math.max(maxBytes, options.scanBytes ?? 8_000_000),
   }
   const lifetime = new AbortController()
