@@ -79,7 +79,7 @@ export interface GetOptions {
   scanBytes?: number
 }
 
-export type BodySink = (chunk: Buffer) => void
+type BodySink = (chunk: Buffer) => void
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
