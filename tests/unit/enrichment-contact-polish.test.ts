@@ -121,8 +121,9 @@ describe('agency, designer and host blocks left out whole (issue 19, item 10)', 
   it('takes no SIREN from a credit block when the business prints none', () => {
     expect(legal('<h2>Hébergement</h2><p>OVH SAS – RCS Lille Métropole 424 761 419 00045</p>').siren).toBeNull()
     expect(legal('<h3>Conception et réalisation</h3><p>Agence XYZ – SIRET 552 100 554 00011</p>').siren).toBeNull()
-    // The well-known hosts' numbers whatever the layout.
+    // The well-known hosts' numbers and addresses whatever the layout.
     expect(legal('<p>Le site est hébergé en France.</p><p>OVH – 424 761 419 RCS Lille – 09 72 10 10 07</p>')).toMatchObject({ siren: null, phones: [] })
+    expect(legal('<p>Wix.com Inc. – +1 415-639-9034 – support@wix.com</p><p>Support : support@ovh.com, assistance@o2switch.fr</p>')).toMatchObject({ emails: [], phones: [] })
   })
 
   it('ends the block at the next heading of the same level, the next <dt>, the next labelled paragraph or its section', () => {

@@ -60,11 +60,11 @@ export const CREDIT_HEADING = new RegExp(
 export const HOST_HEADING =
   /^(?:hébergement|hébergeur|hosting|web hosting|hosting provider|alojamiento|prestataire d['’]hébergement)(?:\s+du site(?: internet| web)?)?(?:\s*(?:\/|et|&|-|–)\s*(?:hébergement|hébergeur))*\s*:?$/iu
 /**
- * Identifiers of the hosts French sites name in their legal notice (OVH, o2switch, IONOS, Gandi): printed on thousands
+ * Identifiers of the hosts French sites name in their legal notice (OVH, o2switch, IONOS, Gandi, Wix): printed on thousands
  * of sites, never the business's, whatever the layout around them.
  */
 export const HOST_SIRENS = new Set(['424761419', '510909807', '431303775', '423093459'])
-export const HOST_PHONES = new Set(['+33972101007', '+33444446040', '+33970808911'])
+export const HOST_PHONES = new Set(['+33972101007', '+33444446040', '+33970808911', '+14156399034'])
 /** A host's line: a known hosting company or a company form (so a gîte's "Hébergement" section is not cut). */
 export const HOST_LINE =
   /\b(?:ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|amazon web services|aws|google|microsoft|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch|sas|sarl|s\.a\.s|inc|ltd|llc|gmbh|b\.v|s\.l|s\.r\.l)\b/iu
