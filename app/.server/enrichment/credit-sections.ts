@@ -26,7 +26,7 @@ const KINDS: Record<string, Kind> = { dt: 'term', th: 'cell', strong: 'label', b
 const SECTIONING = new Set(['section', 'article', 'aside', 'footer', 'header', 'nav', 'main', 'form'])
 /** A paragraph opening with one of these labels is another part of a legal notice (publisher, contact, privacy…). */
 const NEXT_LABEL =
-  /^\s*(?:[ée]dit(?:eur|ion)|directeur|directrice|responsable|propri[ée]taire|contact|si[èe]ge|publication|propri[ée]t[ée]|donn[ée]es|cookies|cr[ée]dits?|conception|r[ée]alisation|h[ée]berg|d[ée]velopp|design|graphisme|photo|copyright|conditions|mentions|publisher|owner|editor|host|imprint|impressum|privacy|legal|verantwortlich|anbieter|titolare|editore|responsable|uitgever)/iu
+  /^\s*(?:[ée]dit(?:eur|ion)|directeur|directrice|responsable|propri[ée]taire|contact|si[èe]ge|publication|propri[ée]t[ée]|donn[ée]es|cookies|cr[ée]dits?|conception|r[ée]alisation|h[ée]berg|d[ée]velopp|design|graphisme|photo|copyright|conditions|mentions|publisher|owner|editor|host|imprint|impressum|privacy|legal|verantwortlich|anbieter|titolare|editore|uitgever)/iu
 /** The label a paragraph's text opens with, and a name after it ("Hébergeur : OVH SAS"). */
 const TEXT_LABEL = /^\s*([^:：\n]{3,60}?)\s*[:：]\s*\S/u
 /** A credit section longer than this is not one (a heading misread): it stops there. */
