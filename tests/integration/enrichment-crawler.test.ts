@@ -261,7 +261,8 @@ describe('bounded crawling', () => {
   it('gives up on a server that never answers within timeoutMs', async () => {
     const fixture = await startFixtureServer((request) => (request.path === '/robots.txt' ? { status: 404 } : { status: 200, body: 'late', delayMs: 8_000 }))
     const stalledRobots = await startFixtureServer(() => ({ status: 200, body: 'late', delayMs: 8_000 }))
-    const crawler = createWebsiteCrawler({ allowHosts: [new URL(fixture.url).host, new URL(stalledRobots.url).host], timeoutMs: 400 })
+    // A timeout is asked once more after retryDelayMs (tests/integration/enrichment-fetch-once.test.ts): twice 400 ms.
+    const crawler = createWebsiteCrawler({ allowHosts: [new URL(fixture.url).host, new URL(stalledRobots.url).host], timeoutMs: 400, retryDelayMs: 100 })
     try {
       let start = performance.now()
       expect(await crawler.crawl(`${fixture.url}/`)).toMatchObject({ status: 'failed', error: 'timeout' })

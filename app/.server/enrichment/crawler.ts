@@ -3,9 +3,12 @@
  * Homepage first, then up to `maxPages` same-site contact / legal / about pages, all through the SSRF-guarded,
  * polite, bounded HTTP client, and only where robots.txt allows.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { extractFindings as extractPageFindings } from './findings.ts'
-import { FetchError, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
+import { FetchError, type GetOptions, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
+import { HtmlStream } from './html-stream.ts'
 import { type ParsedPage, parsePage } from './html.ts'
+import { homeAddresses, pageKey } from './page-key.ts'
 import { countryFromHostname, toCountryCode } from './phones.ts'
 import { missingKinds, type PageCandidate, rankCandidates, scoreLink } from './page-discovery.ts'
 import { RobotsCache, type RobotsRules } from './robots.ts'
@@ -54,10 +57,14 @@ export interface WebsiteCrawlerOptions {
   allowHosts?: string[]
   /** Per request, default 8000. */
   timeoutMs?: number
-  /** Per page, default 1.5 MB; reading stops beyond. */
+  /** Per response kept in memory, default 1.5 MB (an HTML page: its source kept, in characters); reading stops beyond. */
   maxBytes?: number
+  /** An HTML page is parsed as it arrives and read up to this many bytes, default 8 MB (memory: see maxBytes). */
+  scanBytes?: number
   /** Pages after the homepage, default 3. */
   maxPages?: number
+  /** Pause before a page that timed out is asked once more, default 2000 ms; negative: no second try. */
+  retryDelayMs?: number
   /** Max in-flight requests per host ("hostname:port") across all crawls of this crawler, default 2. */
   perDomainConcurrency?: number
   /** Per-host exceptions to perDomainConcurrency, e.g. our own demo websites server: { '127.0.0.1:4321': 32 }. */
@@ -98,7 +105,14 @@ class RobotsUnavailable extends Error {
   override name = 'RobotsUnavailable'
 }
 
+/** A redirect to a page this crawl has read already. */
+class AlreadyRead extends Error {
+  override name = 'AlreadyRead'
+}
+
 type PageKind = 'home' | 'contact' | 'legal' | 'about'
+
+type GetPageOptions = Pick<GetOptions, 'accept' | 'maxBytes' | 'stream' | 'scanBytes'> & { read?: ReadonlySet<string> }
 
 interface FetchedPage {
   kind: PageKind
@@ -112,7 +126,7 @@ const MAX_SITEMAP_FETCHES = 2
 const MAX_SITEMAP_BYTES = 1_000_000
 const SKIP_EXTENSIONS = /\.(?:pdf|jpe?g|png|gif|webp|svg|zip|docx?|xlsx?|pptx?|mp4|mp3|avi|mov|ics|vcf|xml|json|css|js)$/i
 
-function isHtml(response: HttpResponse): boolean {
+function isHtml(response: Pick<HttpResponse, 'headers'>): boolean {
   const type = (headerValue(response.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
   return HTML_TYPES.test(type)
 }
@@ -132,39 +146,15 @@ function siteKey(url: URL): string {
   return `${normalizeHostname(url.hostname).replace(/^www\./, '')}|${url.port}`
 }
 
-function comparable(url: string): string {
-  return url.replace(/#.*$/, '').replace(/\/+$/, '')
-}
-
-/** Charset from Content-Type, then a BOM, then <meta charset>; UTF-8 unless it clearly is not, then windows-1252. */
-export function decodeHtml(body: Buffer, contentType: string | undefined): string {
-  let label = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1]
-  if (!label) {
-    if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) label = 'utf-8'
-    else if (body[0] === 0xff && body[1] === 0xfe) label = 'utf-16le'
-    else if (body[0] === 0xfe && body[1] === 0xff) label = 'utf-16be'
-  }
-  if (!label) {
-    const head = body.subarray(0, 2048).toString('latin1')
-    label = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1]
-  }
-  if (label) {
-    try {
-      return new TextDecoder(label.toLowerCase()).decode(body)
-    } catch {
-      // unknown label: fall through
-    }
-  }
-  const utf8 = new TextDecoder('utf-8').decode(body)
-  if (!label && utf8.includes('\ufffd')) return new TextDecoder('windows-1252').decode(body)
-  return utf8
-}
-
-/** What one crawl needs from its crawler: the guarded HTTP client, robots.txt rules and the page budget. */
+/** What one crawl needs from its crawler: the guarded HTTP client, robots.txt rules, the page budget, the retry pause. */
 interface CrawlContext {
   http: GuardedHttp
   robots: RobotsCache
   maxPages: number
+  retryDelayMs: number
+  /** HTML source kept per page (characters), and bytes of a page read (html-stream.ts). */
+  keepHtmlChars: number
+  scanBytes: number
 }
 
 type Candidate = PageCandidate
@@ -174,6 +164,7 @@ type ScoredCandidate = PageCandidate & { score: number }
 function fetchErrorCode(error: unknown): string {
   if (error instanceof RobotsDisallowed) return 'robots_disallowed'
   if (error instanceof RobotsUnavailable) return 'robots_unavailable'
+  if (error instanceof AlreadyRead) return 'same_page'
   if (error instanceof FetchError) return error.code
   return 'network_error'
 }
@@ -184,11 +175,12 @@ function abortReason(signal: AbortSignal, outer: AbortSignal | undefined): unkno
 }
 
 /** A GET where every hop must be allowed by its origin's robots.txt. */
-function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, options: { accept?: string; maxBytes?: number } = {}): Promise<HttpResponse> {
+function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, { read, ...options }: GetPageOptions = {}): Promise<HttpResponse> {
   return ctx.http.get(url, {
     ...options,
     signal,
     beforeHop: async (hop) => {
+      if (read && hop.href !== url && read.has(pageKey(hop.href))) throw new AlreadyRead(hop.href)
       const rules = await ctx.robots.rulesFor(hop, signal)
       if (rules.kind === 'unavailable') throw new RobotsUnavailable(`robots.txt of ${hop.origin} answered ${rules.status}`)
       if (rules.kind === 'rules' && !rules.isAllowed(hop.href)) throw new RobotsDisallowed(hop.href)
@@ -196,20 +188,56 @@ function guardedGet(ctx: CrawlContext, url: string, signal: AbortSignal, options
   })
 }
 
-async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal): Promise<FetchedPage> {
-  const response = await guardedGet(ctx, url, signal)
-  const contentType = headerValue(response.headers, 'content-type')
-  // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone).
-  const html = isHtml(response) ? decodeHtml(response.body, contentType) : ''
-  // The bytes live on as `html`: a crawl waiting on its other pages (hundreds are in flight) keeps one copy, not two.
-  return { kind, url: response.url, response: { ...response, body: NO_BYTES }, html, parsed: parsePage(html, response.url) }
+async function fetchPage(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal, read?: ReadonlySet<string>): Promise<FetchedPage> {
+  let page: HtmlStream | null = null
+  // Only pages that are HTML get decoded and parsed (a PDF or an image is left alone), as their bytes arrive: up to
+  // scanBytes are read, the start of the source only is kept (html-stream.ts).
+  const stream = (answer: Pick<HttpResponse, 'url' | 'headers'>) => {
+    const html = isHtml(answer) ? new HtmlStream(answer.url, headerValue(answer.headers, 'content-type'), ctx.keepHtmlChars) : null
+    page = html
+    return html && ((chunk: Buffer) => html.write(chunk))
+  }
+  const response = await guardedGet(ctx, url, signal, { read, stream, scanBytes: ctx.scanBytes })
+  const { html, parsed } = (page as HtmlStream | null)?.end() ?? { html: '', parsed: parsePage('', response.url) }
+  return { kind, url: response.url, response: { ...response, body: NO_BYTES }, html, parsed }
+}
+
+/**
+ * A page that timed out is asked once more after a pause before it counts as failed: on a loaded machine (ours or
+ * the site's) the first deadline is often missed for a moment only, and a second try costs the lead nothing.
+ */
+async function fetchWithRetry(ctx: CrawlContext, url: string, kind: PageKind, signal: AbortSignal, read?: ReadonlySet<string>): Promise<FetchedPage> {
+  try {
+    return await fetchPage(ctx, url, kind, signal, read)
+  } catch (error) {
+    if (signal.aborted || !(error instanceof FetchError && error.code === 'timeout') || ctx.retryDelayMs < 0) throw error
+    await sleep(ctx.retryDelayMs, undefined, { signal })
+    return fetchPage(ctx, url, kind, signal, read)
+  }
+}
+
+/** The https address failed this way (no TLS, a certificate for another name, refused): the http one may answer. */
+const TRY_NEXT_ADDRESS = new Set(['network_error', 'connection_refused'])
+
+/** The homepage at the first of its addresses that answers (page-key.ts homeAddresses: https first). */
+async function firstHome(ctx: CrawlContext, start: string, signal: AbortSignal): Promise<FetchedPage> {
+  const addresses = homeAddresses(start)
+  for (let i = 0; ; i++) {
+    const last = i === addresses.length - 1
+    try {
+      const page = await fetchWithRetry(ctx, addresses[i] as string, 'home', signal)
+      if (last || page.response.status < 400) return page
+    } catch (error) {
+      if (last || signal.aborted || !(error instanceof FetchError && TRY_NEXT_ADDRESS.has(error.code))) throw error
+    }
+  }
 }
 
 /** The homepage, or the findings that say why there is nothing to read. */
 async function fetchHome(ctx: CrawlContext, start: string, signal: AbortSignal, outer: AbortSignal | undefined): Promise<FetchedPage | WebsiteFindings> {
   let home: FetchedPage
   try {
-    home = await fetchPage(ctx, start, 'home', signal)
+    home = await firstHome(ctx, start, signal)
   } catch (error) {
     if (signal.aborted) throw abortReason(signal, outer)
     return emptyFindings(error instanceof RobotsDisallowed ? 'not_found' : 'failed', null, fetchErrorCode(error))
@@ -228,7 +256,7 @@ function scoredPages(targets: Array<{ url: string | null; text: string }>, homeU
     if (!url || !/^https?:/i.test(url) || !URL.canParse(url)) continue
     const target = new URL(url)
     if (siteKey(target) !== siteKey(homeUrl) || SKIP_EXTENSIONS.test(target.pathname)) continue
-    const key = comparable(target.href)
+    const key = pageKey(target.href)
     if (seen.has(key)) continue
     const scored = scoreLink(target, text)
     if (!scored) continue
@@ -244,7 +272,8 @@ function scoredPages(targets: Array<{ url: string | null; text: string }>, homeU
  */
 async function candidatePages(ctx: CrawlContext, home: FetchedPage, start: string, signal: AbortSignal): Promise<Candidate[]> {
   const homeUrl = new URL(home.url)
-  const seen = new Set([comparable(home.url), comparable(start)])
+  // Every address the homepage answered at (redirects included): a link back to it is not another page.
+  const seen = new Set([start, ...home.response.hops, home.url].map(pageKey))
   const fromLinks = scoredPages(home.parsed.links, homeUrl, seen)
   const missing = ctx.maxPages > 0 ? missingKinds(fromLinks) : []
   if (missing.length === 0) return rankCandidates(fromLinks)
@@ -290,9 +319,11 @@ async function allowedCandidates(ctx: CrawlContext, candidates: Candidate[], sig
   return chosen
 }
 
-/** Keeps the fetched pages that are same-site HTML; records why the others were left out. */
+/** Keeps the fetched pages that are same-site HTML, each once; records why the others were left out. */
 function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedPage>[], homeUrl: URL) {
   const pages: FetchedPage[] = []
+  // A page redirected to the homepage or to another chosen page is read once.
+  const read = new Set([pageKey(homeUrl.href)])
   const pageErrors: Array<{ url: string; error: string }> = []
   settled.forEach((result, i) => {
     const url = (chosen[i] as Candidate).url
@@ -305,7 +336,11 @@ function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedP
     if (status < 200 || status >= 300) pageErrors.push({ url, error: `http_${status}` })
     else if (!isHtml(page.response)) pageErrors.push({ url, error: 'not_html' })
     else if (siteKey(new URL(page.url)) !== siteKey(homeUrl)) pageErrors.push({ url, error: 'other_site' })
-    else pages.push(page)
+    else if (read.has(pageKey(page.url))) pageErrors.push({ url, error: 'same_page' })
+    else {
+      read.add(pageKey(page.url))
+      pages.push(page)
+    }
   })
   return { pages, pageErrors }
 }
@@ -316,7 +351,9 @@ async function crawlSite(ctx: CrawlContext, start: string, crawlOptions: CrawlOp
   if (!('parsed' in home)) return home
   const homeUrl = new URL(home.url)
   const chosen = await allowedCandidates(ctx, await candidatePages(ctx, home, start, signal), signal, outer)
-  const settled = await Promise.allSettled(chosen.map((candidate) => fetchPage(ctx, candidate.url, candidate.kind, signal)))
+  // An old address redirecting to the homepage is not followed there: that page is read already.
+  const read = new Set([home.url, ...home.response.hops].map(pageKey))
+  const settled = await Promise.allSettled(chosen.map((candidate) => fetchWithRetry(ctx, candidate.url, candidate.kind, signal, read)))
   if (signal.aborted) throw abortReason(signal, outer)
   const { pages, pageErrors } = sortFetched(chosen, settled, homeUrl)
 
@@ -339,16 +376,25 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
   const perDomain = Math.max(1, options.perDomainConcurrency ?? 2)
   const overrides = new Map(Object.entries(options.hostConcurrency ?? {}).map(([host, n]) => [host.toLowerCase(), n]))
   if (options.preloadTechnologies !== false) loadTechnologies()
+  const maxBytes = options.maxBytes ?? 1_500_000
 
   const http = new GuardedHttp({
     allowList: new HostAllowList(options.allowHosts ?? allowListFromEnv()),
     lookup: cachedLookup(options.lookup ?? systemLookup),
     timeoutMs: options.timeoutMs ?? 8_000,
-    maxBytes: options.maxBytes ?? 1_500_000,
+    maxBytes,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     perHostLimit: (host) => overrides.get(host) ?? overrides.get(host.replace(/:\d+$/, '')) ?? perDomain,
   })
-  const ctx: CrawlContext = { http, robots: new RobotsCache(http), maxPages: Math.max(0, options.maxPages ?? 3) }
+  const ctx: CrawlContext = {
+    http,
+    robots: new RobotsCache(http),
+    maxPages: Math.max(0, options.maxPages ?? 3),
+    retryDelayMs: options.retryDelayMs ?? 2_000,
+    // What the technology fingerprints read of a page's source: its first 300 000 characters (DOM rules) and its end.
+    keepHtmlChars: Math.min(maxBytes, 300_000),
+    scanBytes: Math.max(maxBytes, options.scanBytes ?? 8_000_000),
+  }
   const lifetime = new AbortController()
   let closed = false
 

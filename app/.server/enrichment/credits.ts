@@ -43,13 +43,28 @@ function isCreditAt(text: string): boolean {
   const name = NAME_NOUN_AT.exec(text)?.[1]
   return name !== undefined && (/\d/.test(name) || name !== name.toLowerCase())
 }
+// Words of a credit heading that may be combined: "Conception & Réalisation", "Hébergement / Hébergeur".
+const WORK = '(?:conception|création|design|réalisation|développement|graphisme|intégration|hébergement|hébergeur)'
+const HEADING_SUFFIX = '(?:\\s+(?:du|de ce) site(?: internet| web)?|\\s+technique|\\s+graphique)?'
 /**
- * A line that is only a credit heading ("Réalisation", "Hébergement", "Crédits :"). Not "Création" or "Design" alone:
- * a florist's or a designer's section about their own work.
+ * A line or heading that is only a credit heading ("Réalisation", "Hébergement", "Crédits :", "Charte graphique",
+ * "Conception & Réalisation", "Site réalisé par"). Not "Création" or "Design" alone: a florist's or a designer's
+ * section about their own work.
  */
-export const CREDIT_HEADING =
-  /^(?:réalisation|crédits?|credits?|web ?design|webdesign|hébergement|hébergeur|hosting|web hosting|alojamiento|(?:conception|création|design) (?:et|&) (?:réalisation|développement)|(?:réalisation|création|conception|hébergement) du site(?: internet| web)?|site credits|impressum credits)\s*:?$/iu
-export const HOST_HEADING = /^(?:hébergement|hébergeur|hébergement du site|hosting|web hosting|alojamiento)\s*:?$/iu
+export const CREDIT_HEADING = new RegExp(
+  `^(?:(?:réalisation|crédits?|credits?|web ?design|webdesign|webmaster|charte graphique|hébergement|hébergeur|hosting|web hosting|hosting provider|alojamiento|site credits|impressum credits|prestataire d['’]hébergement)${HEADING_SUFFIX}` +
+    `|${WORK}(?:\\s*(?:et|and|&|/|,|-|–)\\s*${WORK})+${HEADING_SUFFIX}|(?:conception|création|design|réalisation) (?:graphique|technique|du site(?: internet| web)?)` +
+    `|site (?:internet |web )?(?:réalisé|conçu|créé|développé|hébergé) par|(?:web)?site (?:designed |built |made )?by|designed by|hosted by)\\s*:?$`,
+  'iu',
+)
+export const HOST_HEADING =
+  /^(?:hébergement|hébergeur|hosting|web hosting|hosting provider|alojamiento|prestataire d['’]hébergement)(?:\s+du site(?: internet| web)?)?(?:\s*(?:\/|et|&|-|–)\s*(?:hébergement|hébergeur))*\s*:?$/iu
+/**
+ * Identifiers of the hosts French sites name in their legal notice (OVH, o2switch, IONOS, Gandi, Wix): printed on thousands
+ * of sites, never the business's, whatever the layout around them.
+ */
+export const HOST_SIRENS = new Set(['424761419', '510909807', '431303775', '423093459'])
+export const HOST_PHONES = new Set(['+33972101007', '+33444446040', '+33970808911', '+14156399034'])
 /** A host's line: a known hosting company or a company form (so a gîte's "Hébergement" section is not cut). */
 export const HOST_LINE =
   /\b(?:ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|amazon web services|aws|google|microsoft|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch|sas|sarl|s\.a\.s|inc|ltd|llc|gmbh|b\.v|s\.l|s\.r\.l)\b/iu
@@ -88,6 +103,14 @@ function lineCredits(line: string): Range[] {
     from = end + 1
   }
   return out
+}
+
+/** The whole line is a credit (a credit phrase at its start, nothing of the site's own after it). */
+export function wholeLineCredit(line: string): boolean {
+  const trimmed = line.trim()
+  if (!trimmed || trimmed.length > MAX_LINE) return false
+  const first = lineCredits(trimmed)[0]
+  return first !== undefined && first[0] === 0 && first[1] === trimmed.length
 }
 
 /**

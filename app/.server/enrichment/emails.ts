@@ -68,9 +68,12 @@ const PLACEHOLDER_DOMAINS =
   /^(?:[a-z0-9-]+\.)*(?:example|exemple|beispiel|ejemplo|esempio|your-?domain|yourdomain|votre-?domaine|votredomaine|votre-?site|votresite|yoursite|your-?company|mydomain|mondomaine|monsite|mysite|domain|domaine|email|e-mail|adresse|test|company|entreprise|societe|sample|placeholder|website|ihre-?firma|ihre-?domain|esempio|ejemplo|voorbeeld|tu-?empresa|tu-?dominio)\.[a-z]{2,}$/
 const PLACEHOLDER_LOCALS =
   /^(?:votre|vous|your|you|yourname|your[._-]?name|youremail|your[._-]?email|your[._-]?mail|votre[._-]?(?:e-?mail|adresse|nom|mail)|nom|name|prenom[._-]?nom|firstname[._-]?lastname|first[._-]?last|john[._-]?doe|jane[._-]?doe|jdoe|user|username|utilisateur|example|exemple|someone|quelquun|x+|jean[._-]?dupont|max[._-]?mustermann|erika[._-]?mustermann|mario[._-]?rossi|juan[._-]?perez|jan[._-]?jansen|vorname[._-]?nachname|nom[._-]?prenom)$/
-/** Site builders, e-commerce platforms and theme vendors: their addresses show up in templates and credits, never as the business's. */
+/**
+ * Site builders, e-commerce platforms, theme vendors and web hosts: their addresses show up in templates, credits and
+ * legal notices ("Hébergeur : OVH … support@ovh.com"), never as the business's.
+ */
 const PLATFORM_DOMAINS =
-  /(?:^|\.)(?:prestashop\.com|shopify\.com|wix\.com|squarespace\.com|jimdo\.com|webflow\.com|wordpress\.(?:com|org)|elegantthemes\.com|wpastra\.com|brainstormforce\.com|themegrill\.com|themeisle\.com|oceanwp\.org|generatepress\.com|kadencewp\.com|elementor\.com|themeforest\.net|envato\.com|themefusion\.com|woocommerce\.com)$/
+  /(?:^|\.)(?:ovh\.(?:com|net|fr)|ovhcloud\.com|o2switch\.fr|ionos\.(?:com|fr|de)|1and1\.fr|gandi\.net|hostinger\.(?:com|fr)|lws\.fr|infomaniak\.com|netlify\.com|vercel\.com|godaddy\.com|siteground\.com|planethoster\.(?:com|net)|alwaysdata\.com|scaleway\.com|prestashop\.com|shopify\.com|wix\.com|squarespace\.com|jimdo\.com|webflow\.com|wordpress\.(?:com|org)|elegantthemes\.com|wpastra\.com|brainstormforce\.com|themegrill\.com|themeisle\.com|oceanwp\.org|generatepress\.com|kadencewp\.com|elementor\.com|themeforest\.net|envato\.com|themefusion\.com|woocommerce\.com)$/
 const SERVICE_DOMAINS = /(?:^|\.)(?:sentry\.io|sentry-next\.wixpress\.com|wixpress\.com|sentry\.wixpress\.com|ingest\.sentry\.io|sentry\.dev|bugsnag\.com|raygun\.io)$/
 const NO_REPLY = /^(?:no-?reply|do-?not-?reply|donotreply|ne-?pas-?repondre|mailer-daemon)(?:[._+-].*)?$/
 const LOCAL_SYNTAX = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/

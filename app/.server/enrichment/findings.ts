@@ -4,6 +4,7 @@
  * The crawler calls it on the pages it fetched; the discovery bench (bench/discovery.ts) and the corpus test call it
  * on fixture pages, so they measure exactly what the crawler finds on a site, without a network.
  */
+import { HOST_PHONES, HOST_SIRENS } from './credits.ts'
 import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText, isSiteAddress } from './emails.ts'
 import { jsonLdStrings, type ParsedPage } from './html.ts'
 import { addPhones, phoneFromWhatsAppUrl, phonesFromText } from './phones.ts'
@@ -45,7 +46,9 @@ function companyIds(pages: ExtractionPage[]): { siret: string | null; siren: str
   // Legal notices first: that is where the SIRET is meant to be.
   let ids = { siret: null as string | null, siren: null as string | null, companyIdsPage: null as string | null }
   for (const page of [...pages.filter((p) => p.kind === 'legal'), ...pages.filter((p) => p.kind !== 'legal')]) {
-    const found = companyIdsFromText(page.parsed.text)
+    // Credit blocks left out: the agency's or host's SIRET ("Hébergeur : OVH SAS, RCS Lille 424 761 419") is not the business's.
+    const found = companyIdsFromText(page.parsed.contactText)
+    if (found.siren && HOST_SIRENS.has(found.siren)) continue
     if (found.siret) return { ...found, companyIdsPage: page.url }
     if (found.siren && !ids.siren) ids = { siret: null, siren: found.siren, companyIdsPage: page.url }
   }
@@ -110,11 +113,11 @@ export function extractFindings(pages: ExtractionPage[], { country, robotsText }
     addSocialLinks(socialMedia, links.map((l) => l.url ?? '').filter(Boolean))
     addSocialLinks(socialMedia, jsonLdStrings(parsed.jsonLd, 'sameAs'))
     jsonLdPhones.push(...jsonLdStrings(parsed.jsonLd, 'telephone').map((raw): Found => [raw, page.url]))
-    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText).map((raw): Found => [raw, page.url]))
+    ;(page.kind === 'legal' ? legalTextPhones : textPhones).push(...phonesFromText(parsed.contactText, country).map((raw): Found => [raw, page.url]))
   }
   const phones = new Map<string, { number: string; page: string }>()
   addPhones(phones, [...telLinks, ...jsonLdPhones, ...whatsAppPhones.filter(([raw]) => raw), ...textPhones, ...legalTextPhones], country)
-  const kept = [...phones.values()].slice(0, MAX_PHONES)
+  const kept = [...phones.entries()].filter(([key]) => !HOST_PHONES.has(key)).map(([, phone]) => phone).slice(0, MAX_PHONES)
   return {
     emails: [...emails].slice(0, MAX_EMAILS),
     emailPages,

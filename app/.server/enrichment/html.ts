@@ -3,7 +3,8 @@
  * text, script URLs, meta tags, JSON-LD blocks and Cloudflare-protected emails. Everything the extractors need.
  */
 import { Parser } from 'htmlparser2'
-import { CREDIT_HEADING, creditRanges, HOST_HEADING, HOST_LINE, inRanges, mergeRanges, type Range, withoutRanges } from './credits.ts'
+import { CreditSections } from './credit-sections.ts'
+import { creditRanges, HOST_LINE, inRanges, mergeRanges, withoutRanges } from './credits.ts'
 
 interface PageLink {
   /** Absolute URL (fragment removed), or null when the href is not a usable http(s)/mailto/tel URL. */
@@ -44,11 +45,10 @@ const BLOCK = new Set([
 const HIDDEN = new Set(['script', 'style', 'template', 'svg', 'textarea', 'object', 'iframe'])
 const MAX_TEXT = 400_000
 const MAX_LINKS = 2_000
+const MAX_TAIL_LINKS = 200
 const MAX_JSON_LD = 200_000
 const MAX_INLINE_SCRIPT = 20_000
 const MAX_INLINE_SCRIPTS = 40
-const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'th', 'strong', 'b'])
-const CREDIT_BLOCK_TAGS = new Set(['p', 'div', 'dd', 'td', 'address', 'ul', 'ol', 'table', 'font', 'span', 'section'])
 const JS_TYPE = /^(?:|text\/javascript|application\/javascript|module|text\/ecmascript)$/
 
 function absolute(href: string, base: URL): string | null {
@@ -85,13 +85,11 @@ class PageCollector {
   // Open anchors (nested <a> is invalid but happens): text collects into the innermost.
   private readonly anchors: Array<{ href: string; text: string[]; start: number }> = []
   private readonly linkStarts: number[] = []
+  private readonly tailLinks: Array<[PageLink, number]> = []
   private script: { jsonLd: boolean; inline: boolean; parts: string[]; size: number } | null = null
   private readonly inlineScripts: string[] = []
-  // A credit heading ("<h2>Réalisation</h2>", "<dt>Hébergeur</dt>") makes the next block the agency's or host's.
-  private heading: { name: string; text: string } | null = null
-  private pendingCredit: 'agency' | 'host' | null = null
-  private creditBlock: { name: string; depth: number; start: number; host: boolean } | null = null
-  private readonly blockCredits: Array<{ range: Range; host: boolean }> = []
+  // Under a credit heading ("<h2>Réalisation</h2>", "<dt>Hébergeur</dt>"), the whole section is the agency's or host's.
+  private readonly credits = new CreditSections()
 
   constructor(private readonly pageUrl: string) {
     this.base = new URL(pageUrl)
@@ -104,9 +102,15 @@ class PageCollector {
   }
 
   private pushLink(href: string, text: string, start = this.textLength) {
-    if (this.links.length >= MAX_LINKS) return
-    this.links.push({ href, url: absolute(href, this.base), text, credit: false })
-    this.linkStarts.push(start)
+    const link = { href, url: absolute(href, this.base), text, credit: false }
+    if (this.links.length < MAX_LINKS) {
+      this.links.push(link)
+      this.linkStarts.push(start)
+      return
+    }
+    // Past the cap, the last links are kept: a long page's footer (legal notice, contact) comes at its end.
+    this.tailLinks.push([link, start])
+    if (this.tailLinks.length > MAX_TAIL_LINKS) this.tailLinks.shift()
   }
 
   private setBase(href: string) {
@@ -123,7 +127,9 @@ class PageCollector {
     const type = (attribs.type ?? '').trim().toLowerCase()
     const inline = !attribs.src && JS_TYPE.test(type) && this.inlineScripts.length < MAX_INLINE_SCRIPTS
     this.script = { jsonLd: type === 'application/ld+json', inline, parts: [], size: 0 }
-    const src = attribs.src ? absolute(attribs.src, this.base) : null
+    // A script a consent banner holds back (type="text/plain" data-src / data-cmplz-src) is still one the site loads.
+    const declared = attribs.src || attribs['data-src'] || attribs['data-cmplz-src']
+    const src = declared ? absolute(declared, this.base) : null
     if (src && !this.seenScripts.has(src)) {
       this.seenScripts.add(src)
       this.scriptSrc.push(src)
@@ -138,38 +144,8 @@ class PageCollector {
     else this.pushLink(href, attribs.alt ?? '')
   }
 
-  private creditOpen(name: string) {
-    if (this.creditBlock) {
-      if (name === this.creditBlock.name) this.creditBlock.depth++
-    } else if (this.pendingCredit && CREDIT_BLOCK_TAGS.has(name)) {
-      this.creditBlock = { name, depth: 0, start: this.textLength, host: this.pendingCredit === 'host' }
-      this.pendingCredit = null
-    } else if (HEADING_TAGS.has(name) && !this.heading) this.heading = { name, text: '' }
-  }
-
-  private creditClose(name: string) {
-    if (this.heading?.name === name) {
-      const heading = this.heading.text.replace(/\s+/g, ' ').trim()
-      this.pendingCredit = CREDIT_HEADING.test(heading) ? (HOST_HEADING.test(heading) ? 'host' : 'agency') : null
-      this.heading = null
-    }
-    const block = this.creditBlock
-    if (block?.name !== name) return
-    if (block.depth > 0) block.depth--
-    else {
-      this.blockCredits.push({ range: [block.start, this.textLength], host: block.host })
-      this.creditBlock = null
-    }
-  }
-
-  private creditText(data: string) {
-    if (this.heading) {
-      if (this.heading.text.length < 100) this.heading.text += data
-    } else if (this.pendingCredit && data.trim()) this.pendingCredit = null
-  }
-
   onopentag(name: string, attribs: Record<string, string>) {
-    if (this.hiddenDepth === 0) this.creditOpen(name)
+    this.credits.open(name, this.textLength, BLOCK.has(name))
     if (name === 'html' && attribs.lang) this.lang = attribs.lang.trim().toLowerCase() || null
     if (name === 'base' && attribs.href) this.setBase(attribs.href)
     if (name === 'title' && this.hiddenDepth === 0 && !this.title) this.inTitle = true
@@ -198,14 +174,14 @@ class PageCollector {
       return
     }
     if (this.hiddenDepth > 0) return
-    this.creditText(data)
+    this.credits.text(data, this.textLength)
     this.pushText(data)
     const anchor = this.anchors[this.anchors.length - 1]
     if (anchor && anchor.text.length < 50) anchor.text.push(data)
   }
 
   onclosetag(name: string) {
-    if (this.hiddenDepth === 0) this.creditClose(name)
+    this.credits.close(name, this.textLength, BLOCK.has(name))
     if (name === 'title') this.inTitle = false
     if (name === 'script' && this.script) {
       if (this.script.jsonLd) this.jsonLdTexts.push(this.script.parts.join(''))
@@ -223,6 +199,10 @@ class PageCollector {
   result(): ParsedPage {
     // Anchors never closed (truncated page) still count.
     for (const anchor of this.anchors) this.pushLink(anchor.href, anchor.text.join('').trim(), anchor.start)
+    for (const [link, start] of this.tailLinks.splice(0)) {
+      this.links.push(link)
+      this.linkStarts.push(start)
+    }
     const jsonLd: unknown[] = []
     for (const raw of this.jsonLdTexts) {
       try {
@@ -232,7 +212,8 @@ class PageCollector {
       }
     }
     const raw = this.textParts.join('')
-    const blocks = this.blockCredits.filter(({ range, host }) => !host || HOST_LINE.test(raw.slice(...range))).map(({ range }) => range)
+    const sections = this.credits.finish(this.textLength)
+    const blocks = sections.filter(({ range, host }) => !host || HOST_LINE.test(raw.slice(...range))).map(({ range }) => range)
     const credits = mergeRanges([...creditRanges(raw), ...blocks])
     this.links.forEach((link, i) => {
       link.credit = inRanges(credits, this.linkStarts[i] ?? -1)
@@ -254,7 +235,13 @@ class PageCollector {
 
 const normalizeText = (raw: string) => raw.replace(/[ \t\u00a0\u202f]+/g, ' ').replace(/ ?\n[\s]*/g, '\n')
 
-export function parsePage(html: string, pageUrl: string): ParsedPage {
+/** A page parsed as its text arrives: the crawler reads pages larger than the HTML it keeps in memory to their end. */
+export interface PageParser {
+  write(text: string): void
+  end(): ParsedPage
+}
+
+export function pageParser(pageUrl: string): PageParser {
   const collector = new PageCollector(pageUrl)
   const parser = new Parser(
     {
@@ -264,9 +251,19 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   )
+  return {
+    write: (text) => parser.write(text),
+    end: () => {
+      parser.end()
+      return collector.result()
+    },
+  }
+}
+
+export function parsePage(html: string, pageUrl: string): ParsedPage {
+  const parser = pageParser(pageUrl)
   parser.write(html)
-  parser.end()
-  return collector.result()
+  return parser.end()
 }
 
 /** Every object of a JSON-LD value (arrays, @graph, nested values), depth-limited. */

@@ -70,7 +70,16 @@ export interface GetOptions {
   maxBytes?: number
   /** Called before each hop (first URL included); throw to stop. */
   beforeHop?: (url: URL) => Promise<void>
+  /**
+   * Called with each answer that is not a redirect; a sink it returns receives the body as it arrives, up to
+   * `scanBytes`, and nothing is kept (`body` is empty): the caller parses while reading, in bounded memory.
+   */
+  stream?: (answer: { url: string; status: number; headers: Record<string, string | string[]> }) => BodySink | null
+  /** The cap when the body goes to a sink. */
+  scanBytes?: number
 }
+
+type BodySink = (chunk: Buffer) => void
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
@@ -182,7 +191,9 @@ export class GuardedHttp {
         response.body.destroy()
         return { url: url.href, status: response.statusCode, headers, body: Buffer.alloc(0), truncated: false }
       }
-      const { body, truncated } = await readCapped(response.body, headerValue(headers, 'content-encoding'), options.maxBytes ?? this.options.maxBytes)
+      const sink = options.stream?.({ url: url.href, status: response.statusCode, headers }) ?? null
+      const cap = sink ? (options.scanBytes ?? this.options.maxBytes) : (options.maxBytes ?? this.options.maxBytes)
+      const { body, truncated } = await readCapped(response.body, headerValue(headers, 'content-encoding'), cap, sink)
       if (deadline.signal.aborted) throw deadline.signal.reason
       return { url: url.href, status: response.statusCode, headers, body, truncated }
     } catch (error) {
@@ -222,8 +233,8 @@ function decoderFor(encoding: string | undefined): NodeJS.ReadWriteStream | null
   }
 }
 
-/** Reads at most `maxBytes` (after decompression), then stops the transfer. */
-async function readCapped(body: Readable, encoding: string | undefined, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+/** Reads at most `maxBytes` (after decompression), then stops the transfer; into `sink` when given, else kept. */
+async function readCapped(body: Readable, encoding: string | undefined, maxBytes: number, sink: BodySink | null): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = []
   let size = 0
   let truncated = false
@@ -233,14 +244,14 @@ async function readCapped(body: Readable, encoding: string | undefined, maxBytes
   try {
     for await (const chunk of source) {
       const buffer = chunk as Buffer
-      if (size + buffer.length > maxBytes) {
-        chunks.push(buffer.subarray(0, maxBytes - size))
-        size = maxBytes
+      const piece = size + buffer.length > maxBytes ? buffer.subarray(0, maxBytes - size) : buffer
+      if (sink) sink(piece)
+      else chunks.push(piece)
+      size += piece.length
+      if (piece !== buffer) {
         truncated = true
         break
       }
-      chunks.push(buffer)
-      size += buffer.length
     }
   } catch (error) {
     // A corrupt compressed stream after some data: keep what was decoded. Anything else is the caller's problem.
@@ -250,7 +261,7 @@ async function readCapped(body: Readable, encoding: string | undefined, maxBytes
     if (decoder) (decoder as unknown as Readable).destroy()
     await piping
   }
-  return { body: Buffer.concat(chunks, size), truncated }
+  return { body: sink ? Buffer.alloc(0) : Buffer.concat(chunks, size), truncated }
 }
 
 function toFetchError(error: unknown, url: URL): FetchError {

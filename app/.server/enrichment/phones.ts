@@ -120,9 +120,28 @@ function labelledAsIdentifier(text: string, index: number): boolean {
   return between.length <= 30 && !/\d/.test(between) && !PHONE_LABEL.test(between)
 }
 
-export function phonesFromText(text: string): string[] {
+/**
+ * Italian mobiles are written without a trunk 0 ("347 123 4567", "347.123.4567"): read only for Italian sites, grouped
+ * 3-3-4 / 3-3-3 / 3-7, or as one run of 9–10 digits right after a phone label ("Cell. 3471234567").
+ */
+const IT_MOBILE_GROUPED = /(?<![\w+/.,-])3\d{2}(?:([ .\-\u00a0])\d{3}\1\d{3,4}|[ .\-\u00a0]\d{6,7})(?![\w/.,-]?\d)/g
+const IT_MOBILE_RUN = /(?<![\w+/.,-])3\d{8,9}(?![\w/.,-]?\d)/g
+const PHONE_LABEL_BEFORE = /\b(?:t[ée]l|tel|cell|cellulare|mobile?|telefono|tel\.?\s*\/\s*fax|whatsapp|chiama\w*|phone)\.?\s*[:：]?\s*$/iu
+
+function italianMobiles(text: string): string[] {
+  const out: string[] = []
+  for (const match of text.matchAll(IT_MOBILE_GROUPED)) if (!labelledAsIdentifier(text, match.index)) out.push(match[0])
+  for (const match of text.matchAll(IT_MOBILE_RUN)) {
+    if (PHONE_LABEL_BEFORE.test(text.slice(Math.max(0, match.index - 30), match.index)) && !labelledAsIdentifier(text, match.index)) out.push(match[0])
+  }
+  return out
+}
+
+/** Phone candidates in text; `country` (ISO alpha-2) adds the national forms only that country writes (Italy). */
+export function phonesFromText(text: string, country?: string | null): string[] {
   const out: string[] = []
   for (const match of text.matchAll(PHONE_IN_TEXT)) if (!labelledAsIdentifier(text, match.index)) out.push(match[0])
+  if (toCountryCode(country) === 'IT') out.push(...italianMobiles(text))
   return out
 }
 

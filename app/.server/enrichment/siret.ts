@@ -47,6 +47,9 @@ const NUMBER_THEN_REGISTER = /(?<![\d.])((?:\d[ .\u00a0\u202f]?){8}\d)\s*(?:R\.?
 const RM_LABEL = /\bR[ée]pertoire\s+des\s+m[ée]tiers\b[^\d]{0,60}?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/gi
 // Intra-community VAT number: FR + 2-character key + SIREN ("FR 93 598058493").
 const VAT_FR = /\bFR\s?[0-9A-HJ-NP-Z]{2}\s?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/g
+// "SIREN / SIRET :⏎440 312 791 / 440 312 791 00088": two labels, then both numbers (either order) after them.
+const PAIR_NUMBER = '((?:\\d[ .\\u00a0\\u202f]?){8,13}\\d)'
+const PAIR_LABEL = new RegExp(`\\bSIRE[TN]\\s*(?:/|&|et|and|-|–)\\s*SIRE[TN]\\b\\s*(?:n[°o]\\.?\\s*)?[:：]?\\s*${PAIR_NUMBER}\\s*(?:/|&|-|–|,|;|\\n)\\s*${PAIR_NUMBER}(?!\\d)`, 'gi')
 // "858 653 181 00025 (SIRET)": the label after the number.
 const SIRET_AFTER = /(?<![\d.])((?:\d[ .\u00a0\u202f]?){13}\d)\s*\(?\s*SIRET\b/gi
 
@@ -66,10 +69,23 @@ function firstSiren(text: string, patterns: RegExp[]): string | null {
   return null
 }
 
+/** The numbers after a "SIREN / SIRET" label pair: the valid SIRET and SIREN among them, whatever their order. */
+function pairIds(text: string): CompanyIds {
+  for (const match of text.matchAll(PAIR_LABEL)) {
+    const numbers = [match[1], match[2]].map((raw) => (raw as string).replace(/\D/g, ''))
+    const siret = numbers.find((digits) => digits.length === 14 && isValidSiret(digits)) ?? null
+    const siren = numbers.find((digits) => digits.length === 9 && isValidSiren(digits)) ?? null
+    if (siret || siren) return { siret, siren: siret ? siret.slice(0, 9) : siren }
+  }
+  return { siret: null, siren: null }
+}
+
 /** The first valid SIRET (and a SIREN from it, or from a SIREN/RCS mention) in visible text. */
 export function companyIdsFromText(text: string): CompanyIds {
+  const pair = pairIds(text)
+  if (pair.siret) return pair
   let siret: string | null = null
-  let siren: string | null = null
+  let siren: string | null = pair.siren
   for (const match of text.matchAll(SIRET_LABEL)) {
     const digits = (match[1] as string).replace(/\D/g, '')
     if (!siret && digits.length === 14 && isValidSiret(digits)) siret = digits

