@@ -109,7 +109,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
       const overLimit = refused(await consumeLimit('forgotIp', ip), await consumeLimit('forgotEmail', submission.value.email))
       if (overLimit) return await limited(intent, submission, overLimit)
-      const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, { redirectTo: `${origin}/reset-password` })
+      // `lang`: the local auth server writes the email in the language the person is using (hosted Supabase ignores it).
+      const lang = getInstance(context).language === 'fr' ? 'fr' : 'en'
+      const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, { redirectTo: `${origin}/reset-password?lang=${lang}` })
       if (error) {
         const message = error.message || t('auth.errors.resetEmailFailed')
         return data({ intent, result: submission.reply({ formErrors: [message] }) }, { status: error.status === 429 ? 429 : 400 })

@@ -25,7 +25,9 @@ export async function recover(ctx: AuthContext, req: IncomingMessage, url: URL):
   await withTransaction(ctx.pool, async (db) => {
     const user = await findUserByEmail(db, email)
     if (!user) return
-    const mail = await prepareRecoveryEmail(db, { user, redirectTo, pkce })
+    // The app names the interface language in its redirect (`lang`), so the email speaks the language the person asked in.
+    const langHint = new URL(redirectTo).searchParams.get('lang')
+    const mail = await prepareRecoveryEmail(db, { user, redirectTo, pkce, langHint })
     try {
       await ctx.mailer.send(db, mail)
     } catch (error) {

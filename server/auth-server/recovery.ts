@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { emailLanguage, passwordResetEmail } from '#app/.server/email/templates.ts'
 import type { Queryable } from './db.ts'
 import type { Mail } from './mailer.ts'
 import { withQuery } from './redirects.ts'
@@ -28,24 +29,16 @@ function storedTokenHash(tokenHash: string) {
  */
 export async function prepareRecoveryEmail(
   db: Queryable,
-  { user, redirectTo, pkce }: { user: UserRow; redirectTo: string; pkce: boolean },
+  { user, redirectTo, pkce, langHint }: { user: UserRow; redirectTo: string; pkce: boolean; langHint?: string | null },
 ): Promise<Mail> {
   const tokenHash = newRecoveryToken(pkce)
   await db.query('update auth.users set recovery_token = $2, recovery_sent_at = now() where id = $1', [user.id, storedTokenHash(tokenHash)])
   // The link the Supabase SSR guide puts in the template: the app's own page verifies the
   // token server-side with verifyOtp({ type: 'recovery', token_hash }).
   const link = withQuery(redirectTo, { token_hash: tokenHash, type: 'recovery' })
-  return {
-    to: user.email ?? '',
-    subject: 'Reset Your Password',
-    text: ['Reset Password', '', 'Follow this link to reset the password for your user:', link].join('\n'),
-    html: `<h2>Reset Password</h2>\n<p>Follow this link to reset the password for your user:</p>\n<p><a href="${escapeHtml(link)}">Reset Password</a></p>`,
-    link,
-  }
-}
-
-function escapeHtml(text: string) {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+  // The language the person asked in (the app's hint), else the one stored with the account, else English.
+  const lang = emailLanguage(langHint, user.raw_user_meta_data?.locale)
+  return { to: user.email ?? '', ...passwordResetEmail({ link, lang, expiresInMinutes: RECOVERY_TOKEN_TTL_SECONDS / 60 }), link }
 }
 
 /**

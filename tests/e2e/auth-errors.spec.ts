@@ -56,7 +56,7 @@ test.describe('sign-in and sign-up errors', () => {
 
     const email = await readLatestEmail(user.email)
     expect(email.subject).toBe('Someone tried to create an account with your address')
-    expect(email.text).toContain('If it was you, sign in here:')
+    expect(email.text).toContain('Sign in to LeadAtlas:')
     // The account is untouched: its own password still signs in.
     await signIn(page, user)
     await expect(page).toHaveURL((url) => url.pathname === '/')

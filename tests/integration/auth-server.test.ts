@@ -194,11 +194,11 @@ describe.skipIf(!local)('sign-up with an address that already has an account (en
 
     const englishMail = await emailTo(english.email)
     expect(englishMail.subject).toBe('Someone tried to create an account with your address')
-    expect(englishMail.body_text).toContain('If it was you, sign in here: http://127.0.0.1:5999/login')
+    expect(englishMail.body_text).toContain('Sign in to LeadAtlas: http://127.0.0.1:5999/login')
     expect(englishMail.body_text).toContain('Forgot your password? Reset it here: http://127.0.0.1:5999/login?mode=forgot')
     const frenchMail = await emailTo(french.email)
     expect(frenchMail.subject).toBe("Quelqu'un a tenté de créer un compte avec votre adresse")
-    expect(frenchMail.body_text).toContain("Si c'était vous, connectez-vous ici : http://127.0.0.1:5999/login")
+    expect(frenchMail.body_text).toContain('Se connecter à LeadAtlas : http://127.0.0.1:5999/login')
     // A new address gets no such email.
     const newcomer = uniqueEmail('notice-new')
     expect((await postSignUp({ email: newcomer, password: PASSWORD })).status).toBe(200)

@@ -60,13 +60,26 @@ describe('local mailbox', () => {
       messages: Array<{ to: string; subject: string; link: string }>
     }
     expect(messages).toHaveLength(1)
-    expect(messages[0]).toMatchObject({ to: email, subject: 'Reset Your Password' })
+    expect(messages[0]).toMatchObject({ to: email, subject: 'Reset your LeadAtlas password' })
     expect(new URL(messages[0]!.link).searchParams.get('token_hash')).toMatch(/^(pkce_)?[A-Za-z0-9_-]{43}$/)
 
     const html = await (await fetch(`${mailbox.url}/?to=${encodeURIComponent(email)}`)).text()
     expect(html).toContain(email)
-    expect(html).toContain('Reset Your Password')
+    expect(html).toContain('Reset your LeadAtlas password')
     expect((await fetch(`${mailbox.url}/api/messages`, { method: 'POST' })).status).toBe(405)
+  })
+
+  test('the reset email is branded and in the language the person asked in, with the link and its expiry', async () => {
+    const email = uniqueEmail('french')
+    await signUp(auth, email)
+    expect((await client(auth).auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5999/reset-password?lang=fr' })).error).toBeNull()
+    const { messages } = (await (await fetch(`${mailbox.url}/api/messages?to=${encodeURIComponent(email)}`)).json()) as {
+      messages: Array<{ subject: string; text: string; link: string }>
+    }
+    expect(messages[0]).toMatchObject({ subject: 'Réinitialisez votre mot de passe LeadAtlas' })
+    expect(messages[0]!.text).toContain('LeadAtlas')
+    expect(messages[0]!.text).toContain('expire dans 60 minutes')
+    expect(messages[0]!.text).toContain(messages[0]!.link)
   })
 
   test('answers only requests addressed to a loopback name with its port (no DNS rebinding)', async () => {
@@ -126,7 +139,10 @@ describe('SMTP', () => {
       const mail = received.find((m) => m.to.includes(email))
       expect(mail).toBeDefined()
       expect(mail!.from).toBe('no-reply@leadatlas.test')
-      expect(mail!.raw).toContain('Subject: Reset Your Password')
+      expect(mail!.raw).toContain('Subject: Reset your LeadAtlas password')
+      // The branded HTML part goes out too (the button and the expiry).
+      expect(mail!.raw).toContain('Choose a new password')
+      expect(mail!.raw).toMatch(/expires in 60\s*minutes/)
       expect(mail!.raw).toMatch(/token_hash=/)
       const mailbox = await startMailbox({ databaseUrl })
       try {
