@@ -5,6 +5,13 @@
 /** A share of tasks that succeed, 0..1, by enrichment type. */
 export type FillRates = Readonly<Record<string, number>>
 
+/**
+ * Never pay twice, seen before the export: for each enrichment type, the positions (0-based, in the order the export
+ * takes the businesses) of the businesses whose result of that type the user already paid within the reuse window.
+ * A repeat of a paid enrichment is free, so the estimate leaves them out.
+ */
+export type PaidPositions = Readonly<Record<string, readonly number[]>>
+
 export interface ExportCostInput {
   /** Leads the export will hold (the match count, capped by the export limit and the user's max leads). */
   leads: number
@@ -13,6 +20,8 @@ export interface ExportCostInput {
   fillRates: FillRates
   /** The user's credit balance. */
   balance: number
+  /** What the user already paid for among these businesses (none when unknown). */
+  paid?: PaidPositions
 }
 
 export interface ExportCost {
@@ -25,6 +34,15 @@ export interface ExportCost {
   fullyEnrichableLeads: number
   /** The maximum is more than the balance: the export may stop (interrupted) before its last lead. */
   exceedsBalance: boolean
+  /** Leads of which at least one chosen enrichment is already paid (free again). */
+  paidLeads: number
+  /** Chosen enrichments already paid, over all leads (tasks that cost nothing). */
+  paidTasks: number
+}
+
+/** How many of the first `leads` businesses have their `type` already paid. */
+function paidAmong(paid: PaidPositions | undefined, type: string, leads: number): number {
+  return paid?.[type]?.filter((position) => position < leads).length ?? 0
 }
 
 function clampRate(rate: number | undefined): number {
@@ -32,20 +50,36 @@ function clampRate(rate: number | undefined): number {
   return Math.min(1, Math.max(0, rate))
 }
 
-export function exportCost({ leads, types, fillRates, balance }: ExportCostInput): ExportCost {
+export function exportCost({ leads, types, fillRates, balance, paid }: ExportCostInput): ExportCost {
   const count = Math.max(0, Math.floor(leads))
-  const perLead = types.length
-  const maxCredits = count * perLead
+  const chargeable = (type: string, within: number) => within - paidAmong(paid, type, within)
+  const maxCredits = types.reduce((sum, type) => sum + chargeable(type, count), 0)
   // An unknown type counts as always succeeding: the estimate never promises less than it may charge.
-  const expected = types.reduce((sum, type) => sum + count * clampRate(fillRates[type]), 0)
+  const expected = types.reduce((sum, type) => sum + chargeable(type, count) * clampRate(fillRates[type]), 0)
   const credits = Math.max(0, Math.floor(balance))
+  const paidPositions = new Set(types.flatMap((type) => (paid?.[type] ?? []).filter((position) => position < count)))
   return {
     leads: count,
     maxCredits,
     expectedCredits: Math.max(0, Math.ceil(expected - 1e-9)),
-    fullyEnrichableLeads: perLead === 0 ? count : Math.min(count, Math.floor(credits / perLead)),
+    fullyEnrichableLeads: fullyEnrichable(count, credits, (within) => types.reduce((sum, type) => sum + chargeable(type, within), 0)),
     exceedsBalance: maxCredits > credits,
+    paidLeads: paidPositions.size,
+    paidTasks: types.reduce((sum, type) => sum + paidAmong(paid, type, count), 0),
   }
+}
+
+/** The most leads (of `count`) whose chargeable enrichments the balance covers even if every one succeeds. */
+function fullyEnrichable(count: number, credits: number, maxCreditsOf: (leads: number) => number): number {
+  // maxCreditsOf grows with the leads: the largest n with maxCreditsOf(n) ≤ credits, by bisection.
+  let low = 0
+  let high = count
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (maxCreditsOf(middle) <= credits) low = middle
+    else high = middle - 1
+  }
+  return low
 }
 
 /** The leads an export will hold: what matches (or the lower bound the source allows), within both caps. */

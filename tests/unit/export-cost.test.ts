@@ -38,6 +38,33 @@ describe('exportCost', () => {
   })
 })
 
+describe('exportCost with never-pay-twice', () => {
+  const all = Array.from({ length: 197 }, (_, position) => position)
+
+  it('a phone-only repeat of a paid export is quoted at 0, and says every lead is already paid', () => {
+    const cost = exportCost({ leads: 197, types: ['phone'], fillRates: RATES, balance: 100, paid: { phone: all } })
+    expect(cost).toMatchObject({ leads: 197, maxCredits: 0, expectedCredits: 0, exceedsBalance: false, paidLeads: 197, paidTasks: 197, fullyEnrichableLeads: 197 })
+  })
+
+  it('only the positions within the leads count, type by type', () => {
+    const paid = { phone: [0, 1, 2, 150], email: [1, 180] }
+    const cost = exportCost({ leads: 100, types: ['phone', 'email', 'website'], fillRates: RATES, balance: 10_000, paid })
+    // phone: 100 − 3, email: 100 − 1, website: 100.
+    expect(cost.maxCredits).toBe(296)
+    expect(cost.expectedCredits).toBe(Math.ceil(97 * 0.8 + 99 * 0.35 + 100 * 0.6))
+    expect(cost).toMatchObject({ paidLeads: 3, paidTasks: 4 })
+    // A type not chosen is not counted, even when paid.
+    expect(exportCost({ leads: 100, types: ['website'], fillRates: RATES, balance: 10_000, paid }).paidLeads).toBe(0)
+  })
+
+  it('the balance fully enriches more leads when some of them are already paid', () => {
+    const paid = { phone: Array.from({ length: 50 }, (_, position) => position) }
+    // 2 types × 25 leads = 50 credits without reuse; the first 50 leads cost 1 credit each (email only).
+    expect(exportCost({ leads: 197, types: ['phone', 'email'], fillRates: RATES, balance: 50, paid }).fullyEnrichableLeads).toBe(50)
+    expect(exportCost({ leads: 197, types: ['phone', 'email'], fillRates: RATES, balance: 50 }).fullyEnrichableLeads).toBe(25)
+  })
+})
+
 describe('exportLeadCount', () => {
   it('is the match count within the export limit and the user cap', () => {
     expect(exportLeadCount(197, 1000, null)).toBe(197)
