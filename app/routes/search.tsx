@@ -14,6 +14,7 @@ import { labelOf, findCategory, getCategory, listCategories } from '#app/.server
 import { LocationQueryError, searchLevelsWithData, searchLocations } from '#app/.server/search/locations.ts'
 import { runPreview } from '#app/.server/search/preview.ts'
 import { resolveCriteria } from '#app/.server/search/resolve-criteria.ts'
+import { paidPositions } from '#app/.server/exports/paid-positions.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { sourceNotices } from '#app/.server/sources/selection.ts'
@@ -79,6 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { plan, remaining } = await getCreditsSummary(user)
   let search: SearchOutcome | null = null
   let france = false
+  let exportPlaceIds: string[] = []
   let status = 200
   const headers = new Headers()
   const overLimit = url.searchParams.get('run') === '1' ? refused(await consumeLimit('preview', user.id)) : undefined
@@ -95,6 +97,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (outcome.ok) {
       search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
       france = outcome.france
+      exportPlaceIds = outcome.exportPlaceIds
     } else if (outcome.validation && !outcome.validation.ok && outcome.validation.reason === 'plan') {
       search = { status: 'plan', message: t(outcome.messageKey), modalKey: outcome.validation.modalKey }
       status = outcome.status
@@ -112,6 +115,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           matches: search.count,
           exportCap: env.EXPORT_MAX_LEADS,
           fillRates: await currentFillRates(),
+          // Never pay twice, quoted: what this user already paid for among the businesses the export would take.
+          paid: await paidPositions(user, search.source, exportPlaceIds, env.ENRICHMENT_REUSE_DAYS),
+          reuseDays: env.ENRICHMENT_REUSE_DAYS,
           france,
           defaultName: [categoryLabel || t('search.allSectors'), criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX),
         }
@@ -170,6 +176,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const resolution = resolveCriteria(criteria)
   const france = resolution.ok && resolution.criteria.france
   const submission = parseWithZod(formData, { schema: CreateExportSchema })
+  // Without JavaScript, "Recalculate" posts the modal's choices: they come back as sent, with the figures for them.
+  if (formData.get('recalculate') === '1') return data(sentExportForm(submission.payload, france) satisfies ExportFormState)
   // The name's own rules first, as the form checks them (400 and the re-rendered form, message under the field).
   if (submission.status !== 'success') return data({ ...sentExportForm(submission.payload, france), result: submission.reply() } satisfies ExportFormState, { status: 400 })
   const { name } = submission.value
@@ -249,7 +257,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
           france={exportForm.france}
           idempotencyKey={exportForm.idempotencyKey}
           credits={exportForm.credits}
-          cost={{ matches: exportForm.matches, exportCap: exportForm.exportCap, fillRates: exportForm.fillRates }}
+          cost={{ matches: exportForm.matches, exportCap: exportForm.exportCap, fillRates: exportForm.fillRates, paid: exportForm.paid, reuseDays: exportForm.reuseDays }}
           filters={loaderData.filterValues}
           defaultName={exportForm.defaultName}
           closeHref={`${location.pathname}?${searchWithout(location.search, 'export')}`}

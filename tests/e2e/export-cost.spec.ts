@@ -64,6 +64,8 @@ test.describe('count and cost before spending', () => {
     expect(expected).toBeGreaterThan(0)
     expect(expected).toBeLessThanOrEqual(filtered * types)
     await expect(dialog.getByTestId('cost-balance')).toHaveText('100')
+    // The primary action stays in view at 1440×900 (a sticky footer), however long the form.
+    await expect(dialog.getByRole('button', { name: 'Start export' })).toBeInViewport()
     await expect(dialog.getByTestId('cost-exceeds')).toContainText(`fully enrich ${Math.floor(100 / types)} leads`)
     await expect(dialog.getByTestId('success-rules').locator('li')).toHaveCount(types)
     await expect(dialog.getByText('Website: the business\'s site was reached.')).toBeVisible()
@@ -91,6 +93,18 @@ test.describe('count and cost before spending', () => {
     await expect(page.getByTestId('exclusions')).toContainText('left out by the filters')
     await expectNoA11yViolations(page)
     await shots(page, 'export-detail', project)
+  })
+
+  test('on a phone (375×812) "Start export" is in view as the modal opens, and stays there while scrolling', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 })
+    await signUp(page, { skipProfile: true })
+    await page.goto(`${PARIS}&run=1&export=1`)
+    const dialog = page.getByRole('dialog', { name: 'Enrich and export' })
+    const start = dialog.getByRole('button', { name: 'Start export' })
+    await expect(start).toBeInViewport()
+    await dialog.getByTestId('success-rules').scrollIntoViewIfNeeded()
+    await expect(start).toBeInViewport()
+    await expectNoA11yViolations(page)
   })
 
   test('bad filter or max leads: a localized 400, the typed value kept', async ({ page }) => {

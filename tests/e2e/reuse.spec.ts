@@ -39,6 +39,23 @@ test.describe('never pay twice', () => {
     await expect(page.getByTestId('reused-mark')).toHaveCount(0)
     await expect(page.getByTestId('reused-count')).toHaveCount(0)
 
+    // Before the repeat starts, its cost already leaves out what never-pay-twice will not charge (and says so).
+    await page.goto(SEARCH.replace('&run=1', '&run=1&export=1'))
+    const dialog = page.getByRole('dialog', { name: 'Enrich and export' })
+    await dialog.getByLabel('Website', { exact: true }).uncheck()
+    await dialog.getByLabel('Social media', { exact: true }).uncheck()
+    await dialog.getByLabel(/Company registry/).uncheck()
+    if (testInfo.project.name === 'chromium-nojs') {
+      // Without JavaScript the panel follows the choices through "Recalculate", which keeps every one of them.
+      await dialog.getByTestId('cost-recalculate').click()
+      await expect(dialog.getByLabel('Website', { exact: true })).not.toBeChecked()
+      await expect(dialog.getByLabel('Email', { exact: true })).toBeChecked()
+    }
+    const leads = Number((await dialog.getByTestId('cost-leads').innerText()).replace(/\D/g, ''))
+    await expect(dialog.getByTestId('cost-maxCredits')).toHaveText(String(leads * 2 - firstCost))
+    await expect(dialog.getByTestId('cost-already-paid')).toContainText(`${leads} leads,`)
+    await expect(dialog.getByTestId('cost-already-paid')).toContainText('already paid within 90 days')
+
     const secondId = await exportPhonesAndEmails(page, 'Same bakeries again')
     await expect(page.getByTestId('credits-used')).toHaveText('0')
     // Every result the first export paid for comes back free: the summary counts them.

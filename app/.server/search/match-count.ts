@@ -23,21 +23,24 @@ export async function scanMatches(
   params: SearchParams,
   category: ResolvedCategory | null,
   filters: SearchFilters,
-  signal?: AbortSignal,
-): Promise<{ preview: Business[]; count: MatchCount }> {
+  { signal, exportCap = 0 }: { signal?: AbortSignal; exportCap?: number } = {},
+): Promise<{ preview: Business[]; count: MatchCount; exportPlaceIds: string[] }> {
   const limit = freeScanLimit(source)
   // Where it is free, one more than the limit is asked for: whether it comes says if the source had more. Google
   // would fetch (and bill) a whole page for it, so a full first page there is simply "at least".
   const probe = source.name !== 'google'
   const preview: Business[] = []
+  // The place ids of the businesses an export of this search would take, in its order (never pay twice, estimated).
+  const exportPlaceIds: string[] = []
   let read = 0
   let matches = 0
   for await (const business of source.search(params, category, { limit: probe ? limit + 1 : limit, signal })) {
-    if (read === limit) return { preview, count: { value: matches, exact: false } }
+    if (read === limit) return { preview, count: { value: matches, exact: false }, exportPlaceIds }
     read++
     if (!matchesFilters(business, filters)) continue
     matches++
     if (preview.length < PREVIEW_LIMIT) preview.push(business)
+    if (exportPlaceIds.length < exportCap) exportPlaceIds.push(business.placeId)
   }
-  return { preview, count: { value: matches, exact: probe || read < limit } }
+  return { preview, count: { value: matches, exact: probe || read < limit }, exportPlaceIds }
 }

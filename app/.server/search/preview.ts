@@ -24,7 +24,7 @@ import { checkPlan, resolveCriteria, searchParamsOf, type LocationField } from '
 import { scanMatches } from './match-count.ts'
 
 export type PreviewOutcome =
-  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount; france: boolean }
+  | { ok: true; results: PreviewLead[]; source: 'demo' | 'osm' | 'google'; count: MatchCount; france: boolean; exportPlaceIds: string[] }
   | { ok: false; status: number; error: string; messageKey: string; validation?: SearchValidation; field?: LocationField }
 
 /** The category id from the picker, or free text resolved to a known category when it names one. */
@@ -73,6 +73,8 @@ interface CachedPreview {
   results: PreviewLead[]
   source: LeadSourceName
   count: MatchCount
+  /** The place ids an export of this search would take first (up to EXPORT_MAX_LEADS), in its order. */
+  exportPlaceIds: string[]
 }
 
 const PREVIEW_CACHE_MAX_ENTRIES = 1_000
@@ -103,8 +105,8 @@ function previewCacheKey(source: LeadSource, params: SearchParams, category: Res
 
 async function cachedPreview(source: LeadSource, params: SearchParams, category: ResolvedCategory | null, filters: SearchFilters, signal?: AbortSignal): Promise<CachedPreview> {
   const compute = async (scanSignal?: AbortSignal): Promise<CachedPreview> => {
-    const scan = await scanMatches(source, params, category, filters, scanSignal)
-    return { results: scan.preview.map(previewLead), source: source.name, count: scan.count }
+    const scan = await scanMatches(source, params, category, filters, { signal: scanSignal, exportCap: env.EXPORT_MAX_LEADS })
+    return { results: scan.preview.map(previewLead), source: source.name, count: scan.count, exportPlaceIds: scan.exportPlaceIds }
   }
   const ttlSeconds = env.PREVIEW_CACHE_SECONDS
   if (ttlSeconds === 0) return compute(signal)

@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import { selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { ENRICHMENT } from '#app/domain/enrichment-types.ts'
-import { exportCost, exportLeadCount, type FillRates } from '#app/domain/export-cost.ts'
+import { exportCost, exportLeadCount, type FillRates, type PaidPositions } from '#app/domain/export-cost.ts'
 import type { MatchCount } from '#app/domain/search.ts'
 import { Alert } from '../ui/alert.tsx'
+import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
 
 export interface ExportCostInfo {
@@ -12,6 +13,10 @@ export interface ExportCostInfo {
   /** EXPORT_MAX_LEADS: no export holds more leads. */
   exportCap: number
   fillRates: FillRates
+  /** Never pay twice: what the user already paid for among the businesses the export would take, by option. */
+  paid?: PaidPositions
+  /** ENRICHMENT_REUSE_DAYS: how long a paid enrichment stays free. */
+  reuseDays?: number
 }
 
 /** Reads the max leads field: a whole number ≥ 1, else no cap of the user's own. */
@@ -33,6 +38,7 @@ export function ExportCostPanel({
   typed,
   onTyped,
   last,
+  hydrated,
 }: {
   cost: ExportCostInfo
   credits: number
@@ -44,6 +50,8 @@ export function ExportCostPanel({
   onTyped: (value: string) => void
   /** The last submission: the server's refusal. */
   last?: { maxLeadsError?: string }
+  /** With JavaScript the panel follows every change; without it, "Recalculate" posts the choices and comes back. */
+  hydrated: boolean
 }) {
   const { t, i18n } = useTranslation()
   const errors = field.errors?.map((key) => t(key, { max: cost.exportCap })) ?? (last?.maxLeadsError ? [last.maxLeadsError] : undefined)
@@ -51,7 +59,7 @@ export function ExportCostPanel({
   const types = selectedTypes(options)
   const cap = typedCap(typed)
   const leads = exportLeadCount(cost.matches.value, cost.exportCap, cap)
-  const estimate = exportCost({ leads, types, fillRates: cost.fillRates, balance: credits })
+  const estimate = exportCost({ leads, types, fillRates: cost.fillRates, balance: credits, paid: cost.paid })
   // An "at least" count not cut by a cap is a floor: so are the credits computed from it.
   const floor = !cost.matches.exact && leads === cost.matches.value ? '+' : ''
   const stats = [
@@ -75,6 +83,7 @@ export function ExportCostPanel({
           </div>
         ))}
       </dl>
+      <AlreadyPaidNote leads={estimate.leads} paidLeads={estimate.paidLeads} reuseDays={cost.reuseDays ?? 0} />
       <p className="text-xs text-slate-500">{t('exports.modal.cost.expectedHint')}</p>
       {estimate.exceedsBalance ? (
         <Alert tone="warning">
@@ -99,8 +108,31 @@ export function ExportCostPanel({
           className: 'sm:max-w-48',
         }}
       />
+      {hydrated ? null : <RecalculateButton />}
       <SuccessRules options={options} />
     </section>
+  )
+}
+
+/** Never pay twice, said before the export: how many of its leads hold enrichments already paid (free again). */
+function AlreadyPaidNote({ leads, paidLeads, reuseDays }: { leads: number; paidLeads: number; reuseDays: number }) {
+  const { t, i18n } = useTranslation()
+  if (paidLeads === 0) return null
+  const format = (value: number) => new Intl.NumberFormat(i18n.language).format(value)
+  return (
+    <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800 ring-1 ring-emerald-200 ring-inset" data-testid="cost-already-paid">
+      {t('exports.modal.cost.alreadyPaid', { count: leads, formatted: format(leads), paid: format(paidLeads), days: reuseDays })}
+    </p>
+  )
+}
+
+/** Without JavaScript: posts every choice of the form and renders the modal again with the figures for them. */
+function RecalculateButton() {
+  const { t } = useTranslation()
+  return (
+    <Button type="submit" name="recalculate" value="1" variant="secondary" size="sm" formNoValidate data-testid="cost-recalculate">
+      {t('exports.modal.cost.recalculate')}
+    </Button>
   )
 }
 

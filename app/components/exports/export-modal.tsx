@@ -127,7 +127,9 @@ export function ExportModal({
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
         <OnlyNewOption defaultChecked={last?.onlyNew} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
-        {noCredits ? null : <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} typed={maxLeads} onTyped={setMaxLeads} last={last} />}
+        {noCredits ? null : (
+          <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} typed={maxLeads} onTyped={setMaxLeads} last={last} hydrated={hydrated} />
+        )}
         <ExportModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} disabled={hydrated && nothingSelected} />
       </Form>
     </Modal>
@@ -172,7 +174,8 @@ function useOwnFormAction() {
 function ExportModalActions({ closeHref, noCredits, pending, disabled }: { closeHref: string; noCredits: boolean; pending: boolean; disabled: boolean }) {
   const { t } = useTranslation()
   return (
-    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+    // Sticky: the primary action stays in view however long the form (1440×900 and 375×812 alike).
+    <div className="sticky bottom-0 z-10 -mx-6 -mb-6 flex flex-col-reverse gap-3 rounded-b-2xl border-t border-slate-200 bg-white/95 px-6 py-4 backdrop-blur-sm sm:-mx-8 sm:-mb-8 sm:flex-row sm:justify-end sm:px-8" data-testid="export-actions">
       <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
         {t('common.cancel')}
       </Link>
