@@ -138,7 +138,7 @@ describe("the local auth server's password grant", () => {
       body: JSON.stringify({ email, password }),
     })
 
-  test("one client's burst: one hash at a time and two waiting, the rest refused at once (429, Retry-After); another client signs in meanwhile", async () => {
+  test("one client's burst: one hash at a time and two waiting, the surplus refused at once (429, Retry-After) and never hashed; another client signs in meanwhile", async () => {
     const email = await newUser()
     const before = passwordWorkDoneInThreads()
     const ipA = newIp()
@@ -147,11 +147,14 @@ describe("the local auth server's password grant", () => {
     const answers = await burst
     expect(other.status).toBe(200)
     const refused = answers.filter((r) => r.status === 429)
-    expect(refused.length).toBeGreaterThanOrEqual(17)
+    // The grants reach the hashing one database lookup apart, so a hash may finish before the last arrive:
+    // 17 refusals when they all arrive at once, a few less on a busy machine — never none, as before.
+    expect(refused.length).toBeGreaterThanOrEqual(10)
     expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(await refused[0]!.json()).toMatchObject({ code: 'over_request_rate_limit' })
     expect(answers.every((r) => r.status === 400 || r.status === 429)).toBe(true)
-    expect(passwordWorkDoneInThreads() - before).toBeLessThanOrEqual(4)
+    // Refused ones were never hashed: the threads did the other client's sign-in and the burst's admitted ones only.
+    expect(passwordWorkDoneInThreads() - before).toBe(1 + answers.length - refused.length)
   })
 
   test('the threads queue is bounded: past it, grants are refused at once (429), never a 5xx', { timeout: 60_000 }, async () => {
