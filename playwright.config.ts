@@ -73,6 +73,9 @@ export default defineConfig({
       RATE_LIMIT_TOKEN_IP: '100000/60',
       RATE_LIMIT_FORGOT_IP: '100000/60',
       HOST: '127.0.0.1',
+      // One proxy hop: a spec may then stand for another client with X-Forwarded-For (a burst from its own address
+      // that must not take 127.0.0.1's share of sign-ins, which every other spec uses). Browsers send none.
+      TRUST_PROXY: '1',
       // The source is pinned to demo data through the default LEADS_SOURCE=auto: Overpass and the registry on
       // loopback port 1, which fetch refuses to connect to (a Fetch-standard "bad port"), so start-up falls back to
       // demo data (and the demo registry) at once, never reaching out, and the search page shows the fallback banner

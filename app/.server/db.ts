@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type RawBuilder, type Tran
 import pg from 'pg'
 import { data } from 'react-router'
 import { isDatabaseUnavailable } from './db-errors.ts'
+import { databaseTimeouts } from './db-timeouts.ts'
 import { env } from './env.server.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import type { DB as Database, JsonValue } from './db/schema.generated.ts'
@@ -52,22 +53,6 @@ export function getPool(): pg.Pool {
     pool.on('error', (error) => console.error('[db] idle client error:', error.message))
   }
   return pool
-}
-
-/**
- * A request never waits on the database for longer than a user would: a slow statement is
- * cancelled by Postgres (statement_timeout), a paused or unreachable server by the client
- * (connection and query timeouts); both then answer 503 (withUser) instead of hanging.
- */
-function databaseTimeouts() {
-  const statement = env.DB_STATEMENT_TIMEOUT_MS
-  return {
-    connectionTimeoutMillis: env.DB_CONNECT_TIMEOUT_MS,
-    statement_timeout: statement,
-    // Client-side backstop for a server that accepts the connection but never answers (paused, partitioned).
-    query_timeout: statement + 2_000,
-    idle_in_transaction_session_timeout: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-  }
 }
 
 export function getDb(): Kysely<Database> {

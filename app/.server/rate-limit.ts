@@ -28,7 +28,12 @@ async function guarded(work: (limiter: RateLimiter) => Promise<LimitOutcome>): P
 }
 
 export const consumeLimit = (name: LimitName, key: string) => guarded((limiter) => limiter.consume(name, key))
-export const checkLimit = (name: LimitName, key: string) => guarded((limiter) => limiter.check(name, key))
+/** Gives back a point consumeLimit() took (an attempt that did not fail after all). */
+export const rewardLimit = (name: LimitName, key: string) =>
+  guarded(async (limiter) => {
+    await limiter.reward(name, key)
+    return { ok: true }
+  })
 export const resetLimit = (name: LimitName, key: string) =>
   guarded(async (limiter) => {
     await limiter.reset(name, key)

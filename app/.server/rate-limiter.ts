@@ -65,6 +65,8 @@ export interface RateLimiter {
   consume(name: LimitName, key: string): Promise<LimitOutcome>
   /** Whether the key is currently over its limit, without counting (for failure-only limits). */
   check(name: LimitName, key: string): Promise<LimitOutcome>
+  /** Gives back one point consume() took, for an attempt that turned out not to count (a successful sign-in). */
+  reward(name: LimitName, key: string): Promise<void>
   /** Forgets the key (e.g. an account's failures after a successful sign-in). */
   reset(name: LimitName, key: string): Promise<void>
 }
@@ -116,6 +118,13 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
         throw new RateLimitUnavailable(error)
       }
       return res && res.consumedPoints >= spec.points ? refusal(res) : { ok: true }
+    },
+    async reward(name, key) {
+      try {
+        await get(name).limiter.reward(digest(key))
+      } catch (error) {
+        throw new RateLimitUnavailable(error)
+      }
     },
     async reset(name, key) {
       try {

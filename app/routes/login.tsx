@@ -7,7 +7,8 @@ import type { Route } from './+types/login'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
 import { clientIp } from '#app/.server/internal-headers.ts'
-import { checkLimit, consumeLimit, refusalAnswer, refusalPause, refused, resetLimit, type Refusal } from '#app/.server/rate-limit.ts'
+import { consumeLimit, refusalAnswer, refusalPause, refused, type Refusal } from '#app/.server/rate-limit.ts'
+import { signIn } from '#app/.server/sign-in.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { updateProfile } from '#app/.server/profile.ts'
 import { signUpAction } from '#app/.server/sign-up.ts'
@@ -17,7 +18,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, PasswordField } from '#app/components/ui/field.tsx'
 import { CloseIcon, Modal } from '#app/components/ui/modal.tsx'
-import { authErrorKey, ForgotPasswordSchema, ProfileSchema, SignInSchema, SignUpSchema } from '#app/domain/auth.ts'
+import { ForgotPasswordSchema, ProfileSchema, SignInSchema, SignUpSchema } from '#app/domain/auth.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { env } from '#app/.server/env.server.ts'
@@ -72,24 +73,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'signin': {
       const submission = parseWithZod(formData, { schema: SignInSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-      const email = submission.value.email.toLowerCase()
-      // Failed attempts are counted per account (the lockout) and per address; a refusal comes
-      // before the password is even checked, so the right password does not get through either.
-      const blocked = refused(await checkLimit('signinAccount', email), await checkLimit('signinIp', ip))
-      if (blocked) return await limited(intent, submission, blocked)
-      const { error } = await supabase.auth.signInWithPassword({ email: submission.value.email, password: submission.value.password })
-      if (error) {
-        if (error.code === 'invalid_credentials') {
-          await consumeLimit('signinAccount', email)
-          await consumeLimit('signinIp', ip)
-        }
-        return data(
-          { intent, result: submission.reply({ formErrors: [t(authErrorKey(error.code, error.status))], hideFields: ['password'] }) },
-          { status: error.status === 429 ? 429 : (error.status ?? 0) >= 500 || error.status === 0 ? 503 : 400 },
-        )
-      }
-      await resetLimit('signinAccount', email)
-      throw redirect(safeRedirectPath(submission.value.redirectTo))
+      const outcome = await signIn(supabase, { email: submission.value.email, password: submission.value.password, ip })
+      if (outcome.ok) throw redirect(safeRedirectPath(submission.value.redirectTo))
+      if ('refusal' in outcome) return await limited(intent, submission, outcome.refusal)
+      return data(
+        { intent, result: submission.reply({ formErrors: [t(outcome.messageKey)], hideFields: ['password'] }) },
+        { status: outcome.status, headers: outcome.status === 503 ? { 'Retry-After': '5' } : undefined },
+      )
     }
     case 'signup':
       return signUpAction({ request, context, formData })

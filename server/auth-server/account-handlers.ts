@@ -4,7 +4,7 @@ import type { AuthContext } from './context.ts'
 import { isUniqueViolation, withTransaction } from './db.ts'
 import { AuthError, invalidCredentials, validationFailed } from './errors.ts'
 import { answerExistingAddress } from './existing-address.ts'
-import { readJsonBody } from './http.ts'
+import { clientAddress, readJsonBody } from './http.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import type { Reply } from './reply.ts'
 import { sessionJson, startSession } from './session-tokens.ts'
@@ -57,18 +57,22 @@ export async function signUp(ctx: AuthContext, req: IncomingMessage): Promise<Re
 export async function token(ctx: AuthContext, req: IncomingMessage, url: URL): Promise<Reply> {
   const grantType = url.searchParams.get('grant_type')
   const body = await readJsonBody(req)
-  if (grantType === 'password') return passwordGrant(ctx, body)
+  if (grantType === 'password') return passwordGrant(ctx, body, clientAddress(req))
   if (grantType === 'refresh_token') return refreshTokenGrant(ctx, body)
   throw validationFailed('unsupported_grant_type')
 }
 
-async function passwordGrant(ctx: AuthContext, body: Record<string, unknown>): Promise<Reply> {
+/**
+ * The grant's attempts were already counted before any hashing (the router consumes RATE_LIMIT_TOKEN_IP
+ * per client first); the hash itself waits in the client's fair share of the threads (passwords.ts).
+ */
+async function passwordGrant(ctx: AuthContext, body: Record<string, unknown>, client: string): Promise<Reply> {
   const email = normaliseEmail(body.email)
   if (!email) throw validationFailed('missing email or phone')
   const password = typeof body.password === 'string' ? body.password : ''
   const user = await findUserByEmail(ctx.pool, email)
   // Same answer for an unknown email and a wrong password: no account enumeration.
-  if (!(await verifyPassword(password, user?.encrypted_password)) || !user) throw invalidCredentials()
+  if (!(await verifyPassword(password, user?.encrypted_password, client)) || !user) throw invalidCredentials()
   if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed')
   const session = await withTransaction(ctx.pool, async (db) =>
     startSession(ctx, db, await recordSignIn(db, user.id), 'password'),

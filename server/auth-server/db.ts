@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { databaseTimeouts } from '#app/.server/db-timeouts.ts'
 
 /** Anything that runs a query: the pool itself or a client inside a transaction. */
 export interface Queryable {
@@ -8,15 +9,9 @@ export interface Queryable {
 export function createPool(databaseUrl: string) {
   // The auth server sees little traffic (dev/test only); a handful of connections is plenty
   // and leaves room in Postgres for the app, the worker and the tests.
-  // Timeouts: a paused or unreachable database is a quick 503, never a hung sign-in.
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: 5,
-    idleTimeoutMillis: 10_000,
-    connectionTimeoutMillis: 5_000,
-    statement_timeout: 8_000,
-    query_timeout: 10_000,
-  })
+  // The app's timeouts (DB_STATEMENT_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS): a paused or unreachable
+  // database is a 503 within the bound pages keep, never a hung sign-in.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 5, idleTimeoutMillis: 10_000, ...databaseTimeouts() })
   // An idle client dropped by Postgres (e.g. during shutdown) must not crash the process.
   pool.on('error', () => {})
   return pool
