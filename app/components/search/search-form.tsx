@@ -87,8 +87,8 @@ export function SearchForm({
     onCriteriaChange(next, label)
   }
   const formRef = useTypedBeforeHydration(restoreTyped)
-  // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx); until then the no-JS pickers.
-  const hydrated = useComboboxReady(() => {
+  // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx: on the first interaction); until then the no-JS pickers.
+  const hydrated = useComboboxReady(formRef, () => {
     const typed = formRef.current ? changedFields(formRef.current) : new Map()
     if (typed.size) restoreTyped(typed)
   })
