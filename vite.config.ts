@@ -13,7 +13,7 @@ export default defineConfig({
     {
       ...compression({
         include: /\.(js|mjs|css|svg|json)$/,
-        threshold: 1024,
+        threshold: 0,
         algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
       }),
       applyToEnvironment: (environment) => environment.name === 'client',
