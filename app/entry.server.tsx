@@ -54,6 +54,10 @@ export default function handleRequest(
         </NonceProvider>,
         {
           nonce,
+          // React sends a finished <Suspense> boundary after the rest of the page, to be moved in
+          // place by a script, once the page is past this many bytes (default 12 800): without
+          // JavaScript it would never show (e.g. the export modal, app/components/search/lazy-export-modal.tsx).
+          progressiveChunkSize: Number.POSITIVE_INFINITY,
           [readyOption]() {
             shellRendered = true
             const body = new PassThrough({
