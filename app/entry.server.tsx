@@ -7,6 +7,8 @@ import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type H
 import { safeI18n } from '#app/.server/i18n.ts'
 import { cspNonce } from '#app/.server/internal-headers.ts'
 import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
+import { inlineStyles } from '#app/.server/inline-styles.ts'
+import { InlineStylesProvider } from '#app/utils/inline-styles.tsx'
 import { NonceProvider } from '#app/utils/nonce.tsx'
 
 export const streamTimeout = 5_000
@@ -45,11 +47,17 @@ export default function handleRequest(
         <NonceProvider value={nonce}>
           {/* The error page must render even when the request failed before the i18n middleware ran. */}
           <I18nextProvider i18n={safeI18n(loadContext)}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            <InlineStylesProvider value={inlineStyles}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </InlineStylesProvider>
           </I18nextProvider>
         </NonceProvider>,
         {
           nonce,
+          // React sends a finished <Suspense> boundary after the rest of the page, to be moved in
+          // place by a script, once the page is past this many bytes (default 12 800): without
+          // JavaScript it would never show (e.g. the export modal, app/components/search/lazy-export-modal.tsx).
+          progressiveChunkSize: Number.POSITIVE_INFINITY,
           [readyOption]() {
             shellRendered = true
             const body = new PassThrough({

@@ -18,6 +18,7 @@ import { originCheckMiddleware } from '#app/.server/origin-check.ts'
 import { allowHeaderMiddleware, requestGuardMiddleware } from '#app/.server/request-guard.ts'
 import { supabaseMiddleware } from '#app/.server/supabase.ts'
 import { isLanguage, loadMessages } from '#app/i18n.ts'
+import { InlineStyles } from '#app/utils/inline-styles.tsx'
 import { useNonce } from '#app/utils/nonce.tsx'
 import stylesheet from './app.css?url'
 
@@ -25,7 +26,8 @@ import stylesheet from './app.css?url'
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, allowHeaderMiddleware, requestGuardMiddleware, originCheckMiddleware, supabaseMiddleware]
 
 export const links: Route.LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesheet },
+  // Production inlines the stylesheet (<InlineStyles />): no request blocks the first paint.
+  ...(import.meta.env.PROD ? [] : [{ rel: 'stylesheet', href: stylesheet }]),
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
@@ -55,6 +57,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <InlineStyles />
         <Links />
       </head>
       <body className="h-full text-slate-900 antialiased">

@@ -2,7 +2,7 @@
 // and the route (parseWithZod / safeParse, on the server) share. Pure: no server imports.
 import { z } from 'zod'
 import { ENRICHMENT_TYPES, type EnrichmentType } from './enrichment.ts'
-import { ExportNameSchema } from './exports.ts'
+import { EXPORT_ERROR_KEYS, EXPORT_NAME_MAX, EXPORT_STATUS_FILTERS } from './exports.ts'
 import { isUuid } from './ids.ts'
 
 /** Unknown names are dropped rather than refused, as optionsFromValues does: the toggle rules (which need the
@@ -26,6 +26,28 @@ const MaxLeadsSchema = z.coerce
   .int('exports.errors.maxLeadsInvalid')
   .min(1, 'exports.errors.maxLeadsInvalid')
   .optional()
+
+/**
+ * The export name as the modal's form validates it (conform, client and server), with the same rules
+ * and messages as validateCreateExport. Messages are i18n keys.
+ */
+export const ExportNameSchema = z.object({
+  name: z
+    .string({ error: EXPORT_ERROR_KEYS.name_required })
+    .trim()
+    .min(1, { error: EXPORT_ERROR_KEYS.name_required })
+    // Counted in characters (code points), like validateCreateExport, not UTF-16 units.
+    .refine((name) => [...name].length <= EXPORT_NAME_MAX, { error: EXPORT_ERROR_KEYS.name_too_long }),
+})
+
+/**
+ * The list's `?status=`: absent means all; anything else unknown (even empty) is a bad request, so a
+ * mistyped link says so instead of silently listing everything.
+ */
+export const ExportStatusFilterSchema = z
+  .enum(EXPORT_STATUS_FILTERS)
+  .nullable()
+  .transform((filter) => filter ?? 'all')
 
 /** "Enrich and export" on the search page. The criteria ride along as the search's own fields (search-schema.ts). */
 export const CreateExportSchema = ExportNameSchema.extend({

@@ -1,6 +1,6 @@
 // Export rules (SPEC §3, §4 export status values and toggles, §5 Export / Add enrichment, §8 Export errors).
-// Pure: shared by client and server. The server validates with the same functions the form uses.
-import { z } from 'zod'
+// Pure: shared by client and server. The server validates with the same functions the form uses. No zod here:
+// every page imports this module, and the schemas (export-commands.ts) reach the browser only when a form needs them.
 import {
   applyToggleRules,
   ENRICHMENT_TYPES,
@@ -103,19 +103,6 @@ export function plansHint(code: string | undefined): { plansUrl?: string } {
 export function canStartExport(remainingCredits: number): boolean {
   return Number.isFinite(remainingCredits) && remainingCredits > 0
 }
-
-/**
- * The export name as the modal's form validates it (conform, client and server), with the same rules
- * and messages as validateCreateExport. Messages are i18n keys.
- */
-export const ExportNameSchema = z.object({
-  name: z
-    .string({ error: EXPORT_ERROR_KEYS.name_required })
-    .trim()
-    .min(1, { error: EXPORT_ERROR_KEYS.name_required })
-    // Counted in characters (code points), like validateCreateExport, not UTF-16 units.
-    .refine((name) => [...name].length <= EXPORT_NAME_MAX, { error: EXPORT_ERROR_KEYS.name_too_long }),
-})
 
 // ---------------------------------------------------------------------------
 // Create-export validation (SPEC §5 Export)
@@ -250,15 +237,6 @@ export function deleteWarnsRunning(status: string | null | undefined): boolean {
 /** The status filter of the export list, in the order SPEC §2 lists (and the select shows) them. */
 export const EXPORT_STATUS_FILTERS = ['all', 'completed', 'processing', 'pending', 'failed', 'interrupted'] as const satisfies readonly ('all' | ExportStatus)[]
 export type ExportStatusFilter = (typeof EXPORT_STATUS_FILTERS)[number]
-
-/**
- * The list's `?status=`: absent means all; anything else unknown (even empty) is a bad request, so a
- * mistyped link says so instead of silently listing everything.
- */
-export const ExportStatusFilterSchema = z
-  .enum(EXPORT_STATUS_FILTERS)
-  .nullable()
-  .transform((filter) => filter ?? 'all')
 
 /** progress_info as the worker writes it (jsonb on exports). */
 export interface ExportProgressInfo {

@@ -12,7 +12,7 @@ import { ExportsPager } from '#app/components/exports/exports-pager.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { parseExportSort } from '#app/domain/export-list.ts'
-import { ExportStatusFilterSchema } from '#app/domain/exports.ts'
+import { ExportStatusFilterSchema } from '#app/domain/export-commands.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.exports' }
 

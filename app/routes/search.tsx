@@ -18,7 +18,8 @@ import { paidPositions } from '#app/.server/exports/paid-positions.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { sourceNotices } from '#app/.server/sources/selection.ts'
-import { ExportModal, type ExportFormState } from '#app/components/exports/export-modal.tsx'
+import type { ExportFormState } from '#app/components/exports/export-modal.tsx'
+import { LazyExportModal } from '#app/components/search/lazy-export-modal.tsx'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
 import { exportErrorMessageKey } from '#app/domain/exports.ts'
@@ -252,7 +253,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
       />
       <SearchOutcomePanel search={lastSearch} current={current} searching={searching} pageSearch={location.search} />
       {exportForm && lastSearch && current && !searching ? (
-        <ExportModal
+        <LazyExportModal
           criteria={loaderData.criteria}
           france={exportForm.france}
           idempotencyKey={exportForm.idempotencyKey}

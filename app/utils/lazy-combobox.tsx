@@ -1,8 +1,10 @@
 // Headless UI's Combobox brings floating-ui, @tanstack/virtual-core and react-aria with it: about
-// 130 KB (42 KB gzip) of the search route's chunk, none of which the first paint or hydration
+// 130 KB (38 KB brotli) of the search route's chunk, none of which the first paint or hydration
 // needs, since the search form first renders its no-JavaScript pickers (server-rendered selects,
-// a fully working GET form). So the combobox is its own chunk, fetched right after hydration; the
-// form keeps its no-JavaScript pickers until it has arrived (and for good if it never does).
+// a fully working GET form). So the combobox is its own chunk, fetched when the form is first
+// touched (focus or pointer press inside it, or focus already there when the page hydrates): a
+// visitor who only reads the results never downloads it. Until it has arrived (and for good if it
+// never does) the form keeps its no-JavaScript pickers, and what is typed into them is carried over.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type * as PickerModule from '#app/components/search/picker-combobox.tsx'
 
@@ -16,12 +18,13 @@ function loadPickerCombobox() {
 }
 
 /**
- * True once the page is hydrated and the combobox chunk is loaded (the hook starts loading it).
- * The field that had focus in the no-JavaScript form gets it back in the combobox (same id).
- * `beforeSwap` runs just before the no-JavaScript pickers are replaced, while they still hold what
- * the user typed into them after hydration (state set there lands in the same render as the swap).
+ * True once the page is hydrated and the combobox chunk is loaded: the hook starts loading it on
+ * the first interaction with `formRef`'s form. The field that had focus in the no-JavaScript form
+ * gets it back in the combobox (same id). `beforeSwap` runs just before the no-JavaScript pickers
+ * are replaced, while they still hold what the user typed into them (state set there lands in the
+ * same render as the swap).
  */
-export function useComboboxReady(beforeSwap?: () => void): boolean {
+export function useComboboxReady(formRef: React.RefObject<HTMLFormElement | null>, beforeSwap?: () => void): boolean {
   const [ready, setReady] = useState(false)
   const focusedId = useRef<string | null>(null)
   const beforeSwapRef = useRef(beforeSwap)
@@ -34,12 +37,26 @@ export function useComboboxReady(beforeSwap?: () => void): boolean {
       beforeSwapRef.current?.()
       setReady(true)
     }
-    if (loaded) done()
-    else loadPickerCombobox().then(done, () => {}) // failed: the no-JavaScript pickers keep working
+    const form = formRef.current
+    const start = () => {
+      stopListening()
+      if (loaded) done()
+      else loadPickerCombobox().then(done, () => {}) // failed: the no-JavaScript pickers keep working
+    }
+    const stopListening = () => {
+      form?.removeEventListener('focusin', start)
+      form?.removeEventListener('pointerdown', start)
+    }
+    if (loaded || !form || form.contains(document.activeElement)) start()
+    else {
+      form.addEventListener('focusin', start)
+      form.addEventListener('pointerdown', start)
+    }
     return () => {
       active = false
+      stopListening()
     }
-  }, [])
+  }, [formRef])
   useLayoutEffect(() => {
     if (ready && focusedId.current) document.getElementById(focusedId.current)?.focus()
   }, [ready])

@@ -19,11 +19,15 @@ let french = false
 const label = (text: string) => (french ? (FRENCH[text] ?? text) : text)
 
 /**
- * The comboboxes arrive in their own chunk after hydration; until then the form shows its native pickers (a text
- * input with a datalist has the combobox role too). Interact with the enhanced ones.
+ * The comboboxes arrive in their own chunk on the first touch of the form (a pointer press or focus inside it, once
+ * hydrated); until then the form shows its native pickers (a text input with a datalist has the combobox role too).
+ * Touch the form, without focusing a field, and interact with the enhanced ones.
  */
 async function enhancedPickers(page: Page) {
-  await expect(page.locator('form[data-pickers="enhanced"]')).toBeVisible()
+  await expect(async () => {
+    await page.locator('form[data-pickers]').dispatchEvent('pointerdown')
+    await expect(page.locator('form[data-pickers="enhanced"]')).toBeVisible({ timeout: 1_000 })
+  }).toPass()
 }
 
 /** Chooses a value in a location picker: a combobox with JavaScript, a select + "load next level" without. */

@@ -8,8 +8,9 @@ import {
   ExportDetailCommandSchema,
   ExportIdSchema,
   ExportRefBodySchema,
+  ExportStatusFilterSchema,
 } from '#app/domain/export-commands.ts'
-import { EXPORT_ERROR_KEYS, ExportStatusFilterSchema, EXPORT_STATUS_FILTERS, exportErrorMessageKey, offersResume, plansHint } from '#app/domain/exports.ts'
+import { EXPORT_ERROR_KEYS, EXPORT_STATUS_FILTERS, exportErrorMessageKey, offersResume, plansHint } from '#app/domain/exports.ts'
 
 const UUID = '3f2b8c1e-9d4a-4b7e-8f21-0c5d6e7a8b9c'
 

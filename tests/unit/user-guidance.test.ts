@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { recommendedPlan } from '#app/domain/billing.ts'
-import { canStartExport, errorNeedsPlans, EXPORT_ERROR_CODES, EXPORT_NAME_MAX, ExportNameSchema, PLANS_PATH, plansHint } from '#app/domain/exports.ts'
+import { ExportNameSchema } from '#app/domain/export-commands.ts'
+import { canStartExport, errorNeedsPlans, EXPORT_ERROR_CODES, EXPORT_NAME_MAX, PLANS_PATH, plansHint } from '#app/domain/exports.ts'
 import en from '#app/locales/en.json'
 import fr from '#app/locales/fr.json'
 

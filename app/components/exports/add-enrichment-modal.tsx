@@ -2,7 +2,6 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { newlySelected, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
-import { AddEnrichmentCommandSchema } from '#app/domain/export-commands.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { ErrorAlert } from '../billing/plans-link.tsx'
@@ -34,7 +33,7 @@ export function AddEnrichmentModal({
     if (chosen) setOptions(optionsFromValues(chosen, { france, alreadyEnriched: already }))
   })
   const pending = useIsPending({ intent: 'add-enrichment' })
-  const formProps = useCommandForm('add-enrichment-form', AddEnrichmentCommandSchema)
+  const formProps = useCommandForm('add-enrichment-form', 'AddEnrichmentCommandSchema')
   const nothingNew = newlySelected(options, already).length === 0
   return (
     <Modal

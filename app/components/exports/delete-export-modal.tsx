@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
-import { DeleteCommandSchema } from '#app/domain/export-commands.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
@@ -11,7 +10,7 @@ import { useCommandForm } from './use-command-form.ts'
 export function DeleteExportModal({ warnRunning, closeHref, error }: { warnRunning: boolean; closeHref: string; error?: string }) {
   const { t } = useTranslation()
   const pending = useIsPending({ intent: 'delete' })
-  const formProps = useCommandForm('delete-form', DeleteCommandSchema)
+  const formProps = useCommandForm('delete-form', 'DeleteCommandSchema')
   return (
     <Modal
       title={t('exports.detail.deleteTitle')}

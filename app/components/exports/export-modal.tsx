@@ -1,13 +1,12 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
-import { CreateExportSchema } from '#app/domain/export-commands.ts'
 import { canStartExport, errorNeedsPlans, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
+import { useLazyValidation } from '#app/utils/lazy-validation.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { ErrorAlert, PlansLink } from '../billing/plans-link.tsx'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
@@ -20,6 +19,8 @@ import { ExportCostPanel, type ExportCostInfo } from './export-cost-panel.tsx'
 import { FilterFields } from './filter-fields.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
 import { OnlyNewOption } from './only-new-option.tsx'
+
+const loadCreateExportSchema = () => import('#app/domain/export-commands.ts').then((module) => module.CreateExportSchema)
 
 export interface ExportFormState {
   name: string
@@ -90,9 +91,7 @@ export function ExportModal({
   const [form, fields] = useForm({
     id: 'export-form',
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateExportSchema }),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
+    ...useLazyValidation('export-form', loadCreateExportSchema, { shouldValidate: 'onSubmit', shouldRevalidate: 'onInput' }),
   })
   const nameErrors = fields.name.errors?.map((key) => t(key, { max: EXPORT_NAME_MAX })) ?? (last?.fieldError ? [last.fieldError] : undefined)
   return (

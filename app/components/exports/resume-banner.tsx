@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
-import { ResumeCommandSchema } from '#app/domain/export-commands.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { PlansLink } from '../billing/plans-link.tsx'
 import { Button } from '../ui/button.tsx'
@@ -25,7 +24,7 @@ export function ResumeBanner() {
 function ResumeButton() {
   const { t } = useTranslation()
   const pending = useIsPending({ intent: 'resume' })
-  const formProps = useCommandForm('resume-form', ResumeCommandSchema)
+  const formProps = useCommandForm('resume-form', 'ResumeCommandSchema')
   return (
     <Form method="post" {...formProps}>
       <Button type="submit" name="intent" value="resume" pending={pending}>

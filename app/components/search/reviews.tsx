@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next'
+import { numberFormat } from '#app/utils/number-format.ts'
 
 /** Rating to one decimal plus the review count, or the no-reviews text (SPEC §2). */
 export function Reviews({ rating, count }: { rating: number | null; count: number | null }) {
   const { t, i18n } = useTranslation()
   if (rating == null || !count) return <span className="text-slate-500">{t("search.noReviews")}</span>
-  const formatted = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rating)
+  const formatted = numberFormat(i18n.language, 'oneDecimal').format(rating)
   return (
     <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
       <span aria-label={t('search.ratingLabel', { rating: formatted })} className="inline-flex items-center gap-1 font-medium text-slate-900">

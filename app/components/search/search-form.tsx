@@ -95,8 +95,8 @@ export function SearchForm({
   // one now offered and still empty), not back at the top of the page.
   const [searchParams] = useSearchParams()
   const loadedLevel = searchParams.get('refine') === '1' ? LOCATION_LEVELS.find((level) => !criteria[level] && levelAvailable(level, criteria, levels)) : undefined
-  // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx); until then the no-JS pickers.
-  const hydrated = useComboboxReady(() => {
+  // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx: on the first interaction); until then the no-JS pickers.
+  const hydrated = useComboboxReady(formRef, () => {
     const typed = formRef.current ? changedFields(formRef.current) : new Map()
     if (typed.size) restoreTyped(typed)
   })
