@@ -27,7 +27,7 @@ test.describe('language', () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
     await page.reload()
     await expect(nav.getByRole('link', { name: 'Trouver des prospects' })).toBeVisible()
-    await expect(nav.getByRole('link', { name: 'Se déconnecter' })).toBeVisible()
+    await expect(nav.getByRole('button', { name: 'Se déconnecter' })).toBeVisible()
     await page.goto('/settings')
     await expect(page.getByText('Votre adresse e-mail ne peut pas être modifiée.')).toBeVisible()
     await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
