@@ -58,14 +58,37 @@ export function refusalAnswer(context: Readonly<RouterContextProvider>, refusal:
 }
 
 const REFUSAL_PAUSE_MS = 2_000
+/** One client's refusals waiting at once per step of a longer pause, and the longest pause. */
+const TARPIT_STEP = 8
+const TARPIT_MAX_MS = 10_000
+
+/** Refusals of each client (`key`) waiting in refusalPause right now. */
+const pausedRefusals = new Map<string, number>()
+
+/** How long a refusal waits when its client already has `paused` refusals waiting: 2 s, longer for a flood. */
+export function refusalPauseMs(paused: number): number {
+  return Math.min(TARPIT_MAX_MS, REFUSAL_PAUSE_MS * (1 + Math.floor(paused / TARPIT_STEP)))
+}
 
 /**
- * Waits two seconds before a refusal is answered. A refusal is cheap, so a client looping on a form
- * would otherwise get thousands of answers a second and crowd out every other page; a person
- * never notices the pause.
+ * Waits before a refusal is answered. A refusal is cheap, so a client looping on a form would otherwise get
+ * thousands of answers a second and crowd out every other page; a person never notices the pause. With the
+ * client's `key` (its address), the pause grows with that client's refusals already waiting (a tarpit, up to
+ * 10 s): a flood that keeps 150 requests in flight is then answered ~15 times a second, each answer being a
+ * rendered page, instead of ~75 — its cost stays off other clients' pages and sign-ins.
  */
-export function refusalPause(signal?: AbortSignal): Promise<void> {
-  return sleep(REFUSAL_PAUSE_MS, undefined, { signal }).catch(() => {})
+export async function refusalPause(signal?: AbortSignal, key?: string): Promise<void> {
+  const paused = key === undefined ? 0 : (pausedRefusals.get(key) ?? 0)
+  if (key !== undefined) pausedRefusals.set(key, paused + 1)
+  try {
+    await sleep(refusalPauseMs(paused), undefined, { signal }).catch(() => {})
+  } finally {
+    if (key !== undefined) {
+      const left = (pausedRefusals.get(key) ?? 1) - 1
+      if (left > 0) pausedRefusals.set(key, left)
+      else pausedRefusals.delete(key)
+    }
+  }
 }
 
 /** For JSON routes and actions without a form to re-render: throws `{error, message}` (429 or 503) when refused. */

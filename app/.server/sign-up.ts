@@ -38,9 +38,10 @@ export async function signUpAction({ request, context, formData }: { request: Re
   // Here and not in the browser: the dictionary behind it would weigh on every page load.
   if (isCommonPassword(submission.value.password)) return commonPassword()
 
-  const refusal = await consumeSignupLimits(clientIp(request))
+  const ip = clientIp(request)
+  const refusal = await consumeSignupLimits(ip)
   if (refusal) {
-    await refusalPause(request.signal)
+    await refusalPause(request.signal, ip)
     const { status, message, headers } = refusalAnswer(context, refusal)
     return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status, headers })
   }

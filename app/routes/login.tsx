@@ -64,7 +64,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ip = clientIp(request)
   /** 429 (or 503) with Retry-After, after refusalPause, the form re-rendered with what the user typed (but the password). */
   const limited = async (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: Refusal) => {
-    await refusalPause(request.signal)
+    // Keyed by the address: a flood's refusals wait longer (a tarpit), a person's wait 2 s.
+    await refusalPause(request.signal, ip)
     const { status, message, headers } = refusalAnswer(context, refusal)
     return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status, headers })
   }

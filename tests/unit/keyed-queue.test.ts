@@ -34,3 +34,14 @@ describe('keyedQueue', () => {
     expect(queue.size).toBe(0)
   })
 })
+
+describe('refusal pause (tarpit)', () => {
+  test('a person waits 2 s; a client with many refusals waiting waits longer, up to 10 s', async () => {
+    const { refusalPauseMs } = await import('#app/.server/rate-limit.ts')
+    expect(refusalPauseMs(0)).toBe(2_000)
+    expect(refusalPauseMs(7)).toBe(2_000)
+    expect(refusalPauseMs(8)).toBe(4_000)
+    expect(refusalPauseMs(24)).toBe(8_000)
+    expect(refusalPauseMs(147)).toBe(10_000)
+  })
+})
