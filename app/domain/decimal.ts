@@ -11,3 +11,13 @@ export function parseDecimal(text: string | number | null | undefined): number |
   if (trimmed === '') return null
   return DECIMAL.test(trimmed) ? Number(trimmed.replace(',', '.')) : Number.NaN
 }
+
+/**
+ * A minimum typed into a filter ("4,2" stars, "10" reviews): null when empty, the number when it is one within
+ * 0..max (whole when `integer`), else 'invalid'. The filters' schema and the form's own message read it alike.
+ */
+export function readMinimum(value: string | number | null | undefined, max: number, integer: boolean): number | null | 'invalid' {
+  const number = parseDecimal(value)
+  if (number === null) return null
+  return Number.isFinite(number) && number >= 0 && number <= max && (!integer || Number.isInteger(number)) ? number : 'invalid'
+}

@@ -2,7 +2,7 @@
 // without JavaScript. One schema reads them (the search page, the export command) and one predicate applies them
 // (the preview, its count and the export's `filtered` lead gate). Pure: shared by client and server.
 import { z } from 'zod'
-import { parseDecimal } from './decimal.ts'
+import { readMinimum } from './decimal.ts'
 
 export interface SearchFilters {
   hasWebsite: boolean
@@ -25,16 +25,14 @@ const Checkbox = z
   .nullish()
   .transform((value) => value === true || (typeof value === 'string' && value !== '' && value !== 'false' && value !== '0'))
 
-/** Empty means "no minimum"; anything else must be a number within bounds. */
-/* #__NO_SIDE_EFFECTS__ */ // builds a schema only: the browser's chunks drop it with the schema (vite.config.ts)
+/** Empty means "no minimum"; anything else must be a number within bounds (decimal.ts readMinimum). */
 function minimum(max: number, integer: boolean) {
   return z
     .union([z.string(), z.number()])
     .nullish()
     .transform((value, ctx): number | null => {
-      const number = parseDecimal(value)
-      if (number === null) return null
-      if (!Number.isFinite(number) || number < 0 || number > max || (integer && !Number.isInteger(number))) {
+      const number = readMinimum(value, max, integer)
+      if (number === 'invalid') {
         ctx.addIssue({ code: 'custom', message: 'invalid' })
         return z.NEVER
       }
@@ -42,8 +40,8 @@ function minimum(max: number, integer: boolean) {
     })
 }
 
-const MAX_RATING = 5
-const MAX_REVIEWS = 1_000_000
+export const MAX_RATING = 5
+export const MAX_REVIEWS = 1_000_000
 
 const SearchFiltersSchema = z.object({
   hasWebsite: Checkbox,

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { FILTER_FIELDS, readSearchFilters, type FilterField } from '#app/domain/search-filters.ts'
+import { readMinimum } from '#app/domain/decimal.ts'
+import { FILTER_FIELDS, MAX_RATING, MAX_REVIEWS, type FilterField } from '#app/domain/search-filters.ts'
 import { Field } from '../ui/field.tsx'
 
 /** The filters as the URL carries them (text, as typed), so a refused value is shown back in its field. */
@@ -14,9 +15,10 @@ const CHECKBOXES = ['hasWebsite', 'hasPhone', 'excludeClosed'] as const satisfie
 export function SearchFiltersPanel({ values }: { values: FilterValues }) {
   const { t } = useTranslation()
   const active = FILTER_FIELDS.filter((field) => values[field] !== '').length
-  // The values as the URL carries them, read by the server's own rules: a refused one is named under its field.
-  const reading = readSearchFilters(new URLSearchParams(values))
-  const errorsOf = (field: FilterField) => (!reading.ok && reading.field === field ? [t(`search.filters.invalid.${field}`)] : undefined)
+  // The minimums as the URL carries them, read by the filters' own rule (decimal.ts: the schema's zod stays out of
+  // the page's first load): a refused one is named under its field.
+  const errorsOf = (field: 'minRating' | 'minReviews', max: number, integer: boolean) =>
+    readMinimum(values[field], max, integer) === 'invalid' ? [t(`search.filters.invalid.${field}`)] : undefined
   return (
     <details open={active > 0} className="group mt-5 rounded-xl ring-1 ring-slate-200" data-testid="search-filters">
       <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 [&::-webkit-details-marker]:hidden">
@@ -54,12 +56,12 @@ export function SearchFiltersPanel({ values }: { values: FilterValues }) {
           <Field
             label={t('search.filters.minRating')}
             hint={t('search.filters.minRatingHint')}
-            errors={errorsOf('minRating')}
+            errors={errorsOf('minRating', MAX_RATING, false)}
             inputProps={{ name: 'minRating', type: 'text', inputMode: 'decimal', autoComplete: 'off', defaultValue: values.minRating, className: 'sm:max-w-32' }}
           />
           <Field
             label={t('search.filters.minReviews')}
-            errors={errorsOf('minReviews')}
+            errors={errorsOf('minReviews', MAX_REVIEWS, true)}
             inputProps={{ name: 'minReviews', type: 'text', inputMode: 'numeric', autoComplete: 'off', defaultValue: values.minReviews, className: 'sm:max-w-32' }}
           />
         </div>
