@@ -91,7 +91,11 @@ test.describe('typed place names', () => {
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('folding', testInfo) })
     if (js) {
       await page.goto('/')
-      await expect(page.locator('form[data-pickers="enhanced"]')).toBeVisible()
+      // The comboboxes load on the form's first touch (page weight).
+      await expect(async () => {
+        await page.locator('form[data-pickers]').dispatchEvent('pointerdown')
+        await expect(page.locator('form[data-pickers="enhanced"]')).toBeVisible({ timeout: 1_000 })
+      }).toPass()
       const pick = async (level: string, typed: string, option: string) => {
         const input = page.getByRole('combobox', { name: level, exact: true })
         await input.click()
