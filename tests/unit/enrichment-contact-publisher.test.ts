@@ -70,6 +70,11 @@ describe('a web agency named as the site’s publisher ("Éditeur") is ambiguous
     expect(found.siret).toBe('73282932000074')
   })
 
+  it('leaves a publisher sub-heading inside a credit section to the credit', () => {
+    const credit = '<h2>Conception et réalisation</h2><p>Pixel Rhône</p><h3>Éditeur</h3><p>04 72 00 11 22 – hello@pixelrhone.fr</p>'
+    expect(site('', `${credit}${END}`)).toMatchObject({ emails: [], phones: [] })
+  })
+
   it('still cuts a host credited inside the business’s publisher section', () => {
     const publisher = '<h2>Éditeur</h2><p>Boulangerie Martin SARL – 04 78 00 99 88</p><p>Hébergeur : Nord Hosting SAS – 03 20 11 22 33 – support@nordhosting.fr</p>'
     expect(site('', publisher)).toMatchObject({ emails: [], phones: ['+33 4 78 00 99 88'] })

@@ -101,7 +101,8 @@ export class CreditSections {
     if (heading && heading.name === name && heading.depth === depth) {
       this.heading = null
       const text = heading.text.replace(/\s+/g, ' ').trim()
-      if (CREDIT_HEADING.test(text) || PUBLISHER_HEADING.test(text)) {
+      // A publisher sub-heading inside a credit section ("<h2>Réalisation</h2>…<h3>Éditeur</h3>") is the credit's still.
+      if (CREDIT_HEADING.test(text) || (PUBLISHER_HEADING.test(text) && !this.section)) {
         if (this.section) this.end(at)
         const kind = KINDS[name] ?? 'heading'
         this.startSection(kind, LEVELS[name] ?? 7, kind === 'label' ? heading.block : depth, at, text)
