@@ -214,7 +214,7 @@ describe('page parsing', () => {
     expect(page.text).not.toContain('hidden@style.fr')
     expect(page.text).not.toContain('sentry')
     expect(page.text).not.toContain('votre@email.fr')
-    expect(page.links.find((l) => l.href === 'contact')).toEqual({ href: 'contact', url: 'https://boul.fr/accueil/contact', text: 'Nous contacter', credit: false })
+    expect(page.links.find((l) => l.href === 'contact')).toEqual({ href: 'contact', url: 'https://boul.fr/accueil/contact', text: 'Nous contacter', credit: false, fallback: false })
     expect(page.scriptSrc).toEqual(['https://boul.fr/wp-includes/js/jquery/jquery.min.js?ver=3.7.1'])
     expect(page.meta.generator).toEqual(['WordPress 6.4.3'])
     expect(page.meta['og:site_name']).toEqual(['Boulangerie'])

@@ -5,8 +5,9 @@
  * host's name, address, phone, email and SIRET however many paragraphs, <br> lines or <dd>s they take. It runs to
  * the next heading of the same or higher level (the next <dt>, <th>, or labelled paragraph for the other layouts),
  * or to the end of the element holding it: a sibling section is the business's again.
+ * A publisher section ("<h2>Éditeur</h2>", "Éditeur : …") is followed the same way: html.ts decides from its text whose it is.
  */
-import { CREDIT_HEADING, HOST_HEADING, type Range, wholeLineCredit } from './credits.ts'
+import { CREDIT_HEADING, HOST_HEADING, PUBLISHER_HEADING, type Range, wholeLineCredit } from './credits.ts'
 
 type Kind = 'heading' | 'term' | 'cell' | 'label'
 
@@ -17,7 +18,7 @@ interface Section {
   /** Depth of the heading element (a label's: of the paragraph holding it); the section ends when its parent closes. */
   depth: number
   start: number
-  host: boolean
+  role: SectionRole
 }
 
 const LEVELS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 }
@@ -32,10 +33,15 @@ const TEXT_LABEL = /^\s*([^:：\n]{3,60}?)\s*[:：]\s*\S/u
 /** A credit section longer than this is not one (a heading misread): it stops there. */
 const MAX_SECTION = 3_000
 
+/**
+ * host: a credit only when it names a host (credits.ts HOST_LINE), not a gîte's lodging. publisher: the legal notice's
+ * publisher, the business's unless it reads as a web agency's (credits.ts agencyPublisher).
+ */
+type SectionRole = 'credit' | 'host' | 'publisher'
+
 export interface CreditSectionRange {
   range: Range
-  /** Under a host heading: a credit only when it names a host (credits.ts HOST_LINE), not a gîte's lodging. */
-  host: boolean
+  role: SectionRole
 }
 
 export class CreditSections {
@@ -79,7 +85,10 @@ export class CreditSections {
       // "<p>Hébergeur : OVH SAS<br>2 rue Kellermann…</p>": a paragraph that opens with a credit label, written as text.
       const label = TEXT_LABEL.exec(data)?.[1]?.trim()
       // Only when the name follows in the same text and the line is all credit (credits.ts: not "… · © Boulangerie").
-      if (!this.section && label && CREDIT_HEADING.test(label) && wholeLineCredit(data)) {
+      // A credit inside a publisher section ("Hébergeur : OVH" under "Éditeur") is a credit still.
+      const credit = label && CREDIT_HEADING.test(label) && wholeLineCredit(data)
+      if (label && (!this.section || this.section.role === 'publisher') && (credit || (!this.section && PUBLISHER_HEADING.test(label)))) {
+        if (this.section) this.end(at)
         this.startSection('label', 7, this.blocks[this.blocks.length - 1] ?? this.depth, at, label)
       }
     }
@@ -92,7 +101,8 @@ export class CreditSections {
     if (heading && heading.name === name && heading.depth === depth) {
       this.heading = null
       const text = heading.text.replace(/\s+/g, ' ').trim()
-      if (CREDIT_HEADING.test(text)) {
+      // A publisher sub-heading inside a credit section ("<h2>Réalisation</h2>…<h3>Éditeur</h3>") is the credit's still.
+      if (CREDIT_HEADING.test(text) || (PUBLISHER_HEADING.test(text) && !this.section)) {
         if (this.section) this.end(at)
         const kind = KINDS[name] ?? 'heading'
         this.startSection(kind, LEVELS[name] ?? 7, kind === 'label' ? heading.block : depth, at, text)
@@ -109,12 +119,13 @@ export class CreditSections {
   }
 
   private startSection(kind: Kind, level: number, depth: number, at: number, heading: string) {
-    this.section = { kind, level, depth, start: at, host: HOST_HEADING.test(heading) }
+    const role = PUBLISHER_HEADING.test(heading) ? 'publisher' : HOST_HEADING.test(heading) ? 'host' : 'credit'
+    this.section = { kind, level, depth, start: at, role }
   }
 
   private end(at: number) {
     const section = this.section as Section
     this.section = null
-    if (at > section.start) this.found.push({ range: [section.start, Math.min(at, section.start + MAX_SECTION)], host: section.host })
+    if (at > section.start) this.found.push({ range: [section.start, Math.min(at, section.start + MAX_SECTION)], role: section.role })
   }
 }

@@ -65,9 +65,34 @@ export const HOST_HEADING =
  */
 export const HOST_SIRENS = new Set(['424761419', '510909807', '431303775', '423093459'])
 export const HOST_PHONES = new Set(['+33972101007', '+33444446040', '+33970808911', '+14156399034'])
+/** Hosts and site builders that only ever make or host sites: never a shop's or a plumber's own name. */
+const BUILDERS =
+  'ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch'
 /** A host's line: a known hosting company or a company form (so a gîte's "Hébergement" section is not cut). */
-export const HOST_LINE =
-  /\b(?:ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|amazon web services|aws|google|microsoft|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch|sas|sarl|s\.a\.s|inc|ltd|llc|gmbh|b\.v|s\.l|s\.r\.l)\b/iu
+export const HOST_LINE = new RegExp(
+  `\\b(?:${BUILDERS}|amazon web services|aws|google|microsoft|sas|sarl|s\\.a\\.s|inc|ltd|llc|gmbh|b\\.v|s\\.l|s\\.r\\.l)\\b`,
+  'iu',
+)
+/**
+ * A legal notice's publisher heading ("Éditeur", "Éditeur du site :", "Publisher"). The publisher is meant to be the
+ * business, but small sites often name the agency or builder that made the site there instead.
+ */
+export const PUBLISHER_HEADING = /^(?:[ée]diteur|[ée]dition|publisher|site publisher|website publisher)(?:\s+du site(?: internet| web)?)?\s*:?$/iu
+// What only a maker of websites writes about itself. Google, Microsoft or AWS are left out: a business names them too.
+const AGENCY_TEXT = new RegExp(
+  `(?<![\\p{L}])(?:agence (?:web|digitale|de communication|communication|internet|numérique|de création|marketing)|web ?agency|digital agency|` +
+    `cr[ée]ation (?:de |des )?sites?|conception de sites?|web ?design(?:er)?|d[ée]veloppement web|d[ée]veloppeur web|solutions web|` +
+    `studio (?:graphique|web|digital|de création)|int[ée]grateur web|${BUILDERS})(?![\\p{L}])`,
+  'iu',
+)
+
+/**
+ * A publisher section that names a web agency or site builder rather than the business: its contacts are the business's
+ * only when the site prints no other. Its own credit lines ("Site réalisé par …", already cut) do not count.
+ */
+export function agencyPublisher(section: string): boolean {
+  return AGENCY_TEXT.test(withoutRanges(section, creditRanges(section)))
+}
 /** Where a credit may start inside a line: the line start, or after a separator ("© 2024 X – Réalisation : Y"). */
 const SEPARATOR = /[–—|·•:;,/]\s*|\s-\s|\.\s+/gu
 const MAX_LINE = 300
@@ -154,6 +179,18 @@ export function mergeRanges(ranges: Range[]): Range[] {
     if (last && start <= last[1]) last[1] = Math.max(last[1], end)
     else out.push([start, end])
   }
+  return out
+}
+
+/** The complement of sorted, disjoint ranges within [0, length). */
+export function outsideRanges(ranges: Range[], length: number): Range[] {
+  const out: Range[] = []
+  let from = 0
+  for (const [start, end] of ranges) {
+    if (start > from) out.push([from, start])
+    from = Math.max(from, end)
+  }
+  if (from < length) out.push([from, length])
   return out
 }
 

@@ -4,7 +4,7 @@
  */
 import { Parser } from 'htmlparser2'
 import { CreditSections } from './credit-sections.ts'
-import { creditRanges, HOST_LINE, inRanges, mergeRanges, withoutRanges } from './credits.ts'
+import { agencyPublisher, creditRanges, HOST_LINE, inRanges, mergeRanges, outsideRanges, type Range, withoutRanges } from './credits.ts'
 
 interface PageLink {
   /** Absolute URL (fragment removed), or null when the href is not a usable http(s)/mailto/tel URL. */
@@ -14,6 +14,8 @@ interface PageLink {
   text: string
   /** Inside a credit block ("Site réalisé par …", "Website by …"): the agency's or host's link, not the business's. */
   credit: boolean
+  /** Inside a publisher section naming a web agency (see fallbackText): the business's only when it has no other. */
+  fallback: boolean
 }
 
 export interface ParsedPage {
@@ -22,6 +24,11 @@ export interface ParsedPage {
   text: string
   /** `text` without its credit blocks (credits.ts): where the business's own emails and phones are read. */
   contactText: string
+  /**
+   * The legal notice's publisher section when it names a web agency or site builder ("Éditeur : Agence Web Pixel"), left
+   * out of contactText: its emails, phones and SIREN are the business's only for a kind the site gives nowhere else.
+   */
+  fallbackText: string
   links: PageLink[]
   /** Absolute script URLs, in document order, deduplicated. */
   scriptSrc: string[]
@@ -31,6 +38,8 @@ export interface ParsedPage {
   jsonLd: unknown[]
   /** Hex payloads of Cloudflare email protection (data-cfemail and /cdn-cgi/l/email-protection#… links), credit blocks left out. */
   cfEmails: string[]
+  /** Cloudflare-protected emails of fallbackText. */
+  fallbackCfEmails: string[]
   /** Inline scripts (no src, JavaScript type), bounded: read by script-strings.ts for emails built in JavaScript. */
   inlineScripts: string[]
   lang: string | null
@@ -102,7 +111,7 @@ class PageCollector {
   }
 
   private pushLink(href: string, text: string, start = this.textLength) {
-    const link = { href, url: absolute(href, this.base), text, credit: false }
+    const link = { href, url: absolute(href, this.base), text, credit: false, fallback: false }
     if (this.links.length < MAX_LINKS) {
       this.links.push(link)
       this.linkStarts.push(start)
@@ -212,24 +221,36 @@ class PageCollector {
       }
     }
     const raw = this.textParts.join('')
-    const sections = this.credits.finish(this.textLength)
-    const blocks = sections.filter(({ range, host }) => !host || HOST_LINE.test(raw.slice(...range))).map(({ range }) => range)
-    const credits = mergeRanges([...creditRanges(raw), ...blocks])
+    const { credits, agency } = this.sectionRanges(raw)
+    const agencyOnly = (at: number) => !inRanges(credits, at) && inRanges(agency, at)
     this.links.forEach((link, i) => {
       link.credit = inRanges(credits, this.linkStarts[i] ?? -1)
+      link.fallback = agencyOnly(this.linkStarts[i] ?? -1)
     })
+    const cfEmails = this.cfEmails.filter(({ at }) => !inRanges(credits, at))
     return {
       title: this.title.replace(/\s+/g, ' ').trim(),
       text: normalizeText(raw),
-      contactText: normalizeText(withoutRanges(raw, credits)),
+      contactText: normalizeText(withoutRanges(raw, mergeRanges([...credits, ...agency]))),
+      fallbackText: agency.length === 0 ? '' : normalizeText(withoutRanges(raw, mergeRanges([...credits, ...outsideRanges(agency, raw.length)]))),
       links: this.links,
       scriptSrc: this.scriptSrc,
       meta: this.meta,
       jsonLd,
-      cfEmails: this.cfEmails.filter(({ at }) => !inRanges(credits, at)).map(({ hex }) => hex),
+      cfEmails: cfEmails.filter(({ at }) => !inRanges(agency, at)).map(({ hex }) => hex),
+      fallbackCfEmails: cfEmails.filter(({ at }) => inRanges(agency, at)).map(({ hex }) => hex),
       inlineScripts: this.inlineScripts,
       lang: this.lang,
     }
+  }
+
+  /** Credit blocks (credits.ts lines and sections), and the publisher sections that name a web agency. */
+  private sectionRanges(raw: string): { credits: Range[]; agency: Range[] } {
+    const sections = this.credits.finish(this.textLength)
+    const text = ({ range }: { range: Range }) => raw.slice(...range)
+    const blocks = sections.filter((s) => s.role === 'credit' || (s.role === 'host' && HOST_LINE.test(text(s))))
+    const agency = sections.filter((s) => s.role === 'publisher' && agencyPublisher(text(s)))
+    return { credits: mergeRanges([...creditRanges(raw), ...blocks.map((s) => s.range)]), agency: mergeRanges(agency.map((s) => s.range)) }
   }
 }
 
