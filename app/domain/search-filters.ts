@@ -26,6 +26,7 @@ const Checkbox = z
   .transform((value) => value === true || (typeof value === 'string' && value !== '' && value !== 'false' && value !== '0'))
 
 /** Empty means "no minimum"; anything else must be a number within bounds (decimal.ts readMinimum). */
+/* #__NO_SIDE_EFFECTS__ */ // builds a schema only: the browser's chunks drop it with the schema (vite.config.ts)
 function minimum(max: number, integer: boolean) {
   return z
     .union([z.string(), z.number()])
