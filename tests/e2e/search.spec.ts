@@ -83,6 +83,11 @@ test.describe('search', () => {
     const notice = page.getByRole('status').filter({ hasText: 'Demo data — OpenStreetMap could not be reached.' })
     await expect(notice).toBeVisible()
     await expect(notice).toContainText("These sample businesses are generated for demonstration: they are not real companies, so don't contact them.")
+    // Before anything is done the page guides, in a neutral tone: no error colour greets a new user.
+    const requirement = page.locator('#search-requirement')
+    await expect(requirement).toHaveText('Choose a category or a country to start your search.')
+    await expect(requirement).toHaveClass(/text-slate-600/)
+    await expect(requirement).not.toHaveClass(/amber|red/)
     await page.getByRole('button', { name: 'Français' }).click()
     await expect(page.getByRole('heading', { name: 'Trouver des prospects', level: 1 })).toBeVisible()
     await expect(page.getByRole('status').filter({ hasText: 'Données de démonstration — OpenStreetMap est injoignable.' })).toBeVisible()

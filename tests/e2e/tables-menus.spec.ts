@@ -86,7 +86,11 @@ test.describe('at 375 px', () => {
     }
     const first = cards.first()
     for (const label of [...ENRICHMENT_HEADERS, 'Reviews']) await expect(first.getByText(label, { exact: true })).toBeVisible()
-    await expect(first.getByRole('link', { name: '+33 2 98 04 12 10' })).toHaveAttribute('href', 'tel:+33298041210')
+    const phone = first.getByRole('link', { name: '+33 2 98 04 12 10' })
+    await expect(phone).toHaveAttribute('href', 'tel:+33298041210')
+    // A number never breaks in the middle on a narrow card: it is one line high.
+    await expect(phone).toHaveCSS('white-space', 'nowrap')
+    expect((await phone.boundingBox())!.height).toBeLessThan(24)
     const website = first.getByRole('link', { name: 'boulangerie-1.fr', exact: true })
     await expect(website).toHaveAttribute('href', /^https:\/\/www\.boulangerie-1\.fr\/nous-contacter\/horaires-et-acces\?utm_source=google-maps/)
     await expectInsideViewport(website)
