@@ -44,18 +44,26 @@ test.describe('rate limits', () => {
     const visitor = await playwright.request.newContext({ baseURL, extraHTTPHeaders: address })
     await page.setExtraHTTPHeaders(address)
     const post = () => visitor.post('/login', { form: { intent: 'signin', email: user.email, password: user.password }, headers: sameOrigin(baseURL), maxRedirects: 0 })
-    await page.goto('/login')
-    await emailInput(page).fill(user.email)
-    await passwordInput(page).fill(user.password)
-    const burst = Promise.all(Array.from({ length: 20 }, post))
-    // The page's own sign-in arrives while the burst holds this address's running and waiting places.
-    const own = javaScriptEnabled ? nextPost(page, '/login') : nextDocumentPost(page, '/login')
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    expect((await own).status()).toBe(429)
+    const answers = []
+    // The page's own sign-in is sent while the burst holds this address's running and waiting places. The burst's
+    // admitted sign-ins end within a few hundred milliseconds, so on a busy machine the page's may still find a free
+    // place and sign in: then the round is played again, signed out.
+    for (let round = 0; ; round++) {
+      await page.goto('/login')
+      await emailInput(page).fill(user.email)
+      await passwordInput(page).fill(user.password)
+      const burst = Promise.all(Array.from({ length: 20 }, post))
+      const own = javaScriptEnabled ? nextPost(page, '/login') : nextDocumentPost(page, '/login')
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      const status = (await own).status()
+      answers.push(...(await burst))
+      if (status === 429) break
+      expect(round, 'the page found a free place in every round').toBeLessThan(4)
+      await page.context().clearCookies()
+    }
     await expect(page.getByText('Too many attempts. Please try again in 1 minute.')).toBeVisible()
     await expect(emailInput(page)).toHaveValue(user.email)
 
-    const answers = await burst
     const refused = answers.filter((answer) => answer.status() === 429)
     expect(answers.filter((answer) => answer.status() === 302).length).toBeGreaterThanOrEqual(1)
     expect(refused.length).toBeGreaterThanOrEqual(17)
