@@ -7,6 +7,7 @@
 // never does) the form keeps its no-JavaScript pickers, and what is typed into them is carried over.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type * as PickerModule from '#app/components/search/picker-combobox.tsx'
+import { onFirstInteraction } from './first-interaction.ts'
 
 type PickerComboboxModule = typeof PickerModule
 
@@ -37,21 +38,18 @@ export function useComboboxReady(formRef: React.RefObject<HTMLFormElement | null
       beforeSwapRef.current?.()
       setReady(true)
     }
-    const form = formRef.current
     const start = () => {
-      stopListening()
       if (loaded) done()
       else loadPickerCombobox().then(done, () => {}) // failed: the no-JavaScript pickers keep working
     }
-    const stopListening = () => {
-      form?.removeEventListener('focusin', start)
-      form?.removeEventListener('pointerdown', start)
+    // Already loaded (another visit of the page), or no form to wait for: swap now.
+    if (loaded || !formRef.current) {
+      start()
+      return () => {
+        active = false
+      }
     }
-    if (loaded || !form || form.contains(document.activeElement)) start()
-    else {
-      form.addEventListener('focusin', start)
-      form.addEventListener('pointerdown', start)
-    }
+    const stopListening = onFirstInteraction(() => formRef.current, start)
     return () => {
       active = false
       stopListening()

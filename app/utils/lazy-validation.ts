@@ -6,6 +6,7 @@
 // (otherwise every keystroke after an error would post the form).
 import type { Submission } from '@conform-to/react'
 import { useEffect, useRef, useState } from 'react'
+import { onFirstInteraction } from './first-interaction.ts'
 import type { $ZodType, input, output } from 'zod/v4/core'
 
 type Timing = 'onSubmit' | 'onBlur' | 'onInput'
@@ -31,7 +32,6 @@ export function useLazyValidation<Schema extends $ZodType>(
   useEffect(() => {
     let active = true
     const start = () => {
-      stopListening()
       Promise.all([import('@conform-to/zod/v4'), load.current()]).then(
         ([{ parseWithZod }, schema]) => {
           if (active) setValidate(() => ({ formData }: { formData: FormData }) => parseWithZod(formData, { schema }))
@@ -39,19 +39,7 @@ export function useLazyValidation<Schema extends $ZodType>(
         () => {}, // not fetched (offline): the server still validates every post
       )
     }
-    const inForm = (target: EventTarget | null) => target instanceof Node && Boolean(document.getElementById(formId)?.contains(target))
-    const onInteraction = (event: Event) => {
-      if (inForm(event.target)) start()
-    }
-    const stopListening = () => {
-      document.removeEventListener('focusin', onInteraction)
-      document.removeEventListener('pointerdown', onInteraction)
-    }
-    if (inForm(document.activeElement)) start()
-    else {
-      document.addEventListener('focusin', onInteraction)
-      document.addEventListener('pointerdown', onInteraction)
-    }
+    const stopListening = onFirstInteraction(() => document.getElementById(formId), start)
     return () => {
       active = false
       stopListening()
