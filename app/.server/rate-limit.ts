@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Submission } from '@conform-to/react'
 import type pg from 'pg'
 import { data, type RouterContextProvider } from 'react-router'
 import { createRateLimiter, RateLimitUnavailable, type LimitName, type LimitOutcome, type RateLimiter } from './rate-limiter.ts'
@@ -77,7 +78,7 @@ export function refusalPauseMs(paused: number): number {
  * 10 s): a flood that keeps 150 requests in flight is then answered ~15 times a second, each answer being a
  * rendered page, instead of ~75 — its cost stays off other clients' pages and sign-ins.
  */
-export async function refusalPause(signal?: AbortSignal, key?: string): Promise<void> {
+async function refusalPause(signal?: AbortSignal, key?: string): Promise<void> {
   const paused = key === undefined ? 0 : (pausedRefusals.get(key) ?? 0)
   if (key !== undefined) pausedRefusals.set(key, paused + 1)
   try {
@@ -89,6 +90,21 @@ export async function refusalPause(signal?: AbortSignal, key?: string): Promise<
       else pausedRefusals.delete(key)
     }
   }
+}
+
+/**
+ * A form refused by a limit (sign-in, sign-up, forgot password): after the client's refusal pause, 429 (or 503) with
+ * Retry-After and the form re-rendered with what was typed, its message above it and the password left out.
+ */
+export async function refusedForm<Intent extends string>(
+  { request, context, client }: { request: Request; context: Readonly<RouterContextProvider>; client: string },
+  intent: Intent,
+  submission: Submission<unknown>,
+  refusal: Refusal,
+) {
+  await refusalPause(request.signal, client)
+  const { status, message, headers } = refusalAnswer(context, refusal)
+  return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status, headers })
 }
 
 /** For JSON routes and actions without a form to re-render: throws `{error, message}` (429 or 503) when refused. */

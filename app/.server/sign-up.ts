@@ -6,7 +6,7 @@ import { env } from './env.server.ts'
 import { getInstance, getLocale } from './i18n.ts'
 import { clientIp } from './internal-headers.ts'
 import { isCommonPassword, refusedAsCommon } from './password-strength.ts'
-import { consumeLimit, refusalAnswer, refusalPause, refused, type Refusal } from './rate-limit.ts'
+import { consumeLimit, refused, refusedForm, type Refusal } from './rate-limit.ts'
 import { getSupabase } from './supabase.ts'
 
 const intent = 'signup'
@@ -40,11 +40,7 @@ export async function signUpAction({ request, context, formData }: { request: Re
 
   const ip = clientIp(request)
   const refusal = await consumeSignupLimits(ip)
-  if (refusal) {
-    await refusalPause(request.signal, ip)
-    const { status, message, headers } = refusalAnswer(context, refusal)
-    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status, headers })
-  }
+  if (refusal) return refusedForm({ request, context, client: ip }, intent, submission, refusal)
 
   const { data: signUp, error } = await getSupabase(context).auth.signUp({
     email: submission.value.email,

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm, type Submission } from '@conform-to/react'
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -7,7 +7,7 @@ import type { Route } from './+types/login'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
 import { clientIp } from '#app/.server/internal-headers.ts'
-import { consumeLimit, refusalAnswer, refusalPause, refused, type Refusal } from '#app/.server/rate-limit.ts'
+import { consumeLimit, refused, refusedForm } from '#app/.server/rate-limit.ts'
 import { signIn } from '#app/.server/sign-in.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { updateProfile } from '#app/.server/profile.ts'
@@ -62,21 +62,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const origin = env.APP_URL || new URL(request.url).origin
   const ip = clientIp(request)
-  /** 429 (or 503) with Retry-After, after refusalPause, the form re-rendered with what the user typed (but the password). */
-  const limited = async (intent: 'signin' | 'signup' | 'forgot', submission: Submission<unknown>, refusal: Refusal) => {
-    // Keyed by the address: a flood's refusals wait longer (a tarpit), a person's wait 2 s.
-    await refusalPause(request.signal, ip)
-    const { status, message, headers } = refusalAnswer(context, refusal)
-    return data({ intent, result: submission.reply({ formErrors: [message], hideFields: ['password'] }) }, { status, headers })
-  }
-
+  const refusedHere = { request, context, client: ip }
   switch (intent) {
     case 'signin': {
       const submission = parseWithZod(formData, { schema: SignInSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
       const outcome = await signIn(supabase, { email: submission.value.email, password: submission.value.password, ip })
       if (outcome.ok) throw redirect(safeRedirectPath(submission.value.redirectTo))
-      if ('refusal' in outcome) return await limited(intent, submission, outcome.refusal)
+      if ('refusal' in outcome) return await refusedForm(refusedHere, intent, submission, outcome.refusal)
       return data(
         { intent, result: submission.reply({ formErrors: [t(outcome.messageKey)], hideFields: ['password'] }) },
         { status: outcome.status, headers: outcome.status === 503 ? { 'Retry-After': '5' } : undefined },
@@ -99,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
       const overLimit = refused(await consumeLimit('forgotIp', ip), await consumeLimit('forgotEmail', submission.value.email))
-      if (overLimit) return await limited(intent, submission, overLimit)
+      if (overLimit) return await refusedForm(refusedHere, intent, submission, overLimit)
       // `lang`: the local auth server writes the email in the language the person is using (hosted Supabase ignores it).
       const lang = getInstance(context).language === 'fr' ? 'fr' : 'en'
       const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, { redirectTo: `${origin}/reset-password?lang=${lang}` })
