@@ -18,6 +18,7 @@ import { paidPositions } from '#app/.server/exports/paid-positions.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { sourceNotices } from '#app/.server/sources/selection.ts'
+import type { ExportCostInfo } from '#app/components/exports/export-cost-panel.tsx'
 import type { ExportFormState } from '#app/components/exports/export-modal.tsx'
 import { LazyExportModal } from '#app/components/search/lazy-export-modal.tsx'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
@@ -113,12 +114,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? {
           idempotencyKey: randomUUID(),
           credits: remaining,
-          matches: search.count,
-          exportCap: env.EXPORT_MAX_LEADS,
-          fillRates: await currentFillRates(),
-          // Never pay twice, quoted: what this user already paid for among the businesses the export would take.
-          paid: await paidPositions(user, search.source, exportPlaceIds, env.ENRICHMENT_REUSE_DAYS),
-          reuseDays: env.ENRICHMENT_REUSE_DAYS,
+          cost: {
+            matches: search.count,
+            exportCap: env.EXPORT_MAX_LEADS,
+            fillRates: await currentFillRates(),
+            // Never pay twice, quoted: what this user already paid for among the businesses the export would take.
+            paid: await paidPositions(user, search.source, exportPlaceIds, env.ENRICHMENT_REUSE_DAYS),
+            reuseDays: env.ENRICHMENT_REUSE_DAYS,
+          } satisfies ExportCostInfo,
           france,
           defaultName: [categoryLabel || t('search.allSectors'), criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX),
         }
@@ -258,7 +261,7 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
           france={exportForm.france}
           idempotencyKey={exportForm.idempotencyKey}
           credits={exportForm.credits}
-          cost={{ matches: exportForm.matches, exportCap: exportForm.exportCap, fillRates: exportForm.fillRates, paid: exportForm.paid, reuseDays: exportForm.reuseDays }}
+          cost={exportForm.cost}
           filters={loaderData.filterValues}
           defaultName={exportForm.defaultName}
           closeHref={`${location.pathname}?${searchWithout(location.search, 'export')}`}
