@@ -27,6 +27,17 @@ export type Numeric = ColumnType<number, number | string, number | string>;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface ApiKeys {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  key_hash: Buffer;
+  last_used_at: Timestamp | null;
+  name: string;
+  prefix: string;
+  revoked_at: Timestamp | null;
+  user_id: string;
+}
+
 export interface BillingCustomers {
   created_at: Generated<Timestamp>;
   stripe_customer_id: string;
@@ -137,6 +148,10 @@ export interface Exports {
    */
   excluded: Generated<ExclusionCounts>;
   id: Generated<string>;
+  /**
+   * Digest of the create command of an idempotency key: a reuse with another command is a conflict.
+   */
+  idempotency_fingerprint: string | null;
   idempotency_key: string | null;
   lead_count: Generated<number>;
   name: Generated<string>;
@@ -232,6 +247,7 @@ export interface UserSubscriptions {
 }
 
 export interface DB {
+  api_keys: ApiKeys;
   billing_customers: BillingCustomers;
   billing_events: BillingEvents;
   billing_sandbox_subscriptions: BillingSandboxSubscriptions;
