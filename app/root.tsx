@@ -8,6 +8,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router'
@@ -18,6 +19,7 @@ import { originCheckMiddleware } from '#app/.server/origin-check.ts'
 import { allowHeaderMiddleware, requestGuardMiddleware } from '#app/.server/request-guard.ts'
 import { supabaseMiddleware } from '#app/.server/supabase.ts'
 import { isLanguage, loadMessages } from '#app/i18n.ts'
+import type { DocumentHandle } from '#app/utils/document-handle.ts'
 import { InlineStyles } from '#app/utils/inline-styles.tsx'
 import { useNonce } from '#app/utils/nonce.tsx'
 import stylesheet from './app.css?url'
@@ -47,6 +49,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
+  const scripts = !useMatches().some((match) => (match.handle as DocumentHandle | undefined)?.scripts === false)
   const { i18n } = useTranslation()
   const locale = rootData?.locale ?? i18n.language ?? 'en'
   const nonce = useNonce()
@@ -62,8 +65,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="h-full text-slate-900 antialiased">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   )

@@ -4,6 +4,7 @@ export default [
   route('login', 'routes/login.tsx'),
   route('logout', 'routes/logout.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
+  route('developers', 'routes/developers.tsx'),
   route('preferences', 'routes/preferences.ts'),
   route('api/categories', 'routes/api.categories.ts'),
   route('api/locations', 'routes/api.locations.ts'),

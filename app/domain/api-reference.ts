@@ -1,4 +1,5 @@
-import type { oas31 } from 'zod-openapi'
+import type { oas31, oas32 } from 'zod-openapi'
+import { ApiExportSchema } from './api-export.ts'
 import { buildCurl, buildUrl, type CurlHeader } from './api-reference-curl.ts'
 import { exampleFromMedia, exampleFromSchema } from './api-reference-examples.ts'
 import {
@@ -72,6 +73,8 @@ export interface ApiReference {
   version: string
   baseUrl: string
   groups: ReferenceGroup[]
+  /** A webhook delivery's body (`export.completed`), its export built from the document's export schema. */
+  webhookPayload: string
 }
 
 /** Localized text of an operation or a tag, given the document's English text (returned when no translation). */
@@ -108,7 +111,7 @@ function readParameters(document: OpenApiDocument, pathItem: oas31.PathItemObjec
     .map((parameter) => resolveRef<oas31.ParameterObject>(document, parameter))
     .filter((parameter) => parameter !== undefined)
   // An operation's parameter overrides the path item's of the same name and place.
-  return [...new Map(all.map((parameter) => [`${parameter.in}:${parameter.name}`, parameter])).values()].filter((parameter) => parameter.in !== 'cookie')
+  return [...new Map(all.map((parameter) => [`${parameter.in}:${parameter.name}`, parameter])).values()].filter((parameter) => ['path', 'query', 'header'].includes(parameter.in))
 }
 
 function toParameter(document: OpenApiDocument, parameter: oas31.ParameterObject): ReferenceParameter {
@@ -231,7 +234,22 @@ function groupByTag(document: OpenApiDocument, operations: Array<{ tag: string; 
   })
 }
 
-export function buildApiReference(document: OpenApiDocument, options: ReferenceOptions): ApiReference {
+/** Webhooks carry the export object the API answers with: its example comes from the same schema. */
+function webhookPayload(document: OpenApiDocument): string {
+  const exportId = ApiExportSchema.meta()?.id ?? 'Export'
+  const schema = document.components?.schemas?.[exportId]
+  const example = schema ? exampleFromSchema(document, { $ref: `#/components/schemas/${exportId}` }, 'response') : {}
+  return JSON.stringify({ type: 'export.completed', timestamp: '2026-01-15T09:30:00Z', data: { export: example } }, null, 2)
+}
+
+/**
+ * zod-openapi's `createDocument` is typed for OpenAPI 3.2 too (a `querystring` parameter place); the API's
+ * document is 3.1, and a place this reader does not know is left out (`readParameters`).
+ */
+export type AnyOpenApiDocument = OpenApiDocument | oas32.OpenAPIObject
+
+export function buildApiReference(source: AnyOpenApiDocument, options: ReferenceOptions): ApiReference {
+  const document = source as OpenApiDocument
   const { prefix, baseUrl } = serverBase(document, options.origin)
   const text: ReferenceText = options.text ?? ((_key, english) => english)
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, pathItem]) =>
@@ -241,5 +259,11 @@ export function buildApiReference(document: OpenApiDocument, options: ReferenceO
       return [{ tag: operation.tags?.[0] ?? 'API', operation: toOperation(document, { method, path, pathItem, operation }, { ...options, prefix, baseUrl }) }]
     }),
   )
-  return { title: document.info.title, version: document.info.version, baseUrl, groups: groupByTag(document, operations, text) }
+  return {
+    title: document.info.title,
+    version: document.info.version,
+    baseUrl,
+    groups: groupByTag(document, operations, text),
+    webhookPayload: webhookPayload(document),
+  }
 }

@@ -9,6 +9,7 @@ import { getInstance } from '#app/.server/i18n.ts'
 import { readProfile, updateProfile } from '#app/.server/profile.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { ApiReferenceCard } from '#app/components/developers/api-reference-card.tsx'
 import { DoNotContactCard } from '#app/components/do-not-contact/dnc-card.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { PROFILE_FIELD_MAX, ProfileSchema } from '#app/domain/auth.ts'
@@ -90,6 +91,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       <DoNotContactCard />
+      <ApiReferenceCard />
     </section>
   )
 }

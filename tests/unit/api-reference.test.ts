@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { buildApiReference, type ReferenceOperation } from '#app/domain/api-reference.ts'
 import { buildCurl, buildUrl, shellQuote } from '#app/domain/api-reference-curl.ts'
 import { exampleFromSchema } from '#app/domain/api-reference-examples.ts'
-import { schemaFields, schemaType } from '#app/domain/api-reference-schema.ts'
-import { referenceDocument as document } from '#tests/fixtures/openapi/reference-document.ts'
+import { schemaFields, schemaType, type OpenApiDocument, type OpenApiSchema } from '#app/domain/api-reference-schema.ts'
+import { referenceDocument } from '#tests/fixtures/openapi/reference-document.ts'
+
+// createDocument is typed for OpenAPI 3.2 as well; the document is 3.1 (buildApiReference takes either).
+const document = referenceDocument as OpenApiDocument
 
 const reference = buildApiReference(document, { origin: 'https://leads.example.com' })
 const operation = (id: string) => reference.groups.flatMap((group) => group.operations).find((item) => item.id === id) as ReferenceOperation
@@ -35,7 +38,7 @@ describe('curl builder', () => {
 })
 
 describe('example generator', () => {
-  const body = (document.paths!['/exports']!.post!.requestBody as { content: Record<string, { schema: object }> }).content['application/json']!.schema
+  const body = (document.paths!['/exports']!.post!.requestBody as { content: Record<string, { schema: OpenApiSchema }> }).content['application/json']!.schema
 
   it('builds a request body from the examples and defaults, leaving out optional fields the document gives no value', () => {
     expect(exampleFromSchema(document, body, 'request')).toEqual({
@@ -53,7 +56,7 @@ describe('example generator', () => {
 })
 
 describe('schema fields', () => {
-  const body = (document.paths!['/exports']!.post!.requestBody as { content: Record<string, { schema: object }> }).content['application/json']!.schema
+  const body = (document.paths!['/exports']!.post!.requestBody as { content: Record<string, { schema: OpenApiSchema }> }).content['application/json']!.schema
 
   it('flattens nested objects with dotted names, required within the parent, enums of array items listed', () => {
     const fields = schemaFields(document, body)

@@ -4,11 +4,13 @@ import { cn } from '#app/utils/misc.ts'
 import { Logo } from '../logo.tsx'
 import { Icon, type IconName } from './icons.tsx'
 
-const NAV_ITEMS: Array<{ to: string; labelKey: string; icon: IconName; also?: string[] }> = [
+// `reloadDocument`: the API reference is a script-free page (root.tsx), loaded as a document, never rendered client-side.
+const NAV_ITEMS: Array<{ to: string; labelKey: string; icon: IconName; also?: string[]; reloadDocument?: boolean }> = [
   { to: '/', labelKey: 'nav.findLeads', icon: 'search', also: ['/search'] },
   { to: '/exports', labelKey: 'nav.exports', icon: 'exports' },
   { to: '/subscription', labelKey: 'nav.subscription', icon: 'subscription' },
   { to: '/settings', labelKey: 'nav.settings', icon: 'settings' },
+  { to: '/developers', labelKey: 'nav.developers', icon: 'code', reloadDocument: true },
 ]
 
 /** The navigation list, shared by the desktop sidebar and the mobile drawer. */
@@ -31,6 +33,7 @@ export function SidebarNav({ collapsed = false, onNavigate }: { collapsed?: bool
               <NavLink
                 to={item.to}
                 end={item.to === '/'}
+                reloadDocument={item.reloadDocument}
                 onClick={onNavigate}
                 title={collapsed ? t(item.labelKey) : undefined}
                 className={({ isActive }) => linkClasses(isActive || extraActive)}

@@ -1,0 +1,112 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { API_KEY_VARIABLE } from '#app/domain/api-reference.ts'
+import { CodeBlock } from './code-block.tsx'
+import { Paragraphs, inlineCodeClasses } from './inline-text.tsx'
+import { GuideSection } from './guide-section.tsx'
+import { WebhooksSection } from './webhooks-section.tsx'
+
+/** The guide's sections, in the order of the table of contents (ids are their anchors). */
+export const GUIDE_SECTIONS = [
+  { id: 'authentication', titleKey: 'developers.auth.title' },
+  { id: 'requests', titleKey: 'developers.requests.title' },
+  { id: 'errors', titleKey: 'developers.errors.title' },
+  { id: 'rate-limits', titleKey: 'developers.rateLimits.title' },
+  { id: 'pagination', titleKey: 'developers.pagination.title' },
+  { id: 'idempotency', titleKey: 'developers.idempotency.title' },
+  { id: 'webhooks', titleKey: 'developers.webhooks.title' },
+] as const
+
+/** The stable `code`s of API.md with their statuses: clients match on them, so they are the contract. */
+const ERROR_CODES = [
+  ['invalid_api_key', '401'],
+  ['plan_restricted', '403'],
+  ['insufficient_credits', '402'],
+  ['not_found', '404'],
+  ['idempotency_conflict', '409'],
+  ['validation_failed', '422'],
+  ['rate_limited', '429'],
+] as const
+
+function AuthenticationSection({ baseUrl }: { baseUrl: string }) {
+  const { t } = useTranslation()
+  const example = `curl '${baseUrl}/me' \\\n  -H "Authorization: Bearer $${API_KEY_VARIABLE}"`
+  return (
+    <GuideSection id="authentication" title={t('developers.auth.title')}>
+      <Paragraphs text={t('developers.auth.body')} />
+      <p className="text-sm leading-6 text-slate-700">
+        {t('developers.auth.keysAt')}{' '}
+        <Link to="/settings/api" reloadDocument className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+          {t('developers.auth.keysLink')}
+        </Link>
+      </p>
+      <CodeBlock code={example} label={t('developers.auth.exampleLabel')} />
+      <Paragraphs text={t('developers.auth.refusals', { variable: API_KEY_VARIABLE })} />
+    </GuideSection>
+  )
+}
+
+function ErrorsSection() {
+  const { t } = useTranslation()
+  const example = JSON.stringify(
+    { type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: t('developers.errors.exampleDetail'), code: 'validation_failed', errors: [{ path: 'criteria.country', message: t('developers.errors.exampleMessage') }] },
+    null,
+    2,
+  )
+  return (
+    <GuideSection id="errors" title={t('developers.errors.title')}>
+      <Paragraphs text={t('developers.errors.body')} />
+      <CodeBlock code={example} label={t('developers.errors.exampleLabel')} />
+      <div className="overflow-x-auto rounded-xl ring-1 ring-slate-200" role="region" aria-labelledby="error-codes-caption" tabIndex={0}>
+        <table className="w-full text-left text-sm">
+          <caption id="error-codes-caption" className="px-4 pt-3 text-left text-sm font-semibold text-slate-900">
+            {t('developers.errors.codesCaption')}
+          </caption>
+          <thead className="text-xs text-slate-500">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.code')}</th>
+              <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.status')}</th>
+              <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.meaning')}</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {ERROR_CODES.map(([code, status]) => (
+              <tr key={code}>
+                <th scope="row" className="px-4 py-2 align-top font-normal">
+                  <code className={inlineCodeClasses}>{code}</code>
+                </th>
+                <td className="px-4 py-2 align-top font-mono text-slate-700">{status}</td>
+                <td className="px-4 py-2 align-top text-slate-700">{t(`developers.errors.codes.${code}`)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </GuideSection>
+  )
+}
+
+/** Authentication, requests, errors, rate limits, pagination, idempotency and webhooks: API.md's rules, for readers. */
+export function GuideSections({ baseUrl, webhookPayload }: { baseUrl: string; webhookPayload: string }) {
+  const { t } = useTranslation()
+  return (
+    <>
+      <AuthenticationSection baseUrl={baseUrl} />
+      <GuideSection id="requests" title={t('developers.requests.title')}>
+        <Paragraphs text={t('developers.requests.body')} />
+      </GuideSection>
+      <ErrorsSection />
+      <GuideSection id="rate-limits" title={t('developers.rateLimits.title')}>
+        <Paragraphs text={t('developers.rateLimits.body')} />
+        <CodeBlock code={'HTTP/1.1 429 Too Many Requests\nRetry-After: 12\nRateLimit-Limit: 60\nRateLimit-Remaining: 0\nRateLimit-Reset: 12'} label={t('developers.rateLimits.exampleLabel')} />
+      </GuideSection>
+      <GuideSection id="pagination" title={t('developers.pagination.title')}>
+        <Paragraphs text={t('developers.pagination.body')} />
+      </GuideSection>
+      <GuideSection id="idempotency" title={t('developers.idempotency.title')}>
+        <Paragraphs text={t('developers.idempotency.body')} />
+      </GuideSection>
+      <WebhooksSection payload={webhookPayload} />
+    </>
+  )
+}
