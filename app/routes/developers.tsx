@@ -61,9 +61,9 @@ export default function DevelopersRoute({ loaderData }: Route.ComponentProps) {
           </div>
           <GuideSections baseUrl={reference.baseUrl} webhookPayload={reference.webhookPayload} />
           {reference.groups.map((group) => (
-            <section key={group.anchor} aria-labelledby={group.anchor} className="scroll-mt-24 space-y-6">
+            <section key={group.anchor} aria-labelledby={group.anchor} className="space-y-6">
               <div>
-                <h2 id={group.anchor} className="text-xl font-semibold text-slate-900">
+                <h2 id={group.anchor} className="scroll-mt-24 text-xl font-semibold text-slate-900">
                   {group.tag}
                 </h2>
                 {group.description ? <Paragraphs text={group.description} className="mt-2" /> : null}

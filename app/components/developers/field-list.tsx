@@ -75,7 +75,7 @@ function FieldDetails({ row }: { row: FieldRow }) {
         </p>
       ) : null}
       {row.constraints.length ? (
-        <p className="text-xs text-slate-600">{row.constraints.map((constraint) => t(`developers.operation.constraints.${constraint.kind}`, { value: constraint.value })).join(' · ')}</p>
+        <p className="text-xs text-slate-600">{row.constraints.map((constraint) => t(`developers.operation.constraints.${constraint.kind}`, { count: constraint.value })).join(' · ')}</p>
       ) : null}
     </>
   )

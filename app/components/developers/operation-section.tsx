@@ -32,8 +32,8 @@ export function OperationSection({ operation }: { operation: ReferenceOperation 
   const { t } = useTranslation()
   const title = `${operation.method} ${operation.path}`
   return (
-    <section aria-labelledby={operation.anchor} className="scroll-mt-24 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" data-operation-id={operation.id}>
-      <h3 id={operation.anchor} className="text-lg font-semibold text-slate-900">
+    <section aria-labelledby={operation.anchor} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" data-operation-id={operation.id}>
+      <h3 id={operation.anchor} className="scroll-mt-24 text-lg font-semibold text-slate-900">
         {operation.summary}
       </h3>
       <p className="mt-2 flex min-w-0 flex-wrap items-center gap-2">
