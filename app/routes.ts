@@ -28,6 +28,7 @@ export default [
     route('subscription', 'routes/subscription.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/do-not-contact', 'routes/settings.do-not-contact.tsx'),
+    route('settings/api', 'routes/settings.api.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig
