@@ -64,10 +64,13 @@ test.describe('API keys at /settings/api', () => {
     expect(revoked.status()).toBe(401)
   })
 
-  test('in French at 375 px', async ({ page, baseURL }, testInfo) => {
-    await page.setViewportSize({ width: 375, height: 800 })
+})
+
+test.describe('API keys in French', () => {
+  test.use({ locale: 'fr-FR', viewport: { width: 375, height: 800 } })
+
+  test('at 375 px', async ({ page, baseURL }, testInfo) => {
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('apikeys-fr', testInfo) })
-    await page.context().addCookies([{ name: 'lng', value: 'fr', url: baseURL! }])
     await page.goto('/settings/api')
     await expect(page.getByRole('heading', { name: 'API et webhooks', level: 1 })).toBeVisible()
     await page.getByLabel('Nom de la clé').fill('Synchro Pipedrive')
