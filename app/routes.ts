@@ -6,6 +6,7 @@ export default [
   route('reset-password', 'routes/reset-password.tsx'),
   route('developers', 'routes/developers.tsx'),
   route('preferences', 'routes/preferences.ts'),
+  route('api/v1/*', 'routes/api.v1.$.ts'),
   route('api/categories', 'routes/api.categories.ts'),
   route('api/locations', 'routes/api.locations.ts'),
   route('api/search/preview', 'routes/api.search.preview.ts'),
@@ -28,6 +29,7 @@ export default [
     route('subscription', 'routes/subscription.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/do-not-contact', 'routes/settings.do-not-contact.tsx'),
+    route('settings/api', 'routes/settings.api.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import type { i18n } from 'i18next'
 import { LRUCache } from 'lru-cache'
 import { buildApiReference, slug, type AnyOpenApiDocument, type ApiReference, type ReferenceText } from '#app/domain/api-reference.ts'
@@ -28,7 +29,7 @@ export function apiReferenceFor(document: AnyOpenApiDocument, i18n: i18n, reques
   const key = `${i18n.language}\u0000${origin}`
   let reference = cache.get(key)
   if (!reference) {
-    reference = buildApiReference(document, { origin, text: translator(i18n) })
+    reference = buildApiReference(document, { origin, text: translator(i18n), statusText: (status) => STATUS_CODES[status] })
     cache.set(key, reference)
   }
   return reference

@@ -2,6 +2,7 @@ import type { oas31, oas32 } from 'zod-openapi'
 import { ApiExportSchema } from './api-export.ts'
 import { buildCurl, buildUrl, type CurlHeader } from './api-reference-curl.ts'
 import { exampleFromMedia, exampleFromSchema } from './api-reference-examples.ts'
+import { PROBLEM_CONTENT_TYPE, problemCodes, problemExample, type ProblemCodeInfo } from './api-reference-problems.ts'
 import {
   resolveRef,
   schemaConstraints,
@@ -73,6 +74,8 @@ export interface ApiReference {
   version: string
   baseUrl: string
   groups: ReferenceGroup[]
+  /** The stable error codes, with the statuses the document gives each. */
+  errorCodes: ProblemCodeInfo[]
   /** A webhook delivery's body (`export.completed`), its export built from the document's export schema. */
   webhookPayload: string
 }
@@ -84,7 +87,11 @@ export interface ReferenceOptions {
   /** The app's public origin, e.g. `https://leadatlas.app`: the base of the curl examples. */
   origin: string
   text?: ReferenceText
+  /** HTTP reason phrases (`title` of the error examples), e.g. node:http's STATUS_CODES. */
+  statusText?: (status: number) => string | undefined
 }
+
+type BuildOptions = ReferenceOptions & { prefix: string; serverUrl: string }
 
 export const slug = (text: string) =>
   text
@@ -92,11 +99,26 @@ export const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
 
-/** The path prefix of the document's first server (`/api/v1`), and the absolute base URL of the examples. */
-function serverBase(document: OpenApiDocument, origin: string): { prefix: string; baseUrl: string } {
+/** The leading segments every path shares (`/api/v1` when paths are written in full), without `{params}`. */
+function commonPathPrefix(paths: string[]): string {
+  const split = paths.map((path) => path.split('/').filter(Boolean))
+  const shared: string[] = []
+  for (const [index, segment] of (split[0] ?? []).entries()) {
+    if (segment.startsWith('{') || !split.every((parts) => parts[index] === segment && parts.length > index + 1)) break
+    shared.push(segment)
+  }
+  return shared.length ? `/${shared.join('/')}` : ''
+}
+
+/**
+ * `prefix`: the document's server path (`/api/v1` when its server names it), put before each path; `baseUrl`: the
+ * absolute URL the API's paths hang from (server URL and the paths' shared prefix), shown as the base URL.
+ */
+function serverBase(document: OpenApiDocument, origin: string): { prefix: string; serverUrl: string; baseUrl: string } {
   const url = new URL(document.servers?.[0]?.url ?? '/', origin)
   const prefix = url.pathname.replace(/\/+$/, '')
-  return { prefix, baseUrl: `${url.origin}${prefix}` }
+  const serverUrl = `${url.origin}${prefix}`
+  return { prefix, serverUrl, baseUrl: `${serverUrl}${commonPathPrefix(Object.keys(document.paths ?? {}))}` }
 }
 
 const isJson = (contentType: string) => /^application\/([\w.+-]+\+)?json\b/.test(contentType)
@@ -176,13 +198,19 @@ function curlFor(document: OpenApiDocument, { method, baseUrl, path, parameters,
   return buildCurl({ method, url: buildUrl(baseUrl, path, pathValues, query), headers, body })
 }
 
-function toResponses(document: OpenApiDocument, responses: oas31.ResponsesObject | undefined): ReferenceResponse[] {
+function toResponses(document: OpenApiDocument, responses: oas31.ResponsesObject | undefined, options: BuildOptions): ReferenceResponse[] {
   return Object.entries(responses ?? {}).flatMap(([status, value]) => {
     const response = resolveRef<oas31.ResponseObject>(document, value as oas31.ResponseObject)
     if (!response) return []
     const [contentType, media] = jsonMedia(response.content) ?? [Object.keys(response.content ?? {})[0], undefined]
-    const example = media ? pretty(exampleFromMedia(document, media, 'response')) : undefined
-    return [{ status, description: response.description, contentType, example }]
+    const { description } = response
+    const example =
+      media && contentType === PROBLEM_CONTENT_TYPE
+        ? problemExample(document, { status, description, media, origin: options.origin, statusText: options.statusText ?? (() => undefined) })
+        : media
+          ? exampleFromMedia(document, media, 'response')
+          : undefined
+    return [{ status, description, contentType, example: pretty(example) }]
   })
 }
 
@@ -193,7 +221,7 @@ interface OperationInput {
   operation: oas31.OperationObject
 }
 
-function toOperation(document: OpenApiDocument, input: OperationInput, options: ReferenceOptions & { prefix: string; baseUrl: string }): ReferenceOperation {
+function toOperation(document: OpenApiDocument, input: OperationInput, options: BuildOptions): ReferenceOperation {
   const { method, path, pathItem, operation } = input
   const id = operation.operationId ?? slug(`${method} ${path}`)
   const text: ReferenceText = options.text ?? ((_key, english) => english)
@@ -217,8 +245,8 @@ function toOperation(document: OpenApiDocument, input: OperationInput, options: 
       contentType && media
         ? { contentType, required: requestBody?.required === true, fields: schemaFields(document, media.schema as OpenApiSchema), type: schemaType(document, media.schema as OpenApiSchema) }
         : undefined,
-    curl: curlFor(document, { method, baseUrl: options.baseUrl, path, parameters, body: bodyExample, auth }),
-    responses: toResponses(document, operation.responses),
+    curl: curlFor(document, { method, baseUrl: options.serverUrl, path, parameters, body: bodyExample, auth }),
+    responses: toResponses(document, operation.responses, options),
   }
 }
 
@@ -250,13 +278,13 @@ export type AnyOpenApiDocument = OpenApiDocument | oas32.OpenAPIObject
 
 export function buildApiReference(source: AnyOpenApiDocument, options: ReferenceOptions): ApiReference {
   const document = source as OpenApiDocument
-  const { prefix, baseUrl } = serverBase(document, options.origin)
+  const { prefix, serverUrl, baseUrl } = serverBase(document, options.origin)
   const text: ReferenceText = options.text ?? ((_key, english) => english)
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, pathItem]) =>
     METHODS.flatMap((method) => {
       const operation = pathItem[method]
       if (!operation) return []
-      return [{ tag: operation.tags?.[0] ?? 'API', operation: toOperation(document, { method, path, pathItem, operation }, { ...options, prefix, baseUrl }) }]
+      return [{ tag: operation.tags?.[0] ?? 'API', operation: toOperation(document, { method, path, pathItem, operation }, { ...options, prefix, serverUrl }) }]
     }),
   )
   return {
@@ -264,6 +292,7 @@ export function buildApiReference(source: AnyOpenApiDocument, options: Reference
     version: document.info.version,
     baseUrl,
     groups: groupByTag(document, operations, text),
+    errorCodes: problemCodes(document),
     webhookPayload: webhookPayload(document),
   }
 }

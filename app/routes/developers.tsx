@@ -59,7 +59,7 @@ export default function DevelopersRoute({ loaderData }: Route.ComponentProps) {
               </div>
             </dl>
           </div>
-          <GuideSections baseUrl={reference.baseUrl} webhookPayload={reference.webhookPayload} />
+          <GuideSections baseUrl={reference.baseUrl} webhookPayload={reference.webhookPayload} errorCodes={reference.errorCodes} />
           {reference.groups.map((group) => (
             <section key={group.anchor} aria-labelledby={group.anchor} className="space-y-6">
               <div>

@@ -9,8 +9,8 @@ import { getInstance } from '#app/.server/i18n.ts'
 import { readProfile, updateProfile } from '#app/.server/profile.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { ApiReferenceCard } from '#app/components/developers/api-reference-card.tsx'
-import { DoNotContactCard } from '#app/components/do-not-contact/dnc-card.tsx'
+import { LinkCard } from '#app/components/ui/link-card.tsx'
+import { DNC_PATH } from '#app/domain/do-not-contact.ts'
 import { Field } from '#app/components/ui/field.tsx'
 import { PROFILE_FIELD_MAX, ProfileSchema } from '#app/domain/auth.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -90,8 +90,9 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
           </Button>
         </div>
       </Form>
-      <DoNotContactCard />
-      <ApiReferenceCard />
+      <LinkCard to={DNC_PATH} title={t('settings.doNotContactLink')} hint={t('settings.doNotContactHint')} />
+      <LinkCard to="/settings/api" title={t('settings.apiLink')} hint={t('settings.apiHint')} />
+      <LinkCard to="/developers" reloadDocument title={t('settings.developersLink')} hint={t('settings.developersHint')} />
     </section>
   )
 }

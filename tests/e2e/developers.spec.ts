@@ -95,7 +95,7 @@ test.describe('/developers: the API reference', () => {
     await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login?redirectTo=%2Fdevelopers')
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('developers', testInfo) })
     await page.goto('/settings')
-    await page.getByRole('link', { name: /Public API/ }).click()
+    await page.getByRole('link', { name: /API reference/ }).click()
     await expect(page).toHaveURL((url) => url.pathname === '/developers')
     await expect(page.getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', '/')
     await page.goto('/exports')

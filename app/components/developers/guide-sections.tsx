@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { API_KEY_VARIABLE } from '#app/domain/api-reference.ts'
+import { errorAnchor, type ProblemCodeInfo } from '#app/domain/api-reference-problems.ts'
 import { CodeBlock } from './code-block.tsx'
-import { Paragraphs, inlineCodeClasses } from './inline-text.tsx'
+import { InlineText, Paragraphs, inlineCodeClasses } from './inline-text.tsx'
 import { GuideSection } from './guide-section.tsx'
 import { WebhooksSection } from './webhooks-section.tsx'
 
@@ -15,17 +16,6 @@ export const GUIDE_SECTIONS = [
   { id: 'pagination', titleKey: 'developers.pagination.title' },
   { id: 'idempotency', titleKey: 'developers.idempotency.title' },
   { id: 'webhooks', titleKey: 'developers.webhooks.title' },
-] as const
-
-/** The stable `code`s of API.md with their statuses: clients match on them, so they are the contract. */
-const ERROR_CODES = [
-  ['invalid_api_key', '401'],
-  ['plan_restricted', '403'],
-  ['insufficient_credits', '402'],
-  ['not_found', '404'],
-  ['idempotency_conflict', '409'],
-  ['validation_failed', '422'],
-  ['rate_limited', '429'],
 ] as const
 
 function AuthenticationSection({ baseUrl }: { baseUrl: string }) {
@@ -46,7 +36,7 @@ function AuthenticationSection({ baseUrl }: { baseUrl: string }) {
   )
 }
 
-function ErrorsSection() {
+function ErrorsSection({ codes }: { codes: ProblemCodeInfo[] }) {
   const { t } = useTranslation()
   const example = JSON.stringify(
     { type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: t('developers.errors.exampleDetail'), code: 'validation_failed', errors: [{ path: 'criteria.country', message: t('developers.errors.exampleMessage') }] },
@@ -70,13 +60,16 @@ function ErrorsSection() {
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {ERROR_CODES.map(([code, status]) => (
-              <tr key={code}>
+            {codes.map(({ code, statuses, description }) => (
+              // Problem answers link here: their `type` is <origin>/developers#error-<code>.
+              <tr key={code} id={errorAnchor(code)} className="scroll-mt-24 target:bg-brand-50">
                 <th scope="row" className="px-4 py-2 align-top font-normal">
                   <code className={inlineCodeClasses}>{code}</code>
                 </th>
-                <td className="px-4 py-2 align-top font-mono text-slate-700">{status}</td>
-                <td className="px-4 py-2 align-top text-slate-700">{t(`developers.errors.codes.${code}`)}</td>
+                <td className="px-4 py-2 align-top font-mono whitespace-nowrap text-slate-700">{statuses.join(', ')}</td>
+                <td className="px-4 py-2 align-top text-slate-700">
+                  <InlineText text={t(`developers.errors.codes.${code}`, { defaultValue: description ?? '' })} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -87,7 +80,7 @@ function ErrorsSection() {
 }
 
 /** Authentication, requests, errors, rate limits, pagination, idempotency and webhooks: API.md's rules, for readers. */
-export function GuideSections({ baseUrl, webhookPayload }: { baseUrl: string; webhookPayload: string }) {
+export function GuideSections({ baseUrl, webhookPayload, errorCodes }: { baseUrl: string; webhookPayload: string; errorCodes: ProblemCodeInfo[] }) {
   const { t } = useTranslation()
   return (
     <>
@@ -95,7 +88,7 @@ export function GuideSections({ baseUrl, webhookPayload }: { baseUrl: string; we
       <GuideSection id="requests" title={t('developers.requests.title')}>
         <Paragraphs text={t('developers.requests.body')} />
       </GuideSection>
-      <ErrorsSection />
+      <ErrorsSection codes={errorCodes} />
       <GuideSection id="rate-limits" title={t('developers.rateLimits.title')}>
         <Paragraphs text={t('developers.rateLimits.body')} />
         <CodeBlock code={'HTTP/1.1 429 Too Many Requests\nRetry-After: 12\nRateLimit-Limit: 60\nRateLimit-Remaining: 0\nRateLimit-Reset: 12'} label={t('developers.rateLimits.exampleLabel')} />
