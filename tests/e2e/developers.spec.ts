@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import fr from '#app/locales/fr.json'
+import fr from '#app/locales/fr.json' with { type: 'json' }
 import { expectNoA11yViolations } from './support/a11y.ts'
 import { signUpViaRequest } from './support/http.ts'
 import { uniqueEmail } from './support/users.ts'
@@ -55,8 +55,8 @@ test.describe('/developers: the API reference', () => {
     for (const name of ['Authentication', 'Errors', 'Rate limits', 'Pagination', 'Idempotency', 'Webhooks']) {
       await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible()
     }
-    await expect(page.getByRole('region', { name: 'Example request: POST /api/v1/exports' })).toContainText('Idempotency-Key:')
-    await expect(page.getByRole('region', { name: 'Example request: GET /api/v1/me' })).toContainText('Authorization: Bearer $LEADATLAS_API_KEY')
+    await expect(page.getByRole('region', { name: 'Example request: POST /api/v1/exports', exact: true })).toContainText('Idempotency-Key:')
+    await expect(page.getByRole('region', { name: 'Example request: GET /api/v1/me', exact: true })).toContainText('Authorization: Bearer $LEADATLAS_API_KEY')
   })
 
   test('is plain HTML: no script is shipped, and the table of contents opens without one', async ({ page }) => {
@@ -95,7 +95,7 @@ test.describe('/developers: the API reference', () => {
     await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login?redirectTo=%2Fdevelopers')
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('developers', testInfo) })
     await page.goto('/settings')
-    await page.getByRole('link', { name: /API reference/ }).click()
+    await page.locator('main').getByRole('link', { name: /API reference/ }).click()
     await expect(page).toHaveURL((url) => url.pathname === '/developers')
     await expect(page.getByRole('link', { name: 'Open the app' })).toHaveAttribute('href', '/')
     await page.goto('/exports')

@@ -26,8 +26,13 @@ export function FieldList({ rows, label }: { rows: FieldRow[]; label: string }) 
       {rows.map((row) => {
         const depth = row.name.split('.').length - 1
         return (
-          <div key={`${row.in ?? 'body'}:${row.name}`} className="grid gap-x-6 gap-y-1.5 px-4 py-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
-            <dt className="min-w-0" style={depth ? { paddingInlineStart: `${Math.min(depth, 4) * 0.75}rem` } : undefined}>
+          // A nested field is indented as a whole (name and description), under its parent.
+          <div
+            key={`${row.in ?? 'body'}:${row.name}`}
+            className="grid gap-x-6 gap-y-1.5 py-3 pr-4 pl-[calc(1rem+var(--depth)*0.75rem)] sm:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]"
+            style={{ '--depth': Math.min(depth, 4) } as React.CSSProperties}
+          >
+            <dt className="min-w-0">
               <code className="font-mono text-[0.8125rem] font-semibold break-all text-slate-900">{row.name}</code>
               <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs">
                 <span className="font-mono text-slate-600">{row.type}</span>

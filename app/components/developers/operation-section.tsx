@@ -3,7 +3,7 @@ import type { ReferenceOperation, ReferenceResponse } from '#app/domain/api-refe
 import { cn } from '#app/utils/misc.ts'
 import { CodeBlock } from './code-block.tsx'
 import { FieldList } from './field-list.tsx'
-import { Paragraphs } from './inline-text.tsx'
+import { InlineText, Paragraphs } from './inline-text.tsx'
 
 const METHOD_CLASSES: Record<string, string> = {
   GET: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
@@ -32,7 +32,7 @@ export function OperationSection({ operation }: { operation: ReferenceOperation 
   const { t } = useTranslation()
   const title = `${operation.method} ${operation.path}`
   return (
-    <section aria-labelledby={operation.anchor} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" data-operation-id={operation.id}>
+    <section aria-labelledby={operation.anchor} className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" data-operation-id={operation.id}>
       <h3 id={operation.anchor} className="scroll-mt-24 text-lg font-semibold text-slate-900">
         {operation.summary}
       </h3>
@@ -46,7 +46,7 @@ export function OperationSection({ operation }: { operation: ReferenceOperation 
       <div className="mt-3 space-y-3">
         {operation.description ? <Paragraphs text={operation.description} /> : null}
         {!operation.requiresAuth ? <p className="text-sm text-slate-600">{t('developers.operation.noAuth')}</p> : null}
-        {operation.idempotent ? <p className="text-sm text-slate-600">{t('developers.operation.idempotent')}</p> : null}
+        {operation.idempotent && !operation.description?.includes('Idempotency-Key') ? <p className="text-sm text-slate-600">{t('developers.operation.idempotent')}</p> : null}
       </div>
       {operation.parameters.length ? (
         <div className="mt-6">
@@ -76,7 +76,7 @@ export function OperationSection({ operation }: { operation: ReferenceOperation 
       </div>
       <div className="mt-6">
         <h4 className={subheading}>{t('developers.operation.responses')}</h4>
-        <ul className="mt-2 space-y-4">
+        <ul className="mt-2 space-y-3">
           {operation.responses.map((response) => (
             <ResponseItem key={response.status} response={response} title={title} />
           ))}
@@ -92,20 +92,31 @@ function statusTone(status: string) {
   return 'bg-slate-100 text-slate-700 ring-slate-200'
 }
 
+/**
+ * A success shows its example answer; errors (most operations document eight or more, alike in shape) show their
+ * status and meaning, their example behind a disclosure, so the answers that differ stay readable.
+ */
 function ResponseItem({ response, title }: { response: ReferenceResponse; title: string }) {
   const { t } = useTranslation()
+  const success = !/^[45]/.test(response.status)
+  const label = t('developers.operation.exampleAnswerOf', { status: response.status, operation: title })
   return (
     <li data-status={response.status}>
-      <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+      <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-700">
         <span className={cn('rounded-md px-1.5 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset', statusTone(response.status))}>{response.status}</span>
-        <span>{response.description}</span>
-        {response.contentType ? <span className="font-mono text-xs text-slate-500">{response.contentType}</span> : null}
+        <span className="min-w-0">
+          <InlineText text={response.description} />
+        </span>
+        {response.contentType && success ? <span className="font-mono text-xs text-slate-500">{response.contentType}</span> : null}
       </p>
-      {response.example ? (
-        <CodeBlock className="mt-2" code={response.example} label={t('developers.operation.exampleAnswerOf', { status: response.status, operation: title })} />
-      ) : (
-        <p className="mt-1 text-sm text-slate-500">{t('developers.operation.noBody')}</p>
-      )}
+      {response.example && success ? <CodeBlock className="mt-2" code={response.example} label={label} /> : null}
+      {response.example && !success ? (
+        <details className="group mt-1.5">
+          <summary className="w-fit cursor-pointer rounded text-xs font-medium text-brand-700 hover:text-brand-900">{t('developers.operation.showExample')}</summary>
+          <CodeBlock className="mt-2" code={response.example} label={label} />
+        </details>
+      ) : null}
+      {!response.example && success ? <p className="mt-1 text-sm text-slate-500">{t('developers.operation.noBody')}</p> : null}
     </li>
   )
 }

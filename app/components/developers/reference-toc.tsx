@@ -67,7 +67,7 @@ export function ReferenceToc({ groups }: { groups: ReferenceGroup[] }) {
           </div>
         </details>
       </nav>
-      <nav aria-label={t('developers.toc.label')} className="sticky top-20 hidden max-h-[calc(100vh-6rem)] overflow-y-auto pr-2 pb-8 lg:block" data-testid="toc-desktop">
+      <nav aria-label={t('developers.toc.label')} className="sticky top-20 hidden max-h-[calc(100vh-8rem)] overflow-y-auto pr-2 lg:block" data-testid="toc-desktop">
         <TocLists groups={groups} />
       </nav>
     </>
