@@ -46,7 +46,7 @@ function documentedCodes(document: OpenApiDocument): string[] {
 }
 
 /** The codes a description names in backticks, among the known ones. */
-export function codesIn(description: string, known: readonly string[]): string[] {
+function codesIn(description: string, known: readonly string[]): string[] {
   return [...description.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!).filter((code) => known.includes(code))
 }
 

@@ -9,7 +9,7 @@ export type OpenApiDocument = oas31.OpenAPIObject
 export type OpenApiSchema = oas31.SchemaObject
 type MaybeRef<T> = T | oas31.ReferenceObject
 
-export function isRef(value: unknown): value is oas31.ReferenceObject {
+function isRef(value: unknown): value is oas31.ReferenceObject {
   return typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string'
 }
 

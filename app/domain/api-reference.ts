@@ -26,7 +26,7 @@ const IDEMPOTENCY_HEADER = 'idempotency-key'
 const IDEMPOTENCY_EXAMPLE = 'bakeries-lyon-2026-01-15'
 export const API_KEY_VARIABLE = 'LEADATLAS_API_KEY'
 
-export interface ReferenceParameter {
+interface ReferenceParameter {
   name: string
   in: 'path' | 'query' | 'header'
   type: string
