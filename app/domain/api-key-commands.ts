@@ -12,6 +12,6 @@ export const CreateApiKeySchema = z.object({
     .max(API_KEY_NAME_MAX, { error: 'apiSettings.errors.nameTooLong' }),
 })
 
-export const RevokeApiKeySchema = z.object({ intent: z.literal('revoke-key'), id: z.string() })
+const RevokeApiKeySchema = z.object({ intent: z.literal('revoke-key'), id: z.string() })
 
 export const ApiKeyCommandSchema = z.discriminatedUnion('intent', [CreateApiKeySchema, RevokeApiKeySchema])

@@ -6,7 +6,9 @@ import type { Route } from './+types/settings'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getInstance } from '#app/.server/i18n.ts'
+import { readNotificationPreferences } from '#app/.server/notifications/store.ts'
 import { readProfile, updateProfile } from '#app/.server/profile.ts'
+import { NotificationPreferencesForm } from '#app/components/notifications/preferences-form.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { LinkCard } from '#app/components/ui/link-card.tsx'
@@ -25,7 +27,9 @@ const savedCookie = (value: string, maxAge: number) => `${SAVED_COOKIE}=${value}
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   const saved = new RegExp(`(?:^|;\\s*)${SAVED_COOKIE}=1(?:;|$)`).test(request.headers.get('Cookie') ?? '')
-  const body = { email: user.email, profile: await readProfile(user), saved }
+  const [profile, notifications] = await Promise.all([readProfile(user), readNotificationPreferences(user)])
+  const notificationsSaved = new URL(request.url).searchParams.get('notifications') === 'saved'
+  const body = { email: user.email, profile, saved, notifications, notificationsSaved }
   return data(body, saved ? { headers: { 'Set-Cookie': savedCookie('', 0) } } : undefined)
 }
 
@@ -90,6 +94,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
           </Button>
         </div>
       </Form>
+      <NotificationPreferencesForm preferences={loaderData.notifications} saved={loaderData.notificationsSaved} />
       <LinkCard to={DNC_PATH} title={t('settings.doNotContactLink')} hint={t('settings.doNotContactHint')} />
       <LinkCard to="/settings/api" title={t('settings.apiLink')} hint={t('settings.apiHint')} />
       <LinkCard to="/developers" reloadDocument title={t('settings.developersLink')} hint={t('settings.developersHint')} />

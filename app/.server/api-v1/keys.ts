@@ -16,7 +16,7 @@ const SECRET_LENGTH = 40
 /** last_used_at is written at most this often per key: a busy key must not turn every read into a write. */
 const LAST_USED_PRECISION_SECONDS = 60
 
-export function generateApiKey(): string {
+function generateApiKey(): string {
   let secret = ''
   for (let i = 0; i < SECRET_LENGTH; i += 1) secret += BASE62[randomInt(BASE62.length)]
   return `la_${secret}`
