@@ -3,8 +3,25 @@ import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 
+/**
+ * The browser's copy of the messages leaves out `developers`: the API reference (/developers) is rendered on the
+ * server only and ships no script (root.tsx's DocumentHandle), so its texts (~4 KB brotli a language) would only
+ * weigh on every other page's first load. The server build keeps every message.
+ */
+const serverOnlyMessages = {
+  name: 'leadatlas:server-only-messages',
+  enforce: 'pre' as const,
+  applyToEnvironment: (environment: { name: string }) => environment.name === 'client',
+  transform(code: string, id: string) {
+    if (!/\/app\/locales\/(en|fr)\.json$/.test(id)) return null
+    const { developers: _serverOnly, ...messages } = JSON.parse(code) as Record<string, unknown>
+    return { code: JSON.stringify(messages), map: null }
+  },
+}
+
 export default defineConfig({
   plugins: [
+    serverOnlyMessages,
     tailwindcss(),
     reactRouter(),
     // Scripts and styles are precompressed once at build time at the highest levels (brotli 11 is

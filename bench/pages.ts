@@ -4,7 +4,7 @@
 // the newest holding 10 000 leads; one with a single export of 10 leads: the baseline), then:
 // - JS: every script `/` loads, signed in, cold cache, in Chromium (bytes on the wire as served:
 //   the build's precompressed brotli, the Content-Encoding is printed; until the network is idle);
-//   baseline: `/login` signed out;
+//   baseline: `/login` signed out; `/developers` (the API reference, signed out) ships none;
 // - render: BENCH_SAMPLES sequential GETs of the HTML (p50/p95, full server render: auth, queries,
 //   React SSR); baseline: the same pages for the small account;
 // - FCP: `/login` (signed out), `/` and `/exports/:id` with Chrome DevTools' "Slow 3G" (CDP
@@ -199,6 +199,7 @@ try {
     [`/exports/:id, ${LEADS} leads, page 1`, `/exports/${big.exportId}`, bigCookie],
     [`/exports/:id, ${LEADS} leads, last page`, `/exports/${big.exportId}?page=${LEADS / 10}`, bigCookie],
     ['/exports/:id, 10 leads (baseline)', `/exports/${small.exportId}`, smallCookie],
+    ['/developers (API reference), signed out', '/developers', ''],
   ]
   if (!ONLY || ONLY === 'render') {
   const targets = render.map(([, path, cookie]) => ({ url: server.url + path, cookie }))
@@ -212,12 +213,15 @@ try {
   if (!ONLY || ONLY === 'js') {
   const home = await measureScripts(browser, server.url, '/', bigCookie)
   const login = await measureScripts(browser, server.url, '/login', null)
+  const developers = await measureScripts(browser, server.url, '/developers', null)
   console.log(`\nJavaScript, cold cache, KB on the wire as served (Content-Encoding in the last column) (load ${load()}; budget: total for / ≤ 150 KB)`)
   printTable(
     ['page', 'scripts by load event', 'KB by load event', 'scripts until idle', 'KB until idle (total)', 'KB decoded', 'total within budget', 'encoding'],
     [
       ['/ signed in', home.initialCount, home.initialWireKb, home.count, home.wireKb, home.rawKb, home.wireKb <= 150 ? 'yes' : 'NO', home.encodings],
       ['/login signed out (baseline)', login.initialCount, login.initialWireKb, login.count, login.wireKb, login.rawKb, '-', login.encodings],
+      // Server-rendered only (no hydration, root.tsx's DocumentHandle): nothing to load.
+      ['/developers signed out', developers.initialCount, developers.initialWireKb, developers.count, developers.wireKb, developers.rawKb, developers.wireKb <= 150 ? 'yes' : 'NO', developers.encodings || '-'],
     ],
   )
   }

@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import fr from '#app/locales/fr.json' with { type: 'json' }
 import { expectNoA11yViolations } from './support/a11y.ts'
@@ -73,6 +75,17 @@ test.describe('/developers: the API reference', () => {
     await expect(page).toHaveURL(/#webhooks$/)
     await expect(page.getByRole('heading', { level: 2, name: 'Webhooks' })).toBeInViewport()
     expect(scripts).toEqual([])
+  })
+
+  test("the app's scripts carry none of the page's texts (build output)", async ({ javaScriptEnabled: js }) => {
+    test.skip(!js, 'reads the build output once')
+    // vite.config.ts leaves `developers` out of the browser's messages: every other page would load it for nothing.
+    const assets = path.resolve('build/client/assets')
+    const scripts = fs.readdirSync(assets).filter((file) => file.endsWith('.js'))
+    const holding = scripts.filter((file) => /Sur cette page|Verifying signatures/.test(fs.readFileSync(path.join(assets, file), 'utf8')))
+    expect(holding).toEqual([])
+    const server = path.resolve('build/server/assets')
+    expect(fs.readdirSync(server).some((file) => fs.readFileSync(path.join(server, file), 'utf8').includes('Verifying signatures'))).toBe(true)
   })
 
   test('switches to French and back, on the same page', async ({ page }) => {
