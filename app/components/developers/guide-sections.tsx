@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { API_KEY_VARIABLE } from '#app/domain/api-reference.ts'
 import { errorAnchor, type ProblemCodeInfo } from '#app/domain/api-reference-problems.ts'
 import { CodeBlock } from './code-block.tsx'
-import { InlineText, Paragraphs, inlineCodeClasses } from './inline-text.tsx'
+import { InlineText, Paragraphs } from './inline-text.tsx'
 import { GuideSection } from './guide-section.tsx'
 import { WebhooksSection } from './webhooks-section.tsx'
 
@@ -36,10 +36,18 @@ function AuthenticationSection({ baseUrl }: { baseUrl: string }) {
   )
 }
 
-function ErrorsSection({ codes }: { codes: ProblemCodeInfo[] }) {
+function ErrorsSection({ codes, origin }: { codes: ProblemCodeInfo[]; origin: string }) {
   const { t } = useTranslation()
   const example = JSON.stringify(
-    { type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: t('developers.errors.exampleDetail'), code: 'validation_failed', errors: [{ path: 'criteria.country', message: t('developers.errors.exampleMessage') }] },
+    {
+      // As the API writes it (problem.ts): `type` links to the code's row below.
+      type: `${origin}/developers#${errorAnchor('validation_failed')}`,
+      title: 'Unprocessable Entity',
+      status: 422,
+      detail: t('developers.errors.exampleDetail'),
+      code: 'validation_failed',
+      errors: [{ path: 'body.criteria.country', message: t('developers.errors.exampleMessage') }],
+    },
     null,
     2,
   )
@@ -47,27 +55,26 @@ function ErrorsSection({ codes }: { codes: ProblemCodeInfo[] }) {
     <GuideSection id="errors" title={t('developers.errors.title')}>
       <Paragraphs text={t('developers.errors.body')} />
       <CodeBlock code={example} label={t('developers.errors.exampleLabel')} />
-      <div className="overflow-x-auto rounded-xl ring-1 ring-slate-200" role="region" aria-labelledby="error-codes-caption" tabIndex={0}>
-        <table className="w-full text-left text-sm">
-          <caption id="error-codes-caption" className="px-4 pt-3 text-left text-sm font-semibold text-slate-900">
-            {t('developers.errors.codesCaption')}
-          </caption>
-          <thead className="text-xs text-slate-500">
+      {/* Below 640 px each row stacks (code and status, then the meaning): three columns would break every code. */}
+      <div className="rounded-xl bg-white ring-1 ring-slate-200">
+        <table className="w-full text-left text-sm max-sm:block">
+          <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-900 max-sm:block">{t('developers.errors.codesCaption')}</caption>
+          <thead className="text-xs text-slate-500 max-sm:sr-only">
             <tr>
               <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.code')}</th>
               <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.status')}</th>
               <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.meaning')}</th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-slate-100 max-sm:block">
             {codes.map(({ code, statuses, description }) => (
               // Problem answers link here: their `type` is <origin>/developers#error-<code>.
-              <tr key={code} id={errorAnchor(code)} className="scroll-mt-24 target:bg-brand-50">
-                <th scope="row" className="px-4 py-2 align-top font-normal">
-                  <code className={inlineCodeClasses}>{code}</code>
+              <tr key={code} id={errorAnchor(code)} className="scroll-mt-24 target:bg-brand-50 max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-4 max-sm:py-2.5">
+                <th scope="row" className="px-4 py-2 align-top font-normal max-sm:p-0">
+                  <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] whitespace-nowrap text-slate-800">{code}</code>
                 </th>
-                <td className="px-4 py-2 align-top font-mono whitespace-nowrap text-slate-700">{statuses.join(', ')}</td>
-                <td className="px-4 py-2 align-top text-slate-700">
+                <td className="px-4 py-2 align-top font-mono whitespace-nowrap text-slate-700 max-sm:p-0 max-sm:text-xs">{statuses.join(', ')}</td>
+                <td className="px-4 py-2 align-top text-slate-700 max-sm:basis-full max-sm:p-0">
                   <InlineText text={t(`developers.errors.codes.${code}`, { defaultValue: description ?? '' })} />
                 </td>
               </tr>
@@ -88,7 +95,7 @@ export function GuideSections({ baseUrl, webhookPayload, errorCodes }: { baseUrl
       <GuideSection id="requests" title={t('developers.requests.title')}>
         <Paragraphs text={t('developers.requests.body')} />
       </GuideSection>
-      <ErrorsSection codes={errorCodes} />
+      <ErrorsSection codes={errorCodes} origin={new URL(baseUrl).origin} />
       <GuideSection id="rate-limits" title={t('developers.rateLimits.title')}>
         <Paragraphs text={t('developers.rateLimits.body')} />
         <CodeBlock code={'HTTP/1.1 429 Too Many Requests\nRetry-After: 12\nRateLimit-Limit: 60\nRateLimit-Remaining: 0\nRateLimit-Reset: 12'} label={t('developers.rateLimits.exampleLabel')} />
