@@ -1,6 +1,6 @@
 import type { oas31, oas32 } from 'zod-openapi'
 import { ApiExportSchema } from './api-export.ts'
-import { buildCurl, buildUrl, type CurlHeader } from './api-reference-curl.ts'
+import { buildCurl, buildUrl, type CurlHeader, type CurlRequest } from './api-reference-curl.ts'
 import { exampleFromMedia, exampleFromSchema } from './api-reference-examples.ts'
 import { PROBLEM_CONTENT_TYPE, problemCodes, problemExample, type ProblemCodeInfo } from './api-reference-problems.ts'
 import {
@@ -23,7 +23,7 @@ import {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 const IDEMPOTENCY_HEADER = 'idempotency-key'
 /** Shown for an `Idempotency-Key` whose schema gives no example: any unique string does. */
-const IDEMPOTENCY_EXAMPLE = 'bakeries-lyon-2026-01-15'
+const IDEMPOTENCY_EXAMPLE = 'crm-sync-2026-01-15-0001'
 export const API_KEY_VARIABLE = 'LEADATLAS_API_KEY'
 
 interface ReferenceParameter {
@@ -58,6 +58,8 @@ export interface ReferenceOperation {
   idempotent: boolean
   parameters: ReferenceParameter[]
   body?: { contentType: string; required: boolean; fields: SchemaField[]; type: string }
+  /** The example request, as data (the integration test sends it to the API) and as a curl command. */
+  request: CurlRequest
   curl: string
   responses: ReferenceResponse[]
 }
@@ -178,7 +180,8 @@ interface CurlInput {
   auth: boolean
 }
 
-function curlFor(document: OpenApiDocument, { method, baseUrl, path, parameters, body, auth }: CurlInput): string {
+/** The operation's example request: path parameters and query from their examples, the key, Idempotency-Key, the body. */
+function exampleRequest(document: OpenApiDocument, { method, baseUrl, path, parameters, body, auth }: CurlInput): CurlRequest {
   const pathValues = Object.fromEntries(
     parameters.filter((parameter) => parameter.in === 'path').map((parameter) => [parameter.name, parameterExample(document, parameter) ?? parameter.name]),
   )
@@ -195,7 +198,7 @@ function curlFor(document: OpenApiDocument, { method, baseUrl, path, parameters,
     const value = parameter.example === undefined && idempotency ? IDEMPOTENCY_EXAMPLE : parameterExample(document, parameter)
     if (value !== undefined) headers.push({ name: parameter.name, value })
   }
-  return buildCurl({ method, url: buildUrl(baseUrl, path, pathValues, query), headers, body })
+  return { method, url: buildUrl(baseUrl, path, pathValues, query), headers, body }
 }
 
 function toResponses(document: OpenApiDocument, responses: oas31.ResponsesObject | undefined, options: BuildOptions): ReferenceResponse[] {
@@ -230,6 +233,7 @@ function toOperation(document: OpenApiDocument, input: OperationInput, options: 
   const [contentType, media] = jsonMedia(requestBody?.content) ?? []
   const bodyExample = media ? exampleFromMedia(document, media, 'request') : undefined
   const auth = requiresAuth(document, operation)
+  const request = exampleRequest(document, { method, baseUrl: options.serverUrl, path, parameters, body: bodyExample, auth })
   return {
     id,
     anchor: `op-${slug(id)}`,
@@ -245,7 +249,8 @@ function toOperation(document: OpenApiDocument, input: OperationInput, options: 
       contentType && media
         ? { contentType, required: requestBody?.required === true, fields: schemaFields(document, media.schema as OpenApiSchema), type: schemaType(document, media.schema as OpenApiSchema) }
         : undefined,
-    curl: curlFor(document, { method, baseUrl: options.serverUrl, path, parameters, body: bodyExample, auth }),
+    request,
+    curl: buildCurl(request),
     responses: toResponses(document, operation.responses, options),
   }
 }
