@@ -15,44 +15,23 @@ import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 export const API_LEADS_DEFAULT_LIMIT = 50
 export const API_LEADS_MAX_LIMIT = 1000
 
-/** A cursor that is not one of ours (tampered, truncated, from another API): the client's mistake, never a 500. */
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('invalid cursor')
-    this.name = 'InvalidCursorError'
-  }
-}
-
-// The last position read: [position, lead id]. Opaque to clients; only its shape is checked, the query binds it.
-const CursorSchema = z.tuple([z.int().min(0).max(2_147_483_647), z.uuid()])
-type Cursor = z.infer<typeof CursorSchema>
-
-function encodeCursor(lead: Pick<ApiLead, 'position' | 'id'>): string {
-  return Buffer.from(JSON.stringify([lead.position, lead.id] satisfies Cursor)).toString('base64url')
-}
-
-/** The position after which the page starts; throws InvalidCursorError for anything this module did not write. */
-export function decodeCursor(cursor: string): Cursor {
-  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError()
-  let value: unknown
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {
-    throw new InvalidCursorError()
-  }
-  const parsed = CursorSchema.safeParse(value)
-  if (!parsed.success || !isUuid(parsed.data[1])) throw new InvalidCursorError()
-  return parsed.data
-}
+/**
+ * Where a page ends: [position, lead id] of its last lead, the file order's sort key. The API wraps it in an opaque
+ * cursor (app/.server/api-v1/cursor.ts) and checks a returned cursor against this schema before it reaches a query.
+ */
+export const LeadPositionSchema = z.tuple([z.int().min(0).max(2_147_483_647), z.uuid()])
+export type LeadPosition = z.infer<typeof LeadPositionSchema>
 
 export interface ApiLeadsPage {
   data: ApiLead[]
-  next_cursor: string | null
+  /** The last lead's position when more leads follow, else null. */
+  next: LeadPosition | null
 }
 
 export interface ApiLeadsQuery {
   limit?: number
-  cursor?: string | null
+  /** Start after this lead (the `next` of the previous page). */
+  after?: LeadPosition | null
   /** Only leads with an address verified valid, and only those addresses (the download's "valid addresses only"). */
   verifiedEmailsOnly?: boolean
   /** Opening hours and registry labels are written in it (default en). */
@@ -63,13 +42,13 @@ export interface ApiLeadsQuery {
 const HAS_VERIFIED_EMAIL = sql<boolean>`exists (select 1 from unnest(l.email) as e(address) where l.email_sources -> e.address -> 'check' ->> 'status' = 'valid')`
 
 /**
- * One page of the export's leads, or null when the user has no such export. `limit` is 1..1000 (default 50); a
- * cursor from an earlier page continues after its last lead; a malformed one throws InvalidCursorError before any query.
+ * One page of the export's leads, or null when the user has no such export. `limit` is 1..1000 (default 50); `after`
+ * (the previous page's `next`) continues after its last lead.
  */
 export async function loadApiLeadsPage(claims: UserClaims, exportId: string, query: ApiLeadsQuery = {}): Promise<ApiLeadsPage | null> {
-  const { limit = API_LEADS_DEFAULT_LIMIT, cursor, verifiedEmailsOnly = false, lang = 'en' } = query
+  const { limit = API_LEADS_DEFAULT_LIMIT, after = null, verifiedEmailsOnly = false, lang = 'en' } = query
   if (!Number.isInteger(limit) || limit < 1 || limit > API_LEADS_MAX_LIMIT) throw new RangeError(`limit must be 1..${API_LEADS_MAX_LIMIT}`)
-  const after = cursor ? decodeCursor(cursor) : null
+  if (after && !LeadPositionSchema.safeParse(after).success) throw new RangeError('after must be a [position, lead id] of a page')
   if (!isUuid(exportId)) return null
   return withUser(claims, async (trx) => {
     const found = await trx.selectFrom('exports').select('enrichment_options').where('id', '=', exportId).executeTakeFirst()
@@ -112,6 +91,6 @@ export async function loadApiLeadsPage(claims: UserClaims, exportId: string, que
       return toApiLead(verifiedEmailsOnly ? validEmailsOnly(readable) : readable, chosen, lang)
     })
     const last = data.at(-1)
-    return { data, next_cursor: rows.length > limit && last ? encodeCursor(last) : null }
+    return { data, next: rows.length > limit && last ? [last.position, last.id] : null }
   })
 }
