@@ -5,6 +5,7 @@ export default [
   route('logout', 'routes/logout.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
   route('preferences', 'routes/preferences.ts'),
+  route('api/v1/*', 'routes/api.v1.$.ts'),
   route('api/categories', 'routes/api.categories.ts'),
   route('api/locations', 'routes/api.locations.ts'),
   route('api/search/preview', 'routes/api.search.preview.ts'),

@@ -132,6 +132,8 @@ export const envSchema = z.object({
   RATE_LIMIT_EXPORT_CREATE: rateLimit('10/600'),
   /** Do-not-contact list changes per user (each may import a whole CSV). */
   RATE_LIMIT_DNC_WRITE: rateLimit('120/600'),
+  /** /api/v1 requests per API key (every answer carries RateLimit-Limit, -Remaining and -Reset). */
+  RATE_LIMIT_API: rateLimit('600/60'),
 
   // Hosted Supabase
   SUPABASE_URL: url().optional(),

@@ -1,6 +1,7 @@
 import { data, type MiddlewareFunction } from 'react-router'
 import { getInstance } from './i18n.ts'
 import { env } from '#app/.server/env.server.ts'
+import { isPublicApiRequest } from '#app/.server/api-v1/operation.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -11,6 +12,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * neither it is allowed, since SameSite=Lax cookies keep cross-site posts unauthenticated.
  */
 export const originCheckMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (isPublicApiRequest(request)) return next()
   if (SAFE_METHODS.has(request.method)) return next()
   const source = request.headers.get('Origin') ?? refererOrigin(request.headers.get('Referer'))
   if (source && (source === 'null' || !allowedOrigins(request).has(source))) {

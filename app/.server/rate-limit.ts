@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Submission } from '@conform-to/react'
 import type pg from 'pg'
 import { data, type RouterContextProvider } from 'react-router'
-import { createRateLimiter, RateLimitUnavailable, type LimitName, type LimitOutcome, type RateLimiter } from './rate-limiter.ts'
+import { createRateLimiter, RateLimitUnavailable, type LimitName, type LimitOutcome, type MeteredOutcome, type RateLimiter } from './rate-limiter.ts'
 import { getPool } from './db.ts'
 import { getInstance } from './i18n.ts'
 
@@ -114,4 +114,14 @@ export async function enforceLimit(context: Readonly<RouterContextProvider>, nam
   await refusalPause()
   const { status, error, message, headers } = refusalAnswer(context, refusal)
   throw data({ error, message }, { status, headers })
+}
+
+/** Counts one request against `name` with the counter's state (null when the counters cannot be read). */
+export async function meterLimit(name: LimitName, key: string): Promise<MeteredOutcome | null> {
+  try {
+    return await rateLimiter().consumeMetered(name, key)
+  } catch (error) {
+    if (error instanceof RateLimitUnavailable) return null
+    throw error
+  }
 }

@@ -25,6 +25,7 @@ const RATE_LIMITS = {
   preview: 'RATE_LIMIT_PREVIEW',
   exportCreate: 'RATE_LIMIT_EXPORT_CREATE',
   dncWrite: 'RATE_LIMIT_DNC_WRITE',
+  apiKey: 'RATE_LIMIT_API',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS
@@ -52,6 +53,15 @@ export function limitSpec(name: LimitName, config: Env = validateEnv()): LimitSp
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number }
 
+/** A counted attempt with the counter's state, for the RateLimit-* answer headers. */
+export interface MeteredOutcome {
+  ok: boolean
+  limit: number
+  remaining: number
+  /** Seconds until the window (or the block) ends. */
+  resetSeconds: number
+}
+
 /** Thrown when the counters cannot be read (Postgres down): callers refuse rather than let requests through. */
 export class RateLimitUnavailable extends Error {
   constructor(cause: unknown) {
@@ -63,6 +73,8 @@ export class RateLimitUnavailable extends Error {
 export interface RateLimiter {
   /** Counts one attempt; refused once the limit is reached (and while blocked). */
   consume(name: LimitName, key: string): Promise<LimitOutcome>
+  /** consume(), with what is left of the limit and when it resets. */
+  consumeMetered(name: LimitName, key: string): Promise<MeteredOutcome>
   /** Whether the key is currently over its limit, without counting (for failure-only limits). */
   check(name: LimitName, key: string): Promise<LimitOutcome>
   /** Gives back one point consume() took, for an attempt that turned out not to count (a successful sign-in). */
@@ -106,6 +118,21 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
         return { ok: true }
       } catch (error) {
         if (error instanceof RateLimiterRes) return refusal(error)
+        throw new RateLimitUnavailable(error)
+      }
+    },
+    async consumeMetered(name, key) {
+      const { limiter, spec } = get(name)
+      const metered = (res: RateLimiterRes, ok: boolean): MeteredOutcome => ({
+        ok,
+        limit: spec.points,
+        remaining: Math.max(0, res.remainingPoints),
+        resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      })
+      try {
+        return metered(await limiter.consume(digest(key)), true)
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return metered(error, false)
         throw new RateLimitUnavailable(error)
       }
     },

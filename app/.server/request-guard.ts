@@ -1,6 +1,7 @@
 import { data, type MiddlewareFunction } from 'react-router'
 import { getInstance } from './i18n.ts'
 import { isRejection, REJECTION_HEADER, REJECTIONS, type Rejection } from './internal-headers.ts'
+import { isPublicApiRequest } from '#app/.server/api-v1/operation.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Pages take form posts only; /api routes also take JSON and DELETE (SPEC §7). */
@@ -33,6 +34,7 @@ export const allowHeaderMiddleware: MiddlewareFunction<Response> = async ({ requ
  * every refusal is in the user's language; pages render it in the error boundary, /api gets JSON.
  */
 export const requestGuardMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (isPublicApiRequest(request)) return next()
   const t = getInstance(context).t
   const refuse = (status: number, key: string): never => {
     throw data({ error: key.split('.').pop(), message: t(key) }, { status })

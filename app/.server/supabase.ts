@@ -3,6 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import { env } from './env.server.ts'
 import { clientIp } from './internal-headers.ts'
+import { isPublicApiRequest } from '#app/.server/api-v1/operation.ts'
 
 const AUTH_TIMEOUT_MS = 15_000
 
@@ -14,6 +15,7 @@ const supabaseContext = createContext<SupabaseClient | null>(null)
  * loader or action triggered them.
  */
 export const supabaseMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (isPublicApiRequest(request)) return next()
   // Keyed by name: the client may report the same cookie several times in one request; the last value wins.
   const setCookies = new Map<string, string>()
   const extraHeaders = new Headers()

@@ -33,6 +33,8 @@ export const EXPORT_ERROR_CODES = [
   'forbidden',
   'plan_restricted',
   'invalid_location',
+  'max_leads_invalid',
+  'idempotency_conflict',
 ] as const
 export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number]
 
@@ -51,6 +53,8 @@ export const EXPORT_ERROR_KEYS: Record<ExportErrorCode, string> = {
   forbidden: 'exports.errors.forbidden', // "You are not allowed to do this"
   plan_restricted: 'exports.errors.planRestricted', // the failure carries the level's message ("Your plan requires selecting a department")
   invalid_location: 'exports.errors.invalidLocation', // the failure carries the field's message ("Unknown country: …")
+  max_leads_invalid: 'exports.errors.maxLeadsInvalid', // "Maximum number of leads must be a whole number from 1 to {{max}}."
+  idempotency_conflict: 'exports.errors.idempotencyConflict', // "This idempotency key was used for another export"
 }
 
 /** Every locale key the export errors use (the locale test can assert they all exist). */
@@ -71,6 +75,8 @@ export const EXPORT_ERROR_STATUS: Record<ExportErrorCode, number> = {
   not_found: 404,
   not_resumable: 409,
   not_completed: 409,
+  max_leads_invalid: 400,
+  idempotency_conflict: 409,
 }
 
 export function isExportErrorCode(value: unknown): value is ExportErrorCode {

@@ -1,6 +1,6 @@
 // Plan rules (SPEC §4, §5, §9). Pure functions: shared by the server, the client and the tests.
 
-const PLAN_IDS = ['free_trial', 'basic', 'professional', 'premium'] as const
+export const PLAN_IDS = ['free_trial', 'basic', 'professional', 'premium'] as const
 export type PlanId = (typeof PLAN_IDS)[number]
 export type PaidPlanId = Exclude<PlanId, 'free_trial'>
 export const PAID_PLAN_IDS: readonly PaidPlanId[] = ['basic', 'professional', 'premium']

@@ -156,9 +156,6 @@ function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick
 function exportLimits(formData: FormData, maxLeads: number | undefined, t: (key: string, options?: Record<string, unknown>) => string) {
   const filters = readSearchFilters(new URLSearchParams(FILTER_FIELDS.map((field) => [field, String(formData.get(field) ?? '')])))
   if (!filters.ok) return { ok: false as const, error: { error: t(`search.filters.invalid.${filters.field}`) } }
-  if (maxLeads !== undefined && maxLeads > env.EXPORT_MAX_LEADS) {
-    return { ok: false as const, error: { maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } }
-  }
   return { ok: true as const, maxLeads: maxLeads ?? null, filters: filters.filters }
 }
 
@@ -199,6 +196,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await createExport({ user, name, criteria: resolution.criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
+    if (result.code === 'max_leads_invalid') {
+      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies ExportFormState, { status: result.status })
+    }
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
     return data({ name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
   }

@@ -8,7 +8,7 @@
  * rolled back. pg-boss's tables are not the user's: the transaction drops the `authenticated` role (SET LOCAL ROLE
  * NONE) just before queueing, after every user-visible write is done.
  */
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
 import { fromKysely } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
@@ -23,6 +23,7 @@ import { storedSearchCriteria } from './export-run.ts'
 import { refreshProgress } from './progress.ts'
 import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import { env } from '#app/.server/env.server.ts'
 
 /** `messageKey`, when set, is more precise than the code's own message (e.g. which location level the plan requires). */
 export type ExportFailure = { ok: false; status: number; code: ExportErrorCode; messageKey?: string }
@@ -93,8 +94,23 @@ function storedSearchLimits({ maxLeads, filters }: Pick<CreateExportArgs, 'maxLe
   }
 }
 
+/** An idempotency key names one export for this long; after it, the key is free for a new one. */
+const IDEMPOTENCY_WINDOW_HOURS = 24
+
+/** The command as understood (resolved location, validated name and options): a reused key must carry the same. */
+function fingerprintOf(parts: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url')
+}
+
 function clean(value: unknown, max = 200): string {
   return typeof value === 'string' ? value.trim().slice(0, max) : ''
+}
+
+/** A reused key: its export when the command is the same, else a conflict (a key names one command). */
+function replayOf(existing: { id: string; idempotency_fingerprint: string | null }, fingerprint: string) {
+  return existing.idempotency_fingerprint && existing.idempotency_fingerprint !== fingerprint
+    ? fail('idempotency_conflict')
+    : { ok: true as const, exportId: existing.id, duplicate: true }
 }
 
 export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
@@ -110,16 +126,29 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
     enrichmentOptions: args.enrichmentOptions,
   })
   if (!validation.ok) return fail(validation.code)
+  if (args.maxLeads !== undefined && args.maxLeads !== null && !(Number.isInteger(args.maxLeads) && args.maxLeads >= 1 && args.maxLeads <= env.EXPORT_MAX_LEADS)) {
+    return fail('max_leads_invalid')
+  }
   const refusal = await planRefusal(user, criteria)
   if (refusal) return refusal
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
+  const limits = storedSearchLimits(args)
+  const fingerprint = fingerprintOf({ name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) })
 
   return withUser(user.claims, async (trx) => {
     const findExisting = () =>
-      trx.selectFrom('exports').select('id').where('user_id', '=', user.id).where('idempotency_key', '=', idempotencyKey).executeTakeFirst()
+      trx
+        .selectFrom('exports')
+        .select(['id', 'idempotency_fingerprint', sql<boolean>`created_at < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`.as('expired')])
+        .where('user_id', '=', user.id)
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirst()
     const existing = await findExisting()
-    if (existing) return { ok: true as const, exportId: existing.id, duplicate: true }
+    // Past its window the key names nothing: the old export keeps its data, the key goes to the new one.
+    const replay = (found: { id: string; idempotency_fingerprint: string | null }) => replayOf(found, fingerprint)
+    if (existing?.expired) await trx.updateTable('exports').set({ idempotency_key: null }).where('id', '=', existing.id).execute()
+    else if (existing) return replay(existing)
     if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
 
     const inserted = await trx
@@ -132,17 +161,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
         enrichment_status: 'pending',
         lead_count: 0,
         total_credits_used: 0,
-        search_params: {
-          sector: criteria.sector,
-          city,
-          department,
-          region,
-          country,
-          ...(countryCode ? { countryCode } : {}),
-          lang,
-          ...storedSearchLimits(args),
-          ...(args.onlyNew ? { onlyNew: true } : {}),
-        },
+        search_params: { sector: criteria.sector, city, department, region, country, ...(countryCode ? { countryCode } : {}), lang, ...limits, ...(args.onlyNew ? { onlyNew: true } : {}) },
         enrichment_options: { ...validation.enrichmentOptions },
         bbox: null,
         polygon: null,
@@ -152,6 +171,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
         city: city || null,
         business_types: criteria.sector ? [criteria.sector] : [],
         idempotency_key: idempotencyKey,
+        idempotency_fingerprint: fingerprint,
         progress_percentage: 0,
       })
       .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
@@ -160,7 +180,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
     if (!inserted) {
       // A concurrent submit with the same key committed first (we waited for it on the unique index).
       const winner = await findExisting()
-      if (winner) return { ok: true as const, exportId: winner.id, duplicate: true }
+      if (winner) return replay(winner)
       throw new Error('createExport: idempotency conflict without a visible export')
     }
     await asService(trx)

@@ -1,0 +1,65 @@
+// The request bodies of the export commands, as the API sends them (snake_case JSON). Each maps onto the command the
+// forms run (app/.server/exports/service.ts): the rules (name, plan, location, credits, caps, idempotency) live there.
+import { z } from 'zod'
+import { EnrichmentTypeSchema } from '#app/domain/api-export.ts'
+import { MAX_RATING, MAX_REVIEWS, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
+import type { SearchCriteria } from '#app/domain/search.ts'
+
+const PlaceName = z.string().max(200)
+
+export const ApiCriteriaSchema = z
+  .object({
+    sector: z.string().max(200).default('').meta({ description: 'A category id from GET /categories (or its label).', example: 'bakery' }),
+    country: PlaceName.meta({ example: 'France' }),
+    region: PlaceName.optional().meta({ example: 'Bretagne' }),
+    department: PlaceName.optional().meta({ example: 'Finistère' }),
+    city: PlaceName.optional().meta({ example: 'Brest' }),
+  })
+  .meta({ id: 'Criteria', description: 'What and where: names as GET /locations gives them. Your plan decides the finest level you must choose.' })
+
+export const ApiFiltersSchema = z
+  .object({
+    has_website: z.boolean().optional(),
+    has_phone: z.boolean().optional(),
+    min_rating: z.number().min(0).max(MAX_RATING).optional(),
+    min_reviews: z.int().min(0).max(MAX_REVIEWS).optional(),
+    exclude_closed: z.boolean().optional().meta({ description: 'Leave out businesses closed in the listing or the company registry.' }),
+  })
+  .meta({ id: 'Filters', description: 'Applied before anything is charged: businesses that do not match are never exported.' })
+
+export type ApiCriteria = z.output<typeof ApiCriteriaSchema>
+export type ApiFilters = z.output<typeof ApiFiltersSchema>
+
+export function toSearchCriteria(criteria: ApiCriteria): SearchCriteria {
+  return { sector: criteria.sector, country: criteria.country, region: criteria.region ?? '', department: criteria.department ?? '', city: criteria.city ?? '' }
+}
+
+export function toSearchFilters(filters: ApiFilters | undefined): SearchFilters {
+  if (!filters) return NO_FILTERS
+  return {
+    hasWebsite: filters.has_website ?? false,
+    hasPhone: filters.has_phone ?? false,
+    minRating: filters.min_rating ?? null,
+    minReviews: filters.min_reviews ?? null,
+    excludeClosed: filters.exclude_closed ?? false,
+  }
+}
+
+export const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
+
+export const CreateExportBodySchema = z
+  .object({
+    name: z.string().max(1000).meta({ example: 'Bakeries – Brest' }),
+    criteria: ApiCriteriaSchema,
+    filters: ApiFiltersSchema.optional(),
+    enrichments: EnrichmentListSchema.meta({ example: ['phone', 'website', 'email'] }),
+    max_leads: z.int().min(1).optional().meta({ description: 'Caps the leads, and so the credits, of this export.' }),
+    only_new: z.boolean().optional().meta({ description: 'Only businesses none of your exports delivered before.' }),
+  })
+  .meta({ id: 'CreateExport' })
+
+export const PreviewBodySchema = z
+  .object({ criteria: ApiCriteriaSchema, filters: ApiFiltersSchema.optional(), enrichments: EnrichmentListSchema.optional() })
+  .meta({ id: 'PreviewRequest' })
+
+export const AddEnrichmentsBodySchema = z.object({ enrichments: EnrichmentListSchema }).meta({ id: 'AddEnrichments' })

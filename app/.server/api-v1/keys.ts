@@ -1,0 +1,118 @@
+/**
+ * API keys (../shared/API.md "Authentication"): `la_` + 40 random base62 characters (238 bits), shown once. Only the
+ * SHA-256 is stored: a key has far too much entropy for a fast hash to be guessed, and looking a guess up by its
+ * digest in a unique index takes the same time whether or not any stored key shares a prefix with it (nothing is
+ * compared character by character against the secret). The first 8 characters name the key in lists and logs.
+ */
+import { createHash, randomInt } from 'node:crypto'
+import { sql } from 'kysely'
+import type { SessionUser } from '#app/.server/auth.ts'
+import { adminDb, withUser } from '#app/.server/db.ts'
+import { API_KEY_PREFIX_LENGTH, isApiKeyShaped } from '#app/domain/api-keys.ts'
+import { isUuid } from '#app/domain/ids.ts'
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+const SECRET_LENGTH = 40
+/** last_used_at is written at most this often per key: a busy key must not turn every read into a write. */
+const LAST_USED_PRECISION_SECONDS = 60
+
+export function generateApiKey(): string {
+  let secret = ''
+  for (let i = 0; i < SECRET_LENGTH; i += 1) secret += BASE62[randomInt(BASE62.length)]
+  return `la_${secret}`
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest()
+}
+
+export interface ApiKeyListing {
+  id: string
+  name: string
+  prefix: string
+  createdAt: string
+  lastUsedAt: string | null
+  revokedAt: string | null
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
+
+/** Creates a key for the user; the only time the full key exists outside the client. */
+export async function createApiKey(user: SessionUser, name: string): Promise<{ id: string; key: string; prefix: string }> {
+  const key = generateApiKey()
+  const prefix = key.slice(0, API_KEY_PREFIX_LENGTH)
+  const row = await withUser(user.claims, (trx) =>
+    trx.insertInto('api_keys').values({ user_id: user.id, name, prefix, key_hash: digest(key) }).returning('id').executeTakeFirstOrThrow(),
+  )
+  return { id: row.id, key, prefix }
+}
+
+/** The user's keys, active first, newest first. */
+export async function listApiKeys(user: SessionUser): Promise<ApiKeyListing[]> {
+  const rows = await withUser(user.claims, (trx) =>
+    trx
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
+      .where('user_id', '=', user.id)
+      .orderBy(sql`revoked_at is not null`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(200)
+      .execute(),
+  )
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: iso(row.created_at)!,
+    lastUsedAt: iso(row.last_used_at),
+    revokedAt: iso(row.revoked_at),
+  }))
+}
+
+/** Revokes the user's key (false when it is not theirs or already revoked); the next request with it is refused. */
+export async function revokeApiKey(user: SessionUser, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false
+  const result = await withUser(user.claims, (trx) =>
+    trx.updateTable('api_keys').set({ revoked_at: sql`now()` }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst(),
+  )
+  return Number(result.numUpdatedRows) > 0
+}
+
+export interface ApiKeyOwner {
+  keyId: string
+  prefix: string
+  user: SessionUser
+}
+
+/**
+ * The owner of a live key, or null (malformed, unknown or revoked: the caller answers 401 for all alike). The owner
+ * acts with a user's rights only: role `authenticated` and their id, so row-level security applies as in the app.
+ */
+export async function authenticateApiKey(key: string): Promise<ApiKeyOwner | null> {
+  if (!isApiKeyShaped(key)) return null
+  const row = await adminDb()
+    .selectFrom('api_keys as k')
+    .innerJoin(sql<{ id: string; email: string | null }>`auth.users`.as('u'), 'u.id', 'k.user_id')
+    .select(['k.id', 'k.user_id', 'k.prefix', 'k.last_used_at', 'u.email'])
+    .where('k.key_hash', '=', digest(key))
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (!row) return null
+  const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0
+  if (Date.now() - lastUsed > LAST_USED_PRECISION_SECONDS * 1000) {
+    // Not awaited: the answer does not depend on it, and a failure only leaves the date older.
+    void adminDb()
+      .updateTable('api_keys')
+      .set({ last_used_at: sql`now()` })
+      .where('id', '=', row.id)
+      .execute()
+      .catch((error: unknown) => console.error('[api] last_used_at not written:', error instanceof Error ? error.message : error))
+  }
+  const email = row.email ?? ''
+  return {
+    keyId: row.id,
+    prefix: row.prefix,
+    user: { id: row.user_id, email, claims: { sub: row.user_id, role: 'authenticated', email }, metadata: {} },
+  }
+}

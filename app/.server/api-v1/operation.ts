@@ -1,0 +1,76 @@
+// One definition per /api/v1 operation: its route, its schemas (which validate the request AND describe it in the
+// OpenAPI document) and its handler. The dispatcher (dispatch.ts) and the document (openapi.ts) read the same list
+// (operations/index.ts), so an operation cannot be served without being documented, nor documented without a route.
+import type { TFunction } from 'i18next'
+import type { RouterContextProvider } from 'react-router'
+import type { z } from 'zod'
+import type { SessionUser } from '#app/.server/auth.ts'
+import type { LimitName } from '#app/.server/rate-limiter.ts'
+import type { Language } from '#app/i18n.ts'
+
+export type HttpMethod = 'get' | 'post' | 'delete'
+
+export interface ApiContext {
+  request: Request
+  context: Readonly<RouterContextProvider>
+  /** The key's owner, with a user's rights only (withUser(user.claims, …) applies row-level security). */
+  user: SessionUser
+  keyId: string
+  t: TFunction
+  lang: Language
+}
+
+/** What a handler answers: JSON (`body`), nothing (204), or a ready response (a file). */
+export type ApiAnswer = { status: number; body?: unknown; headers?: Record<string, string> } | { response: Response }
+
+export interface ApiResponseSpec {
+  description: string
+  schema?: z.ZodType
+  /** application/json unless said (a file's types). */
+  contentTypes?: string[]
+}
+
+type Input<T> = T extends z.ZodType ? z.output<T> : undefined
+
+export interface OperationSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, H extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+  /** operationId: also the key of the operation's French texts (developers.operations.<id>). */
+  id: string
+  method: HttpMethod
+  /** Under /api/v1, with {param} segments: '/exports/{id}'. */
+  path: string
+  tag: string
+  summary: string
+  description?: string
+  params?: P
+  query?: Q
+  headers?: H
+  body?: B
+  responses: Record<number, ApiResponseSpec>
+  /** A limit of the command itself (counted per user, shared with the form doing the same thing). */
+  limit?: LimitName
+  handler: (input: { ctx: ApiContext; params: Input<P>; query: Input<Q>; headers: Input<H>; body: Input<B> }) => Promise<ApiAnswer>
+}
+
+// The list holds operations of every input type; each handler is type-checked against its own schemas where it is defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ApiOperation = OperationSpec<any, any, any, any>
+
+export function defineOperation<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  H extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: OperationSpec<P, Q, H, B>): ApiOperation {
+  return spec
+}
+
+export const API_BASE = '/api/v1'
+
+/**
+ * Requests the public API answers by itself (dispatch.ts): the page middlewares (form checks, Origin check,
+ * cookie session) stand aside, since the API reads no cookie and gives its own problem+json refusals.
+ */
+export function isPublicApiRequest(request: Request): boolean {
+  const { pathname } = new URL(request.url)
+  return pathname === API_BASE || pathname.startsWith(`${API_BASE}/`)
+}

@@ -1,0 +1,152 @@
+// Exports: create (idempotent), list, read, resume, add enrichments, delete. Each runs the command the export pages
+// run (app/.server/exports/service.ts), as the key's owner.
+import { sql } from 'kysely'
+import { z } from 'zod'
+import { withUser } from '#app/.server/db.ts'
+import { API_EXPORT_COLUMNS, loadApiExport } from '#app/.server/exports/api-export.ts'
+import { addEnrichment, createExport, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
+import { ApiExportSchema, API_EXPORT_STATUSES, toApiExport } from '#app/domain/api-export.ts'
+import { optionsFromValues } from '#app/domain/enrichment.ts'
+import { AddEnrichmentsBodySchema, CreateExportBodySchema, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { exportProblem } from '../export-failure.ts'
+import { defineOperation, type ApiContext } from '../operation.ts'
+import { apiProblem } from '../problem.ts'
+import { isFrance } from '#app/domain/enrichment.ts'
+
+export const ExportIdParams = z.object({ id: z.uuid().meta({ description: 'The export id.' }) })
+
+async function exportAnswer(ctx: ApiContext, id: string, status: number) {
+  const exp = await withUser(ctx.user.claims, (trx) => loadApiExport(trx, id))
+  if (!exp) apiProblem(404, 'not_found', ctx.t('exports.errors.notFound'))
+  return { status, body: exp }
+}
+
+const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+
+export const exportOperations = [
+  defineOperation({
+    id: 'createExport',
+    method: 'post',
+    path: '/exports',
+    tag: 'Exports',
+    summary: 'Start an export',
+    description:
+      'Searches, then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one.',
+    headers: z.object({
+      'Idempotency-Key': z.string().min(1).max(200).optional().meta({ description: 'Any string up to 200 characters: a retry with it never creates a second export.' }),
+    }),
+    body: CreateExportBodySchema,
+    limit: 'exportCreate',
+    responses: {
+      202: { description: 'The export was created and is running.', schema: ApiExportSchema },
+      200: { description: 'The same Idempotency-Key and body were sent before: that export.', schema: ApiExportSchema },
+      402: { description: 'No credits left (`insufficient_credits`).' },
+      403: { description: 'Your plan needs a finer location (`plan_restricted`).' },
+      409: { description: 'The Idempotency-Key was used with another body (`idempotency_conflict`).' },
+    },
+    async handler({ ctx, headers, body }) {
+      const criteria = toSearchCriteria(body.criteria)
+      const result = await createExport({
+        user: ctx.user,
+        name: body.name,
+        criteria,
+        enrichmentOptions: optionsFromValues(body.enrichments, { france: isFrance(criteria.country) }),
+        // Namespaced: the API's keys never meet the keys the forms generate.
+        idempotencyKey: headers['Idempotency-Key'] ? `api:${headers['Idempotency-Key']}` : '',
+        lang: ctx.lang,
+        maxLeads: body.max_leads ?? null,
+        filters: toSearchFilters(body.filters),
+        onlyNew: body.only_new,
+      })
+      if (!result.ok) exportProblem(result, ctx.t)
+      return exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202)
+    },
+  }),
+  defineOperation({
+    id: 'listExports',
+    method: 'get',
+    path: '/exports',
+    tag: 'Exports',
+    summary: 'Your exports, newest first',
+    query: z.object({ status: z.enum(API_EXPORT_STATUSES).optional(), limit: limitParam(100), cursor: CursorParam }),
+    responses: { 200: { description: 'A page of exports.', schema: pageOf(ApiExportSchema) } },
+    async handler({ ctx, query }) {
+      const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
+      if (query.cursor && !after) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'query.cursor', message: ctx.t('api.v1.badCursor') }])
+      const rows = await withUser(ctx.user.claims, (trx) => {
+        let select = trx.selectFrom('exports').select(API_EXPORT_COLUMNS).where('user_id', '=', ctx.user.id)
+        if (query.status) select = select.where('status', '=', query.status)
+        if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
+        return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute()
+      })
+      const page = rows.slice(0, query.limit).map(toApiExport)
+      const last = page.at(-1)
+      return { status: 200, body: { data: page, next_cursor: rows.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null } }
+    },
+  }),
+  defineOperation({
+    id: 'getExport',
+    method: 'get',
+    path: '/exports/{id}',
+    tag: 'Exports',
+    summary: 'An export and its progress',
+    params: ExportIdParams,
+    responses: { 200: { description: 'The export.', schema: ApiExportSchema } },
+    handler: ({ ctx, params }) => exportAnswer(ctx, params.id, 200),
+  }),
+  defineOperation({
+    id: 'resumeExport',
+    method: 'post',
+    path: '/exports/{id}/resume',
+    tag: 'Exports',
+    summary: 'Resume an interrupted export',
+    description: 'After credits ran out (status `interrupted`): enriches the leads left, charging only what succeeds.',
+    params: ExportIdParams,
+    responses: {
+      202: { description: 'The export is running again.', schema: ApiExportSchema },
+      402: { description: 'No credits left (`insufficient_credits`).' },
+      409: { description: 'The export is not interrupted (`not_resumable`).' },
+    },
+    async handler({ ctx, params }) {
+      const result = await resumeExport({ user: ctx.user, exportId: params.id })
+      if (!result.ok) exportProblem(result, ctx.t)
+      return exportAnswer(ctx, params.id, 202)
+    },
+  }),
+  defineOperation({
+    id: 'addExportEnrichments',
+    method: 'post',
+    path: '/exports/{id}/enrichments',
+    tag: 'Exports',
+    summary: 'Add enrichments to a completed export',
+    description: 'Runs only the new enrichments on the same leads; results you already paid for are reused for free.',
+    params: ExportIdParams,
+    body: AddEnrichmentsBodySchema,
+    responses: {
+      202: { description: 'The export is running the new enrichments.', schema: ApiExportSchema },
+      402: { description: 'No credits left (`insufficient_credits`).' },
+      409: { description: 'The export is not completed (`not_completed`).' },
+    },
+    async handler({ ctx, params, body }) {
+      const result = await addEnrichment({ user: ctx.user, exportId: params.id, options: body.enrichments })
+      if (!result.ok) exportProblem(result, ctx.t)
+      return exportAnswer(ctx, params.id, 202)
+    },
+  }),
+  defineOperation({
+    id: 'deleteExport',
+    method: 'delete',
+    path: '/exports/{id}',
+    tag: 'Exports',
+    summary: 'Delete an export',
+    description: 'Stops it if it runs. The credit history stays.',
+    params: ExportIdParams,
+    responses: { 204: { description: 'Deleted.' } },
+    async handler({ ctx, params }) {
+      const result = await deleteExport({ user: ctx.user, exportId: params.id })
+      if (!result.ok) exportProblem(result, ctx.t)
+      return { status: 204 }
+    },
+  }),
+]

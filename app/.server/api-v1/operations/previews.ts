@@ -1,0 +1,104 @@
+// The free preview: count, first results and what an export of them would cost, as the search page shows them.
+import { z } from 'zod'
+import { getCreditsSummary } from '#app/.server/credits.ts'
+import { env } from '#app/.server/env.server.ts'
+import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
+import { paidPositions } from '#app/.server/exports/paid-positions.ts'
+import { runPreview } from '#app/.server/search/preview.ts'
+import { optionsFromValues, selectedTypes } from '#app/domain/enrichment.ts'
+import { exportCost, exportLeadCount } from '#app/domain/export-cost.ts'
+import { PreviewBodySchema, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import { defineOperation } from '../operation.ts'
+import { apiProblem, type ProblemCode } from '../problem.ts'
+
+const PreviewResultSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    address: z.string().nullable(),
+    business_types: z.array(z.string()),
+    website: z.string().nullable(),
+    rating: z.number().nullable(),
+    review_count: z.int().nullable(),
+  })
+  .meta({ id: 'PreviewResult' })
+
+const PreviewSchema = z
+  .object({
+    count: z.int().min(0).meta({ description: 'Businesses matching the search and filters.' }),
+    count_exact: z.boolean().meta({ description: 'false when `count` is a lower bound (the source stops counting past its cap).' }),
+    results: z.array(PreviewResultSchema).max(20),
+    source: z.enum(['demo', 'osm', 'google']).meta({ description: '`demo` data is generated, not real businesses.' }),
+    estimate: z
+      .object({
+        leads: z.int().min(0).meta({ description: 'Leads an export would hold (the count within the export cap).' }),
+        max_credits: z.int().min(0).meta({ description: 'If every enrichment succeeds; results you already paid for are free.' }),
+        expected_credits: z.int().min(0).meta({ description: 'From the observed success rate of each enrichment.' }),
+      })
+      .nullable()
+      .meta({ description: 'With `enrichments` in the request; else null.' }),
+  })
+  .meta({ id: 'Preview' })
+
+const PREVIEW_PROBLEMS: Record<string, [number, ProblemCode]> = {
+  invalid_location: [422, 'invalid_location'],
+  plan: [403, 'plan_restricted'],
+  rate_limited: [503, 'source_unavailable'],
+}
+
+export const previewOperations = [
+  defineOperation({
+    id: 'createPreview',
+    method: 'post',
+    path: '/previews',
+    tag: 'Search',
+    summary: 'Count and preview a search (free)',
+    description: 'Costs no credit. With `enrichments`, also estimates what an export of this search would cost.',
+    body: PreviewBodySchema,
+    limit: 'preview',
+    responses: {
+      200: { description: 'The count, up to 20 businesses and the estimate.', schema: PreviewSchema },
+      403: { description: 'Your plan needs a finer location (`plan_restricted`).' },
+      503: { description: 'The business source is unavailable (`source_unavailable`).' },
+    },
+    async handler({ ctx, body }) {
+      const criteria = toSearchCriteria(body.criteria)
+      const credits = await getCreditsSummary(ctx.user)
+      const outcome = await runPreview(criteria, { lang: ctx.lang, plan: credits.plan, signal: ctx.request.signal, filters: toSearchFilters(body.filters) })
+      if (!outcome.ok) {
+        const [status, code] = PREVIEW_PROBLEMS[outcome.error] ?? (outcome.status < 500 ? [422, 'validation_failed' as const] : [503, 'source_unavailable' as const])
+        const detail = ctx.t(outcome.messageKey)
+        apiProblem(status, code, detail, outcome.field ? [{ path: `body.criteria.${outcome.field}`, message: detail }] : undefined, status === 503 ? { 'Retry-After': '30' } : undefined)
+      }
+      const types = body.enrichments ? selectedTypes(optionsFromValues(body.enrichments, { france: outcome.france })) : null
+      const leads = exportLeadCount(outcome.count.value, env.EXPORT_MAX_LEADS, null)
+      const cost = types
+        ? exportCost({
+            leads,
+            types,
+            fillRates: await currentFillRates(),
+            balance: credits.remaining,
+            paid: await paidPositions(ctx.user, outcome.source, outcome.exportPlaceIds, env.ENRICHMENT_REUSE_DAYS),
+          })
+        : null
+      return {
+        status: 200,
+        body: {
+          count: outcome.count.value,
+          count_exact: outcome.count.exact,
+          results: outcome.results.map((lead) => ({
+            id: lead.id,
+            name: lead.name,
+            address: lead.address,
+            business_types: lead.businessTypes,
+            website: lead.website,
+            rating: lead.rating,
+            review_count: lead.reviewCount,
+          })),
+          source: outcome.source,
+          estimate: cost ? { leads: cost.leads, max_credits: cost.maxCredits, expected_credits: cost.expectedCredits } : null,
+        },
+      }
+    },
+  }),
+]

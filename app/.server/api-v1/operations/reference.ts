@@ -1,0 +1,92 @@
+// The account and the pickers' reference data: who the key acts for, categories and places.
+import { z } from 'zod'
+import { getCreditsSummary } from '#app/.server/credits.ts'
+import { LocationQueryError, searchLocations } from '#app/.server/search/locations.ts'
+import { listCategories } from '#app/.server/taxonomy/categories.ts'
+import { filterCategories } from '#app/domain/categories.ts'
+import { PLAN_IDS } from '#app/domain/plans.ts'
+import { apiProblem } from '../problem.ts'
+import { defineOperation } from '../operation.ts'
+
+const LangSchema = z.enum(['fr', 'en']).meta({ description: 'The language of labels and names.' })
+const SearchTextSchema = z.string().max(200).optional().meta({ description: 'Filters by name: case, accents, spaces and hyphens ignored, prefix matches first.' })
+
+export const MeSchema = z
+  .object({
+    user_id: z.uuid(),
+    email: z.string(),
+    plan: z.enum(PLAN_IDS),
+    credits: z.object({ remaining: z.int(), total: z.int() }).meta({ description: 'Credits left and the allowance of the current period.' }),
+  })
+  .meta({ id: 'Me' })
+
+const CategorySchema = z.object({ id: z.string().meta({ example: 'bakery' }), label: z.string().meta({ example: 'Boulangerie' }) }).meta({ id: 'Category' })
+const LocationSchema = z
+  .object({ name: z.string().meta({ example: 'Bretagne' }), code: z.string().optional().meta({ description: 'ISO 3166 or INSEE code.', example: '53' }) })
+  .meta({ id: 'Location' })
+
+const LOCATION_LIMIT = 100
+
+export const referenceOperations = [
+  defineOperation({
+    id: 'getMe',
+    method: 'get',
+    path: '/me',
+    tag: 'Account',
+    summary: "The key's owner: plan and credits",
+    responses: { 200: { description: 'The account the key acts for.', schema: MeSchema } },
+    async handler({ ctx }) {
+      const credits = await getCreditsSummary(ctx.user)
+      if (!credits.ok) apiProblem(503, 'service_unavailable', ctx.t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
+      return { status: 200, body: { user_id: ctx.user.id, email: ctx.user.email, plan: credits.plan, credits: { remaining: credits.remaining, total: credits.total } } }
+    },
+  }),
+  defineOperation({
+    id: 'listCategories',
+    method: 'get',
+    path: '/categories',
+    tag: 'Reference',
+    summary: 'Business categories',
+    description: 'Matched in both languages, like the search page picker: "bakery" finds Boulangerie in French.',
+    query: z.object({ lang: LangSchema.default('fr'), q: SearchTextSchema }),
+    responses: { 200: { description: 'Matching categories, best first.', schema: z.object({ data: z.array(CategorySchema) }) } },
+    async handler({ query }) {
+      const { items } = filterCategories(listCategories(query.lang), query.q ?? '', { limit: query.q ? 50 : Number.POSITIVE_INFINITY })
+      return { status: 200, body: { data: items.map(({ id, label }) => ({ id, label })) } }
+    },
+  }),
+  defineOperation({
+    id: 'listLocations',
+    method: 'get',
+    path: '/locations',
+    tag: 'Reference',
+    summary: 'Countries, regions, departments and cities',
+    description: 'Each level needs its parents by name: `country` for regions, `country` and `region` for departments, and so on.',
+    query: z.object({
+      type: z.enum(['country', 'region', 'department', 'city']),
+      country: z.string().max(200).optional().meta({ example: 'France' }),
+      region: z.string().max(200).optional(),
+      department: z.string().max(200).optional(),
+      q: SearchTextSchema,
+      lang: LangSchema.optional(),
+    }),
+    responses: { 200: { description: `Matching places (at most ${LOCATION_LIMIT}).`, schema: z.object({ data: z.array(LocationSchema) }) } },
+    async handler({ ctx, query }) {
+      try {
+        const options = searchLocations({
+          type: query.type,
+          query: query.q,
+          countryName: query.country,
+          regionName: query.region,
+          departmentName: query.department,
+          lang: query.lang ?? ctx.lang,
+        })
+        return { status: 200, body: { data: options.slice(0, LOCATION_LIMIT).map(({ name, code }) => ({ name, ...(code ? { code } : {}) })) } }
+      } catch (error) {
+        if (!(error instanceof LocationQueryError)) throw error
+        const field = { countryName: 'country', regionName: 'region', departmentName: 'department' }[error.field as string] ?? error.field
+        return apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: `query.${field}`, message: ctx.t(`api.v1.location.${error.code}`) }])
+      }
+    },
+  }),
+]

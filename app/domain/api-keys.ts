@@ -1,0 +1,9 @@
+// The shape of an API key (../shared/API.md): `la_` + at least 32 base62 characters. Pure.
+export const API_KEY_PREFIX_LENGTH = 8
+export const API_KEY_NAME_MAX = 100
+
+const KEY_SHAPE = /^la_[0-9A-Za-z]{32,100}$/
+
+export function isApiKeyShaped(value: string): boolean {
+  return KEY_SHAPE.test(value)
+}
