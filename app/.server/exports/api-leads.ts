@@ -12,7 +12,7 @@ import { withUser, type UserClaims } from '#app/.server/db.ts'
 import { readableRegistryInfo } from '#app/.server/enrichment/registry-labels.ts'
 import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 
-export const API_LEADS_DEFAULT_LIMIT = 50
+const API_LEADS_DEFAULT_LIMIT = 50
 export const API_LEADS_MAX_LIMIT = 1000
 
 /**
