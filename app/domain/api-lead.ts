@@ -8,7 +8,7 @@ import { ENRICHMENT, ENRICHMENT_TABLE, type EnrichmentType } from './enrichment-
 import { normalizeEnrichmentOptions, type LeadEnrichmentStatus } from './enrichment.ts'
 import { formatWorkingHours, isRecord, num, SOCIAL_NETWORKS, socialUrl, text, adminFrFields, type AdminFrFields } from './lead-file-values.ts'
 import { sourceUrl } from './lead-provenance.ts'
-import { listPhones, mainPhoneType, otherPhones, type PhoneType } from './phone-sources.ts'
+import { splitPhones, type PhoneType } from './phone-sources.ts'
 import type { FileLang } from './file-language.ts'
 
 const ENRICHMENT_STATUSES = ['not_required', 'pending', 'success', 'not_found', 'failed'] as const satisfies readonly LeadEnrichmentStatus[]
@@ -159,7 +159,11 @@ export interface ApiLeadRow extends Readonly<Record<string, unknown>> {
   reused: unknown
 }
 
+// Dates stored by this app (jsonb found_at, reuse marks) are already in this form: no Date round trip for them.
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
 function iso(value: unknown): string | null {
+  if (typeof value === 'string' && ISO_UTC.test(value)) return value
   const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null
   return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null
 }
@@ -212,16 +216,14 @@ function enrichments(row: ApiLeadRow, chosen: ReadonlySet<EnrichmentType>): Enri
     const source = isRecord(row.phone_sources) ? row.phone_sources[number] : undefined
     return { page: (isRecord(source) ? text(source.page) : null) ?? leadPage, found_at: at }
   }
-  const others = otherPhones(row.phone, row.phone_sources)
-  const listedMain = listPhones(row.phone_sources).find((listed) => !others.some((other) => other.number === listed.number))
-  const registry = adminFrFields(row.admin_fr_info)
+  const phones = chosen.has('phone') ? splitPhones(row.phone, row.phone_sources) : { main: null, others: [] }
   const block = <T extends object>(type: EnrichmentType, values: () => T) => (chosen.has(type) ? { ...statusBlock(row, type), ...values() } : null)
   return {
     phone: block('phone', () => ({
-      phone_type: mainPhoneType(row.phone, row.phone_sources),
+      phone_type: phones.main?.type ?? null,
       // A main number the enrichment never listed came with the lead source.
-      phone_source: text(row.phone) ? (listedMain ? phonePage(listedMain.number) : { page: leadPage, found_at: at }) : null,
-      other_phones: others.map((phone) => ({ ...phone, source: phonePage(phone.number) })),
+      phone_source: text(row.phone) ? (phones.main ? phonePage(phones.main.number) : { page: leadPage, found_at: at }) : null,
+      other_phones: phones.others.map((phone) => ({ ...phone, source: phonePage(phone.number) })),
     })),
     website: block('website', () => ({ website_source: onSite })),
     email: block('email', () => ({ email: emails(row) })),
@@ -230,7 +232,10 @@ function enrichments(row: ApiLeadRow, chosen: ReadonlySet<EnrichmentType>): Enri
       ...(Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, socialUrl(row.social_media, network)])) as Record<(typeof SOCIAL_NETWORKS)[number], string | null>),
       source: onSite,
     })),
-    admin_fr_info: block('admin_fr_info', () => ({ ...registry, source: row.admin_fr_info ? { page: registry.id_source_page, found_at: at } : null })),
+    admin_fr_info: block('admin_fr_info', () => {
+      const registry = adminFrFields(row.admin_fr_info)
+      return { ...registry, source: row.admin_fr_info ? { page: registry.id_source_page, found_at: at } : null }
+    }),
   }
 }
 

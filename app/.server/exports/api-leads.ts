@@ -86,8 +86,10 @@ export async function loadApiLeadsPage(claims: UserClaims, exportId: string, que
     if (verifiedEmailsOnly) leads = leads.where(HAS_VERIFIED_EMAIL)
     const rows = await leads.orderBy('el.position').orderBy('el.lead_id').limit(limit + 1).execute()
     const chosen = chosenEnrichments(found.enrichment_options)
+    // Registry codes are labelled in the request's language, as the file labels them (the tables stay server-side).
+    const labelled = chosen.has('admin_fr_info')
     const data = rows.slice(0, limit).map((row) => {
-      const readable = { ...row, admin_fr_info: row.admin_fr_info ? readableRegistryInfo(row.admin_fr_info, lang) : null } as ApiLeadRow
+      const readable = (labelled && row.admin_fr_info ? { ...row, admin_fr_info: readableRegistryInfo(row.admin_fr_info, lang) } : row) as ApiLeadRow
       return toApiLead(verifiedEmailsOnly ? validEmailsOnly(readable) : readable, chosen, lang)
     })
     const last = data.at(-1)
