@@ -9,6 +9,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
+import { createApiKey } from '#app/.server/api-v1/keys.ts'
+import { closeDb } from '#app/.server/db.ts'
+import { loadApiLeadsPage } from '#app/.server/exports/api-leads.ts'
+import { getExportDetail } from '#app/.server/exports/views.ts'
 import { seedExports } from './lib/seed.ts'
 import { signUp, startServer, stopServer } from './lib/server.ts'
 import { printTable } from './lib/table.ts'
@@ -39,16 +43,18 @@ async function addProvenance(db: pg.Pool, userId: string) {
   await db.query('analyze public.leads; analyze public.export_leads')
 }
 
-/** An API key for the user, created as /settings/api creates one (app/.server/api-v1/keys.ts), on the bench's database. */
-async function createBenchApiKey(databaseUrl: string, userId: string, email: string): Promise<string> {
-  process.env.DATABASE_URL = databaseUrl
-  const { createApiKey } = await import('#app/.server/api-v1/keys.ts')
-  const { closeDb } = await import('#app/.server/db.ts')
-  try {
-    return (await createApiKey({ id: userId, email, claims: { sub: userId, role: 'authenticated', email }, metadata: {} }, 'bench')).key
-  } finally {
-    await closeDb()
+/** p50/p95 of each read, called in turn one at a time (no HTTP: the query and the mapping only). */
+async function measureInProcess(reads: Array<[string, () => Promise<unknown>]>) {
+  for (let i = 0; i < 5; i++) for (const [, read] of reads) await read()
+  const samples = reads.map(() => [] as number[])
+  for (let i = 0; i < SAMPLES; i++) {
+    for (const [index, [, read]] of reads.entries()) {
+      const start = performance.now()
+      await read()
+      samples[index]!.push(performance.now() - start)
+    }
   }
+  return reads.map(([label], index) => [label, round(percentile(samples[index]!, 50)), round(percentile(samples[index]!, 95))])
 }
 
 interface Target {
@@ -114,7 +120,12 @@ try {
   const seedStart = performance.now()
   const { userId, exportId } = await seedExports(db, email, 1, LEADS)
   await addProvenance(db, userId)
-  const apiKey = await createBenchApiKey(server.databaseUrl, userId, email)
+  // The app's modules in this process too, on the bench's database (as its superuser: withUser still switches to the
+  // `authenticated` role, so row-level security applies as in the server).
+  process.env.DATABASE_URL = server.databaseUrl
+  const sessionUser = { id: userId, email, claims: { sub: userId, role: 'authenticated', email }, metadata: {} }
+  // Created as /settings/api creates one (app/.server/api-v1/keys.ts).
+  const apiKey = (await createApiKey(sessionUser, 'bench')).key
   console.log(`seeded ${LEADS} leads in ${round((performance.now() - seedStart) / 1000)} s; load ${load()}`)
 
   const api = { Authorization: `Bearer ${apiKey}` }
@@ -131,14 +142,23 @@ try {
     ],
     server.process.pid!,
   )
-  console.log(`\nExport of ${LEADS} leads, all six enrichments (load ${load()})`)
+  console.log(`\nExport of ${LEADS} leads, all six enrichments, over HTTP (load ${load()})`)
   printTable(['request', 'p50 ms', 'p95 ms', 'server CPU ms/request', 'KB'], rows)
+
+  const inProcess = await measureInProcess([
+    [`loadApiLeadsPage, limit=${PAGE}, page 1`, () => loadApiLeadsPage(sessionUser.claims, exportId, { limit: PAGE })],
+    [`loadApiLeadsPage, limit=${PAGE}, verified emails only`, () => loadApiLeadsPage(sessionUser.claims, exportId, { limit: PAGE, verifiedEmailsOnly: true })],
+    ['getExportDetail, page 1 (the export page, 10 leads, baseline)', () => getExportDetail(sessionUser, exportId, 1)],
+  ])
+  console.log(`\nThe same reads in this process, query and mapping only (load ${load()})`)
+  printTable(['read', 'p50 ms', 'p95 ms'], inProcess)
 
   // ---------------------------------------------------------------------------------------------------------------
   // WEBHOOK LATENCY — the lead adds it here: bench/api-webhooks.ts (another helper's) exports the function that
   // measures delivery latency; call it with this run's server and print its table below, beside the figures above.
   // ---------------------------------------------------------------------------------------------------------------
 } finally {
+  await closeDb()
   await db.end()
   await stopServer(server)
 }

@@ -38,6 +38,12 @@ describe('the Lead schema derives from the file', () => {
     expect(missing).toEqual([])
   })
 
+  test('the example the OpenAPI document shows is a valid Lead', () => {
+    const example = (ApiLeadSchema.meta() as { example?: unknown } | undefined)?.example
+    expect(example).toBeDefined()
+    expect(() => ApiLeadSchema.parse(example)).not.toThrow()
+  })
+
   test('the status of every enrichment type, as the file writes one per type', () => {
     const paths = new Set(fieldPaths(ApiLeadSchema))
     for (const entry of ENRICHMENT_TABLE) expect(paths.has(`enrichments.${entry.key}.status`), entry.key).toBe(true)
