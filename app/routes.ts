@@ -18,6 +18,7 @@ export default [
   route('api/stripe/create-portal-session', 'routes/api.stripe.create-portal-session.ts'),
   route('api/stripe/webhook', 'routes/api.stripe.webhook.ts'),
   route('settings/do-not-contact/download', 'routes/settings.do-not-contact.download.ts'),
+  route('settings/notifications', 'routes/settings.notifications.ts'),
   route('billing/sandbox/checkout', 'routes/billing.sandbox.checkout.tsx'),
   route('billing/sandbox/portal', 'routes/billing.sandbox.portal.tsx'),
   layout('routes/app-layout.tsx', [
@@ -28,6 +29,8 @@ export default [
     route('subscription', 'routes/subscription.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/do-not-contact', 'routes/settings.do-not-contact.tsx'),
+    route('settings/api', 'routes/settings.api.tsx'),
+    route('notifications', 'routes/notifications.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -134,6 +134,8 @@ export const envSchema = z.object({
   RATE_LIMIT_DNC_WRITE: rateLimit('120/600'),
   /** /api/v1 requests per API key (every answer carries RateLimit-Limit, -Remaining and -Reset). */
   RATE_LIMIT_API: rateLimit('600/60'),
+  /** API keys created per user. */
+  RATE_LIMIT_API_KEY_CREATE: rateLimit('20/3600'),
 
   // Hosted Supabase
   SUPABASE_URL: url().optional(),

@@ -26,6 +26,7 @@ const RATE_LIMITS = {
   exportCreate: 'RATE_LIMIT_EXPORT_CREATE',
   dncWrite: 'RATE_LIMIT_DNC_WRITE',
   apiKey: 'RATE_LIMIT_API',
+  apiKeyCreate: 'RATE_LIMIT_API_KEY_CREATE',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS

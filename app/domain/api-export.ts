@@ -5,7 +5,7 @@ import { ENRICHMENT_TYPES, type EnrichmentType } from './enrichment-types.ts'
 import { normalizeEnrichmentOptions } from './enrichment.ts'
 
 export const API_EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'interrupted'] as const
-export const API_PROGRESS_PHASES = ['search', 'enrichment', 'done'] as const
+const API_PROGRESS_PHASES = ['search', 'enrichment', 'done'] as const
 
 export const EnrichmentTypeSchema = z.enum(ENRICHMENT_TYPES as [EnrichmentType, ...EnrichmentType[]]).meta({
   id: 'EnrichmentType',

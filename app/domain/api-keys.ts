@@ -7,3 +7,13 @@ const KEY_SHAPE = /^la_[0-9A-Za-z]{32,100}$/
 export function isApiKeyShaped(value: string): boolean {
   return KEY_SHAPE.test(value)
 }
+
+/** A key as the user's list shows it (never the key itself). */
+export interface ApiKeyListing {
+  id: string
+  name: string
+  prefix: string
+  createdAt: string
+  lastUsedAt: string | null
+  revokedAt: string | null
+}

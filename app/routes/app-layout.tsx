@@ -5,6 +5,7 @@ import type { Route } from './+types/app-layout'
 import { requireUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
 import { env } from '#app/.server/env.server.ts'
+import { unreadNotifications } from '#app/.server/notifications/store.ts'
 import { readSidebarCollapsed } from '#app/.server/preferences.ts'
 import { ErrorState } from '#app/components/error-state.tsx'
 import { Header } from '#app/components/layout/header.tsx'
@@ -20,11 +21,12 @@ export interface AppHandle {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
-  const [credits, sidebarCollapsed] = await Promise.all([getCreditsSummary(user), readSidebarCollapsed(request)])
+  const [credits, sidebarCollapsed, unread] = await Promise.all([getCreditsSummary(user), readSidebarCollapsed(request), unreadNotifications(user)])
   return {
     user: { id: user.id, email: user.email },
     credits,
     sidebarCollapsed,
+    unread,
     bookDemoUrl: env.bookDemoUrl,
   }
 }
@@ -49,7 +51,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       </a>
       <DesktopSidebar collapsed={sidebar.collapsed} toggle={<SidebarToggle {...sidebar} />} />
       <div className={cn('flex min-h-full flex-col transition-[padding] duration-200', sidebar.collapsed ? 'lg:pl-16' : 'lg:pl-64')}>
-        <Header credits={loaderData.credits} bookDemoUrl={loaderData.bookDemoUrl} />
+        <Header credits={loaderData.credits} bookDemoUrl={loaderData.bookDemoUrl} unread={loaderData.unread} />
         <main id="main" className="flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Outlet />
         </main>

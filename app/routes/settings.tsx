@@ -6,10 +6,13 @@ import type { Route } from './+types/settings'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getInstance } from '#app/.server/i18n.ts'
+import { readNotificationPreferences } from '#app/.server/notifications/store.ts'
 import { readProfile, updateProfile } from '#app/.server/profile.ts'
+import { NotificationPreferencesForm } from '#app/components/notifications/preferences-form.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { DoNotContactCard } from '#app/components/do-not-contact/dnc-card.tsx'
+import { LinkCard } from '#app/components/ui/link-card.tsx'
+import { DNC_PATH } from '#app/domain/do-not-contact.ts'
 import { Field } from '#app/components/ui/field.tsx'
 import { PROFILE_FIELD_MAX, ProfileSchema } from '#app/domain/auth.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -24,7 +27,9 @@ const savedCookie = (value: string, maxAge: number) => `${SAVED_COOKIE}=${value}
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   const saved = new RegExp(`(?:^|;\\s*)${SAVED_COOKIE}=1(?:;|$)`).test(request.headers.get('Cookie') ?? '')
-  const body = { email: user.email, profile: await readProfile(user), saved }
+  const [profile, notifications] = await Promise.all([readProfile(user), readNotificationPreferences(user)])
+  const notificationsSaved = new URL(request.url).searchParams.get('notifications') === 'saved'
+  const body = { email: user.email, profile, saved, notifications, notificationsSaved }
   return data(body, saved ? { headers: { 'Set-Cookie': savedCookie('', 0) } } : undefined)
 }
 
@@ -89,7 +94,9 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
           </Button>
         </div>
       </Form>
-      <DoNotContactCard />
+      <NotificationPreferencesForm preferences={loaderData.notifications} saved={loaderData.notificationsSaved} />
+      <LinkCard to={DNC_PATH} title={t('settings.doNotContactLink')} hint={t('settings.doNotContactHint')} />
+      <LinkCard to="/settings/api" title={t('settings.apiLink')} hint={t('settings.apiHint')} />
     </section>
   )
 }

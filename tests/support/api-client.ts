@@ -71,5 +71,6 @@ export async function createApiUser(admin: pg.Pool, credits = 100): Promise<{ us
   if (delta) await admin.query(`select public.apply_credit_change($1, $2, 'adjustment', $3)`, [id, delta, `test:${randomUUID()}`])
   const user: SessionUser = { id, email, claims: { sub: id, role: 'authenticated', email }, metadata: {} }
   const created = await createApiKey(user, 'test key')
+  if (!created) throw new Error('createApiUser: no key created')
   return { user, key: created.key, keyId: created.id, api: createApiClient(created.key) }
 }

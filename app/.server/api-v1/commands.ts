@@ -7,7 +7,7 @@ import type { SearchCriteria } from '#app/domain/search.ts'
 
 const PlaceName = z.string().max(200)
 
-export const ApiCriteriaSchema = z
+const ApiCriteriaSchema = z
   .object({
     sector: z.string().max(200).default('').meta({ description: 'A category id from GET /categories (or its label).', example: 'bakery' }),
     country: PlaceName.meta({ example: 'France' }),
@@ -17,7 +17,7 @@ export const ApiCriteriaSchema = z
   })
   .meta({ id: 'Criteria', description: 'What and where: names as GET /locations gives them. Your plan decides the finest level you must choose.' })
 
-export const ApiFiltersSchema = z
+const ApiFiltersSchema = z
   .object({
     has_website: z.boolean().optional(),
     has_phone: z.boolean().optional(),
@@ -45,7 +45,7 @@ export function toSearchFilters(filters: ApiFilters | undefined): SearchFilters 
   }
 }
 
-export const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
+const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
 
 export const CreateExportBodySchema = z
   .object({

@@ -8,7 +8,7 @@ import { createHash, randomInt } from 'node:crypto'
 import { sql } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
-import { API_KEY_PREFIX_LENGTH, isApiKeyShaped } from '#app/domain/api-keys.ts'
+import { API_KEY_PREFIX_LENGTH, isApiKeyShaped, type ApiKeyListing } from '#app/domain/api-keys.ts'
 import { isUuid } from '#app/domain/ids.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -16,7 +16,7 @@ const SECRET_LENGTH = 40
 /** last_used_at is written at most this often per key: a busy key must not turn every read into a write. */
 const LAST_USED_PRECISION_SECONDS = 60
 
-export function generateApiKey(): string {
+function generateApiKey(): string {
   let secret = ''
   for (let i = 0; i < SECRET_LENGTH; i += 1) secret += BASE62[randomInt(BASE62.length)]
   return `la_${secret}`
@@ -26,25 +26,28 @@ function digest(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest()
 }
 
-export interface ApiKeyListing {
-  id: string
-  name: string
-  prefix: string
-  createdAt: string
-  lastUsedAt: string | null
-  revokedAt: string | null
-}
-
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
 
-/** Creates a key for the user; the only time the full key exists outside the client. */
-export async function createApiKey(user: SessionUser, name: string): Promise<{ id: string; key: string; prefix: string }> {
+/** Live keys per user: enough for every tool a team wires in, few enough to review. */
+export const MAX_ACTIVE_KEYS = 20
+
+/** Creates a key for the user (the only time the full key exists outside the client), or null at MAX_ACTIVE_KEYS. */
+export async function createApiKey(user: SessionUser, name: string): Promise<{ id: string; key: string; prefix: string } | null> {
   const key = generateApiKey()
   const prefix = key.slice(0, API_KEY_PREFIX_LENGTH)
-  const row = await withUser(user.claims, (trx) =>
-    trx.insertInto('api_keys').values({ user_id: user.id, name, prefix, key_hash: digest(key) }).returning('id').executeTakeFirstOrThrow(),
-  )
-  return { id: row.id, key, prefix }
+  const row = await withUser(user.claims, async (trx) => {
+    // One user's creations in turn, so two at once cannot both pass the cap.
+    await sql`select pg_advisory_xact_lock(hashtext('api_keys'), hashtext(${user.id}))`.execute(trx)
+    const { count } = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('user_id', '=', user.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow()
+    if (Number(count) >= MAX_ACTIVE_KEYS) return null
+    return trx.insertInto('api_keys').values({ user_id: user.id, name, prefix, key_hash: digest(key) }).returning('id').executeTakeFirstOrThrow()
+  })
+  return row ? { id: row.id, key, prefix } : null
 }
 
 /** The user's keys, active first, newest first. */

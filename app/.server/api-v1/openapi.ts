@@ -6,7 +6,7 @@ import { API_BASE, type ApiOperation } from './operation.ts'
 import { API_OPERATIONS } from './operations/index.ts'
 import { PROBLEM_CODES } from './problem.ts'
 
-export const ProblemSchema = z
+const ProblemSchema = z
   .object({
     type: z.string().meta({ description: 'A link to the description of this kind of problem.' }),
     title: z.string().meta({ description: "The HTTP status's reason phrase." }),

@@ -8,7 +8,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import type { LimitName } from '#app/.server/rate-limiter.ts'
 import type { Language } from '#app/i18n.ts'
 
-export type HttpMethod = 'get' | 'post' | 'delete'
+type HttpMethod = 'get' | 'post' | 'delete'
 
 export interface ApiContext {
   request: Request
@@ -23,7 +23,7 @@ export interface ApiContext {
 /** What a handler answers: JSON (`body`), nothing (204), or a ready response (a file). */
 export type ApiAnswer = { status: number; body?: unknown; headers?: Record<string, string> } | { response: Response }
 
-export interface ApiResponseSpec {
+interface ApiResponseSpec {
   description: string
   schema?: z.ZodType
   /** application/json unless said (a file's types). */

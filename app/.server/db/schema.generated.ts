@@ -205,6 +205,17 @@ export interface Leads {
   working_hours: Json | null;
 }
 
+export interface Notifications {
+  created_at: Generated<Timestamp>;
+  data: Generated<Json>;
+  email_state: Generated<string>;
+  emailed_at: Timestamp | null;
+  id: Generated<string>;
+  kind: string;
+  read_at: Timestamp | null;
+  user_id: string;
+}
+
 export interface RateLimits {
   expire: number | null;
   key: string;
@@ -228,6 +239,10 @@ export interface Users {
   first_name: string | null;
   id: string;
   last_name: string | null;
+  notify_export_completed: Generated<boolean>;
+  notify_export_failed: Generated<boolean>;
+  notify_export_interrupted: Generated<boolean>;
+  notify_saved_search: Generated<boolean>;
   phone: string | null;
   updated_at: Generated<Timestamp>;
 }
@@ -258,6 +273,7 @@ export interface DB {
   export_leads: ExportLeads;
   exports: Exports;
   leads: Leads;
+  notifications: Notifications;
   rate_limits: RateLimits;
   user_credits: UserCredits;
   user_subscriptions: UserSubscriptions;

@@ -11,7 +11,7 @@ import { defineOperation } from '../operation.ts'
 const LangSchema = z.enum(['fr', 'en']).meta({ description: 'The language of labels and names.' })
 const SearchTextSchema = z.string().max(200).optional().meta({ description: 'Filters by name: case, accents, spaces and hyphens ignored, prefix matches first.' })
 
-export const MeSchema = z
+const MeSchema = z
   .object({
     user_id: z.uuid(),
     email: z.string(),
