@@ -125,7 +125,9 @@ try {
   process.env.DATABASE_URL = server.databaseUrl
   const sessionUser = { id: userId, email, claims: { sub: userId, role: 'authenticated', email }, metadata: {} }
   // Created as /settings/api creates one (app/.server/api-v1/keys.ts).
-  const apiKey = (await createApiKey(sessionUser, 'bench')).key
+  const created = await createApiKey(sessionUser, 'bench')
+  if (!created) throw new Error('the bench account could not get an API key')
+  const apiKey = created.key
   console.log(`seeded ${LEADS} leads in ${round((performance.now() - seedStart) / 1000)} s; load ${load()}`)
 
   const api = { Authorization: `Bearer ${apiKey}` }
