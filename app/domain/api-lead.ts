@@ -204,31 +204,35 @@ function technologies(value: unknown): Record<string, string[]> {
 
 /**
  * The blocks of the export's enrichments. A crawled value (website, technologies, social) was read on the site
- * itself; a phone on the page its sources name, else the lead source's page; registry data on the page printing
- * the SIRET when that identified it.
+ * itself when the crawl succeeded (a website it never reached is the lead source's); a phone on the page its sources
+ * name, else the lead source's page; registry data on the page printing the SIRET when that identified it.
  */
 function enrichments(row: ApiLeadRow, chosen: ReadonlySet<EnrichmentType>): Enrichments {
   const at = iso(row.updated_at)
   const leadPage = sourceUrl(row)
+  const fromSource: Provenance = { page: leadPage, found_at: at }
   const website = text(row.website)
-  const onSite: Provenance | null = website ? { page: website, found_at: at } : null
   const phonePage = (number: string): Provenance => {
     const source = isRecord(row.phone_sources) ? row.phone_sources[number] : undefined
     return { page: (isRecord(source) ? text(source.page) : null) ?? leadPage, found_at: at }
   }
   const phones = chosen.has('phone') ? splitPhones(row.phone, row.phone_sources) : { main: null, others: [] }
-  const block = <T extends object>(type: EnrichmentType, values: () => T) => (chosen.has(type) ? { ...statusBlock(row, type), ...values() } : null)
+  const block = <T extends object>(type: EnrichmentType, values: (onSite: Provenance | null) => T) => {
+    if (!chosen.has(type)) return null
+    const status = statusBlock(row, type)
+    return { ...status, ...values(website && status.status === 'success' ? { page: website, found_at: at } : null) }
+  }
   return {
     phone: block('phone', () => ({
       phone_type: phones.main?.type ?? null,
       // A main number the enrichment never listed came with the lead source.
-      phone_source: text(row.phone) ? (phones.main ? phonePage(phones.main.number) : { page: leadPage, found_at: at }) : null,
+      phone_source: text(row.phone) ? (phones.main ? phonePage(phones.main.number) : fromSource) : null,
       other_phones: phones.others.map((phone) => ({ ...phone, source: phonePage(phone.number) })),
     })),
-    website: block('website', () => ({ website_source: onSite })),
+    website: block('website', (onSite) => ({ website_source: onSite ?? (website ? fromSource : null) })),
     email: block('email', () => ({ email: emails(row) })),
-    technologies: block('technologies', () => ({ technologies: technologies(row.technologies), source: onSite })),
-    social: block('social', () => ({
+    technologies: block('technologies', (onSite) => ({ technologies: technologies(row.technologies), source: onSite })),
+    social: block('social', (onSite) => ({
       ...(Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, socialUrl(row.social_media, network)])) as Record<(typeof SOCIAL_NETWORKS)[number], string | null>),
       source: onSite,
     })),

@@ -83,4 +83,12 @@ describe('toApiLead', () => {
     })
     expect(lead.enrichments.website).toBeNull()
   })
+
+  test('a site the crawl never reached is not where anything was found: the website is the source listing’s', () => {
+    const lead = toApiLead({ ...row, website: 'https://garage.fr', website_status: 'failed', technologies_status: 'not_found', technologies: {} }, chosenEnrichments({ website: true, technologies: true }), 'en')
+    expect(lead.enrichments.website?.website_source).toEqual({ page: 'https://www.google.com/maps/place/?q=place_id:ChIJ123', found_at: '2026-11-25T10:00:00.000Z' })
+    expect(lead.enrichments.technologies).toEqual({ status: 'not_found', reused_at: null, technologies: {}, source: null })
+    const crawled = toApiLead({ ...row, website: 'https://garage.fr', website_status: 'success' }, chosenEnrichments({ website: true }), 'en')
+    expect(crawled.enrichments.website?.website_source).toEqual({ page: 'https://garage.fr', found_at: '2026-11-25T10:00:00.000Z' })
+  })
 })
