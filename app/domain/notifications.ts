@@ -1,11 +1,11 @@
 // What a notification is about, where it leads and which email preference switches it. Pure: shared by the bell,
 // the list, the settings form and the mailer.
-export const NOTIFICATION_KINDS = ['export.completed', 'export.failed', 'export.interrupted', 'saved_search.new_businesses', 'saved_search.refused'] as const
+const NOTIFICATION_KINDS = ['export.completed', 'export.failed', 'export.interrupted', 'saved_search.new_businesses', 'saved_search.refused'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
 /** The email switches in /settings, each a column of public.users. */
 export const NOTIFICATION_PREFERENCES = ['notify_export_completed', 'notify_export_failed', 'notify_export_interrupted', 'notify_saved_search'] as const
-export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number]
+type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number]
 export type NotificationPreferences = Record<NotificationPreference, boolean>
 
 export const PREFERENCE_OF: Record<NotificationKind, NotificationPreference> = {

@@ -67,16 +67,29 @@ function isMain(listed: RankedPhone, phone: unknown): boolean {
   return main !== null && (listed.rank === 0 || digits(listed.number) === digits(main))
 }
 
+/**
+ * The listed numbers split once (one parse and sort of the sources): the main one, when listed, and the others in
+ * their order. Readers of one row that need both (the API's lead) call this instead of the two below.
+ */
+export function splitPhones(phone: unknown, sources: unknown): { main: ListedPhone | null; others: ListedPhone[] } {
+  let main: ListedPhone | null = null
+  const others: ListedPhone[] = []
+  for (const listed of rankedPhones(sources)) {
+    const { number, type } = listed
+    if (!isMain(listed, phone)) others.push({ number, type })
+    else main ??= { number, type }
+  }
+  return { main, others }
+}
+
 /** The main number's type (leads.phone in phone_sources), or null when there is no main number or it is not listed. */
 export function mainPhoneType(phone: unknown, sources: unknown): PhoneType | null {
-  return rankedPhones(sources).find((listed) => isMain(listed, phone))?.type ?? null
+  return splitPhones(phone, sources).main?.type ?? null
 }
 
 /** The numbers other than the main one, in their order. */
 export function otherPhones(phone: unknown, sources: unknown): ListedPhone[] {
-  return rankedPhones(sources)
-    .filter((listed) => !isMain(listed, phone))
-    .map(({ number, type }) => ({ number, type }))
+  return splitPhones(phone, sources).others
 }
 
 /**

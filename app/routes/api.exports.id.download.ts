@@ -2,7 +2,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/api.exports.id.download'
 import { requireApiUser } from '#app/.server/api.ts'
 import { isUuid } from '#app/domain/ids.ts'
-import { openExportDownload } from '#app/.server/exports/download.ts'
+import { downloadHeaders, openExportDownload } from '#app/.server/exports/download.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { csvDialect } from '#app/domain/csv-format.ts'
 import { DEFAULT_DOWNLOAD_PRESET, isDownloadPreset } from '#app/domain/download-presets.ts'
@@ -48,12 +48,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       throw error
     }
   }
-  return new Response(file.body, {
-    headers: {
-      'Content-Type': file.contentType,
-      'Content-Disposition': `attachment; filename="${file.fileName}"`,
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
-  })
+  return new Response(file.body, { headers: downloadHeaders(file) })
 }

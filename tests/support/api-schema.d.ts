@@ -159,6 +159,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports/{id}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An export's leads
+         * @description The downloaded file's fields in snake_case, each enriched value with the page it was found on and when, and each enrichment's status. In file order, a page at a time; a page of 1 000 leads is read in a few tens of milliseconds.
+         */
+        get: operations["listExportLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An export's file
+         * @description The same bytes as the download buttons of the export page: `csv` (commas), `csv_semicolon` (semicolons and decimal commas, for Excel in French), `xlsx`. `preset` picks the columns: `all` (default), `contacts`, `crm` (HubSpot and Pipedrive import headers). Headers are in the language of the request.
+         */
+        get: operations["getExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/do-not-contact": {
         parameters: {
             query?: never;
@@ -368,6 +408,192 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             completed_at: string | null;
+        };
+        /**
+         * @description A lead of an export: the downloaded file's fields, each enriched value with where and when it was found, and each enrichment's status.
+         * @example {
+         *       "id": "6f1c2a9e-3b7d-4e0a-9c55-0d2f4b8a1e77",
+         *       "position": 0,
+         *       "name": "Boulangerie Paul",
+         *       "full_address": "12 rue de la Paix, 75002 Paris",
+         *       "city": "Paris",
+         *       "postal_code": "75002",
+         *       "country_code": "FR",
+         *       "phone": "+33 1 23 45 67 89",
+         *       "website": "https://boulangerie-paul.fr",
+         *       "latitude": 48.8686,
+         *       "longitude": 2.3314,
+         *       "rating": 4.5,
+         *       "review_count": 128,
+         *       "business_types": [
+         *         "bakery"
+         *       ],
+         *       "google_maps_url": null,
+         *       "working_hours": "Mon-Sat 07:00-19:30",
+         *       "operational_state": "OPERATIONAL",
+         *       "description": null,
+         *       "source": "osm",
+         *       "source_id": "node/123",
+         *       "source_url": "https://www.openstreetmap.org/node/123",
+         *       "enrichments": {
+         *         "phone": null,
+         *         "website": null,
+         *         "email": null,
+         *         "technologies": null,
+         *         "social": null,
+         *         "admin_fr_info": null
+         *       }
+         *     }
+         */
+        Lead: {
+            /** Format: uuid */
+            id: string;
+            /** @description Its place in the export (the file order). */
+            position: number;
+            name: string;
+            full_address: string | null;
+            city: string | null;
+            postal_code: string | null;
+            country_code: string | null;
+            /** @description The main number (the source listing, else the first found on the site). */
+            phone: string | null;
+            website: string | null;
+            latitude: number | null;
+            longitude: number | null;
+            rating: number | null;
+            review_count: number | null;
+            business_types: string[];
+            google_maps_url: string | null;
+            /** @description Opening hours written out in the language of the request. */
+            working_hours: string | null;
+            /** @description OPERATIONAL, CLOSED_TEMPORARILY or CLOSED_PERMANENTLY when the source says. */
+            operational_state: string | null;
+            description: string | null;
+            /** @description Where the business was found: osm, google or demo. */
+            source: string;
+            /** @description Its id there (OSM node/123, a Google place id). */
+            source_id: string | null;
+            /** @description Its page there; null for demo data. */
+            source_url: string | null;
+            /** @description Each enrichment the export asked for: its status and what it found, with provenance. */
+            enrichments: {
+                phone: {
+                    /**
+                     * @description This export's outcome of the enrichment: not_required, pending, success, not_found or failed.
+                     * @enum {string}
+                     */
+                    status: "not_required" | "pending" | "success" | "not_found" | "failed";
+                    /** @description A success this export reused from an earlier purchase of the same user (0 credits): that purchase. Null otherwise. */
+                    reused_at: string | null;
+                    phone_type: ("mobile" | "landline" | "toll_free" | "voip" | "other") | null;
+                    phone_source: components["schemas"]["Provenance"] | null;
+                    other_phones: {
+                        number: string;
+                        /** @enum {string} */
+                        type: "mobile" | "landline" | "toll_free" | "voip" | "other";
+                        source: components["schemas"]["Provenance"];
+                    }[];
+                } | null;
+                website: {
+                    /**
+                     * @description This export's outcome of the enrichment: not_required, pending, success, not_found or failed.
+                     * @enum {string}
+                     */
+                    status: "not_required" | "pending" | "success" | "not_found" | "failed";
+                    /** @description A success this export reused from an earlier purchase of the same user (0 credits): that purchase. Null otherwise. */
+                    reused_at: string | null;
+                    website_source: components["schemas"]["Provenance"] | null;
+                } | null;
+                email: {
+                    /**
+                     * @description This export's outcome of the enrichment: not_required, pending, success, not_found or failed.
+                     * @enum {string}
+                     */
+                    status: "not_required" | "pending" | "success" | "not_found" | "failed";
+                    /** @description A success this export reused from an earlier purchase of the same user (0 credits): that purchase. Null otherwise. */
+                    reused_at: string | null;
+                    email: components["schemas"]["LeadEmail"][];
+                } | null;
+                technologies: {
+                    /**
+                     * @description This export's outcome of the enrichment: not_required, pending, success, not_found or failed.
+                     * @enum {string}
+                     */
+                    status: "not_required" | "pending" | "success" | "not_found" | "failed";
+                    /** @description A success this export reused from an earlier purchase of the same user (0 credits): that purchase. Null otherwise. */
+                    reused_at: string | null;
+                    technologies: {
+                        [key: string]: string[];
+                    };
+                    source: components["schemas"]["Provenance"] | null;
+                } | null;
+                social: {
+                    /**
+                     * @description This export's outcome of the enrichment: not_required, pending, success, not_found or failed.
+                     * @enum {string}
+                     */
+                    status: "not_required" | "pending" | "success" | "not_found" | "failed";
+                    /** @description A success this export reused from an earlier purchase of the same user (0 credits): that purchase. Null otherwise. */
+                    reused_at: string | null;
+                    facebook: string | null;
+                    linkedin: string | null;
+                    twitter: string | null;
+                    instagram: string | null;
+                    tiktok: string | null;
+                    source: components["schemas"]["Provenance"] | null;
+                } | null;
+                admin_fr_info: {
+                    /**
+                     * @description This export's outcome of the enrichment: not_required, pending, success, not_found or failed.
+                     * @enum {string}
+                     */
+                    status: "not_required" | "pending" | "success" | "not_found" | "failed";
+                    /** @description A success this export reused from an earlier purchase of the same user (0 credits): that purchase. Null otherwise. */
+                    reused_at: string | null;
+                    siren: string | null;
+                    siret: string | null;
+                    legal_name: string | null;
+                    naf_code: string | null;
+                    legal_category: string | null;
+                    headcount_band: string | null;
+                    creation_date: string | null;
+                    match_confidence: number | null;
+                    naf_label: string | null;
+                    legal_form: string | null;
+                    headcount: string | null;
+                    administrative_state: string | null;
+                    head_office_address: string | null;
+                    directors: string | null;
+                    matched_by: string | null;
+                    id_source_page: string | null;
+                    source: components["schemas"]["Provenance"] | null;
+                } | null;
+            };
+        };
+        /** @description Where and when a value was found (the CNIL expects prospecting files to name it). */
+        Provenance: {
+            /** @description The page the value was read on: a page of the business site, or the lead source page (OpenStreetMap object, Google Maps) when the source listed it. Null when unknown. */
+            page: string | null;
+            /** @description When it was found: an email its crawl; other values the last time this lead was enriched (they were found then or earlier). */
+            found_at: string | null;
+        };
+        LeadEmail: {
+            address: string;
+            /** @description Its verification; null for addresses found before verification existed. */
+            quality: {
+                /**
+                 * @description valid; risky (DNS unavailable, catch-all, mail server unavailable); unverified (DNS unusable). Invalid addresses are never delivered.
+                 * @enum {string}
+                 */
+                status: "valid" | "risky" | "unverified" | "invalid";
+                reason: string | null;
+                /** @description A function address (contact@, info@) rather than a person. */
+                role: boolean;
+                /** @description A free webmail domain rather than the business own. */
+                webmail: boolean;
+                checked_at: string | null;
+            } | null;
+            source: components["schemas"]["Provenance"];
         };
         DoNotContactEntry: {
             /** Format: uuid */
@@ -1445,6 +1671,213 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listExportLeads: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–1000, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+                /** @description `true`: only the leads with an address verified valid, and only those addresses. */
+                verified_emails_only?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The export id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leads. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Lead"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of yours (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExportFile: {
+        parameters: {
+            query?: {
+                format?: "csv" | "csv_semicolon" | "xlsx";
+                preset?: "all" | "contacts" | "crm";
+            };
+            header?: never;
+            path: {
+                /** @description The export id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such export of yours (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
             422: {

@@ -44,6 +44,16 @@ export interface ExportDownload {
   body: ReadableStream<Uint8Array>
 }
 
+/** The answer's headers of a download: the export page's buttons and the API's file give the same. */
+export function downloadHeaders(file: Pick<ExportDownload, 'fileName' | 'contentType'>): Record<string, string> {
+  return {
+    'Content-Type': file.contentType,
+    'Content-Disposition': `attachment; filename="${file.fileName}"`,
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+  }
+}
+
 /**
  * Rows per cursor fetch. pg parses a whole fetch on arrival, and those rows outlive young-generation
  * GCs while the file is written (exceljs makes a lot of garbage per row), which makes V8 grow its

@@ -17,7 +17,7 @@ import {
 } from '#app/domain/notifications.ts'
 
 /** The list shows this many, newest first; older ones stay (and count as read once the list was marked read). */
-export const NOTIFICATIONS_SHOWN = 50
+const NOTIFICATIONS_SHOWN = 50
 
 export function listNotifications(user: SessionUser): Promise<{ items: NotificationView[]; unread: number }> {
   return withUser(user.claims, async (trx) => {

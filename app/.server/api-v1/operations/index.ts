@@ -1,8 +1,9 @@
 // Every /api/v1 operation: served by dispatch.ts and described by openapi.ts from this one list.
 import type { ApiOperation } from '../operation.ts'
 import { doNotContactOperations } from './do-not-contact.ts'
+import { exportDataOperations } from './export-data.ts'
 import { exportOperations } from './exports.ts'
 import { previewOperations } from './previews.ts'
 import { referenceOperations } from './reference.ts'
 
-export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...previewOperations, ...exportOperations, ...doNotContactOperations]
+export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...previewOperations, ...exportOperations, ...exportDataOperations, ...doNotContactOperations]
