@@ -17,6 +17,8 @@ export interface CurlRequest {
   headers: CurlHeader[]
   /** Sent as JSON (pretty-printed) with `Content-Type: application/json`. */
   body?: unknown
+  /** The answer is a file: `-OJ` saves it under the name its Content-Disposition gives. */
+  saveFile?: boolean
 }
 
 /** `it's` → `'it'\''s'`: the only character a single-quoted shell word cannot hold is the quote itself. */
@@ -29,7 +31,7 @@ function expandable(text: string): string {
   return `"${text}"`
 }
 
-export function buildCurl({ method, url, headers, body }: CurlRequest): string {
+export function buildCurl({ method, url, headers, body, saveFile }: CurlRequest): string {
   const verb = method.toUpperCase()
   const lines = [verb === 'GET' ? `curl ${shellQuote(url)}` : `curl -X ${verb} ${shellQuote(url)}`]
   const all = body === undefined ? headers : [...headers, { name: 'Content-Type', value: 'application/json' }]
@@ -38,6 +40,7 @@ export function buildCurl({ method, url, headers, body }: CurlRequest): string {
     lines.push(`-H ${header.expand ? expandable(text) : shellQuote(text)}`)
   }
   if (body !== undefined) lines.push(`--data ${shellQuote(JSON.stringify(body, null, 2))}`)
+  if (saveFile) lines.push('-OJ')
   return lines.join(' \\\n  ')
 }
 

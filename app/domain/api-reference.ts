@@ -41,6 +41,8 @@ export interface ReferenceResponse {
   status: string
   description: string
   contentType?: string
+  /** Every content type the document lists (a file: text/csv, xlsx…). */
+  contentTypes: string[]
   /** Pretty-printed JSON; absent for an answer without a body (204) or a non-JSON one. */
   example?: string
 }
@@ -165,6 +167,14 @@ function hasChosenExample(document: OpenApiDocument, parameter: oas31.ParameterO
   return parameter.example !== undefined || schema?.example !== undefined || (Array.isArray(schema?.examples) && schema.examples.length > 0)
 }
 
+/** A success whose body is not JSON (a CSV or Excel file): curl should save it rather than print it. */
+function answersFile(operation: oas31.OperationObject): boolean {
+  return Object.entries(operation.responses ?? {}).some(([status, response]) => {
+    const content = Object.keys((response as oas31.ResponseObject).content ?? {})
+    return status.startsWith('2') && content.length > 0 && !content.some(isJson)
+  })
+}
+
 /** Authentication applies unless the operation (or the document) explicitly requires nothing (`security: []`). */
 function requiresAuth(document: OpenApiDocument, operation: oas31.OperationObject): boolean {
   const security = operation.security ?? document.security
@@ -213,7 +223,7 @@ function toResponses(document: OpenApiDocument, responses: oas31.ResponsesObject
         : media
           ? exampleFromMedia(document, media, 'response')
           : undefined
-    return [{ status, description, contentType, example: pretty(example) }]
+    return [{ status, description, contentType, contentTypes: Object.keys(response.content ?? {}), example: pretty(example) }]
   })
 }
 
@@ -233,7 +243,7 @@ function toOperation(document: OpenApiDocument, input: OperationInput, options: 
   const [contentType, media] = jsonMedia(requestBody?.content) ?? []
   const bodyExample = media ? exampleFromMedia(document, media, 'request') : undefined
   const auth = requiresAuth(document, operation)
-  const request = exampleRequest(document, { method, baseUrl: options.serverUrl, path, parameters, body: bodyExample, auth })
+  const request = { ...exampleRequest(document, { method, baseUrl: options.serverUrl, path, parameters, body: bodyExample, auth }), saveFile: answersFile(operation) }
   return {
     id,
     anchor: `op-${slug(id)}`,

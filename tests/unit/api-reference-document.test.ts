@@ -40,6 +40,13 @@ describe('the /developers reference of the real API document', () => {
     expect(create.body!.fields.map((field) => field.name)).toEqual(expect.arrayContaining(['name', 'criteria.country', 'enrichments']))
   })
 
+  it('saves the export file with curl, its answer described as a file of the documented types', () => {
+    const file = listed.find((operation) => operation.id === 'getExportFile')!
+    expect(file.curl).toMatch(/ -OJ$/)
+    expect(file.responses.find((response) => response.status === '200')).toMatchObject({ example: undefined, contentTypes: expect.arrayContaining(['text/csv']) })
+    expect(listed.find((operation) => operation.id === 'getExport')!.curl).not.toContain('-OJ')
+  })
+
   it('documents every stable error code with its statuses, and error examples link to their row', () => {
     expect(reference.errorCodes.map((info) => info.code)).toEqual([...PROBLEM_CODES])
     expect(reference.errorCodes.find((info) => info.code === 'not_found')!.statuses).toEqual(['404'])

@@ -32,6 +32,10 @@ describe('curl builder', () => {
     expect(curl).toContain(`--data '{\n  "name": "O'\\''Neil"\n}'`)
   })
 
+  it('saves a file answer under the name the server gives', () => {
+    expect(buildCurl({ method: 'get', url: 'https://x.test/f', headers: [], saveFile: true })).toBe(`curl 'https://x.test/f' \\\n  -OJ`)
+  })
+
   it('fills path parameters (encoded) and appends the query', () => {
     expect(buildUrl('https://x.test/api/v1/', '/exports/{id}', { id: 'a b' }, [['limit', '10']])).toBe('https://x.test/api/v1/exports/a%20b?limit=10')
   })

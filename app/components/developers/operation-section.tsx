@@ -107,7 +107,7 @@ function ResponseItem({ response, title }: { response: ReferenceResponse; title:
         <span className="min-w-0">
           <InlineText text={response.description} />
         </span>
-        {response.contentType && success ? <span className="font-mono text-xs text-slate-500">{response.contentType}</span> : null}
+        {success && response.contentTypes.length ? <span className="font-mono text-xs break-all text-slate-500">{response.contentTypes.join(', ')}</span> : null}
       </p>
       {response.example && success ? <CodeBlock className="mt-2" code={response.example} label={label} /> : null}
       {response.example && !success ? (
@@ -116,7 +116,9 @@ function ResponseItem({ response, title }: { response: ReferenceResponse; title:
           <CodeBlock className="mt-2" code={response.example} label={label} />
         </details>
       ) : null}
-      {!response.example && success ? <p className="mt-1 text-sm text-slate-500">{t('developers.operation.noBody')}</p> : null}
+      {!response.example && success ? (
+        <p className="mt-1 text-sm text-slate-500">{response.contentTypes.length ? t('developers.operation.fileBody') : t('developers.operation.noBody')}</p>
+      ) : null}
     </li>
   )
 }
