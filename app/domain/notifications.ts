@@ -1,6 +1,6 @@
 // What a notification is about, where it leads and which email preference switches it. Pure: shared by the bell,
 // the list, the settings form and the mailer.
-const NOTIFICATION_KINDS = ['export.completed', 'export.failed', 'export.interrupted', 'saved_search.new_businesses', 'saved_search.refused'] as const
+const NOTIFICATION_KINDS = ['export.completed', 'export.failed', 'export.interrupted', 'saved_search.new_businesses', 'saved_search.refused', 'webhook.disabled'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
 /** The email switches in /settings, each a column of public.users. */
@@ -8,12 +8,14 @@ export const NOTIFICATION_PREFERENCES = ['notify_export_completed', 'notify_expo
 type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number]
 export type NotificationPreferences = Record<NotificationPreference, boolean>
 
-export const PREFERENCE_OF: Record<NotificationKind, NotificationPreference> = {
+/** null: always emailed (an endpoint disabled after failing for days is not something a user may miss). */
+export const PREFERENCE_OF: Record<NotificationKind, NotificationPreference | null> = {
   'export.completed': 'notify_export_completed',
   'export.failed': 'notify_export_failed',
   'export.interrupted': 'notify_export_interrupted',
   'saved_search.new_businesses': 'notify_saved_search',
   'saved_search.refused': 'notify_saved_search',
+  'webhook.disabled': null,
 }
 
 export interface NotificationData {
@@ -25,6 +27,9 @@ export interface NotificationData {
   credits?: number
   /** Why it stopped or was refused (insufficient_credits, plan_restricted, …). */
   reason?: string | null
+  /** A webhook endpoint (webhook.disabled) and its URL. */
+  endpointId?: string
+  url?: string
 }
 
 export interface NotificationView {
@@ -42,6 +47,7 @@ export function isNotificationKind(value: unknown): value is NotificationKind {
 /** The page a notification opens: the export it is about, else the saved searches. */
 export function notificationPath(data: NotificationData): string {
   if (data.exportId && /^[0-9a-f-]{36}$/i.test(data.exportId)) return `/exports/${data.exportId}`
+  if (data.endpointId && /^[0-9a-f-]{36}$/i.test(data.endpointId)) return `/settings/api/webhooks/${data.endpointId}`
   return '/saved-searches'
 }
 

@@ -10,6 +10,7 @@ const TONE: Record<NotificationView['kind'], string> = {
   'export.interrupted': 'bg-amber-500',
   'saved_search.new_businesses': 'bg-brand-600',
   'saved_search.refused': 'bg-amber-500',
+  'webhook.disabled': 'bg-red-500',
 }
 
 /** Each notification is a button that marks it read and opens its page (a form: works without JavaScript). */
@@ -37,6 +38,7 @@ export function NotificationList({ items }: { items: NotificationView[] }) {
                 <span className={cn('block text-sm', item.read ? 'font-normal' : 'font-medium')}>
                   {t(notificationMessageKey(item.kind), {
                     name: item.data.name ?? '',
+                    url: item.data.url ?? '',
                     count: item.data.newCount ?? item.data.leadCount ?? 0,
                     credits: item.data.credits ?? 0,
                     reason: item.data.reason ? t(`notifications.reasons.${item.data.reason}`, { defaultValue: '' }) : '',
