@@ -1,6 +1,7 @@
 /**
- * The worker: pg-boss on DATABASE_URL (schema `pgboss`, created on first start) with the export consumers and any
- * extra registrations (billing adds its scheduled credit reload). Runs in-process under `npm start`, and as its own
+ * The worker: pg-boss on DATABASE_URL (schema `pgboss`, created on first start) with the export consumers, the
+ * notification emails (app/.server/notifications/mailer.ts) and any extra registrations (billing adds its scheduled
+ * credit reload). Runs in-process under `npm start`, and as its own
  * process with `npm run worker` (server/worker.ts) to scale out: every worker is an independent consumer of the
  * same queue, and all export state lives in the database.
  *
@@ -20,6 +21,7 @@ import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { createBoss, ensureExportQueues, setExportQueueBoss } from '#app/.server/exports/queue.ts'
 import { registerExportWorker, type ExportWorker } from '#app/.server/exports/worker.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
+import { startNotificationEmails } from '#app/.server/notifications/mailer.ts'
 
 export interface StartWorkerOptions {
   log: (message: string) => void
@@ -51,11 +53,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // This process sends its export jobs through the same instance.
   setExportQueueBoss(boss)
   let exports: ExportWorker | null = null
+  let emails: { stop: () => Promise<void> } | null = null
   try {
     if (consume) {
       exports = await registerExportWorker(boss, { enrichers: options.enrichers ?? (() => createDefaultEnrichers(config)), log, config })
     }
     for (const register of options.registrations ?? []) await register(boss)
+    // The processes that run exports also email their notifications (one mailer per worker; rows are claimed).
+    if (consume) emails = await startNotificationEmails({ config, log })
   } catch (error) {
     await exports?.stop().catch(() => {})
     setExportQueueBoss(undefined)
@@ -70,6 +75,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     stop: () =>
       (stopped ??= (async () => {
         await exports?.stop().catch((error) => log(`worker stop: ${(error as Error).message}`))
+        await emails?.stop()
         setExportQueueBoss(undefined)
         await boss.stop({ graceful: true, timeout: 15_000 }).catch((error) => log(`pg-boss stop: ${(error as Error).message}`))
         log('Worker stopped')

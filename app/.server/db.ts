@@ -39,6 +39,11 @@ const types: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 }
 
+/** Anything that runs a query: a pool, or a client inside a transaction. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
+}
+
 let pool: pg.Pool | undefined
 let db: Kysely<Database> | undefined
 

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { SigningKeys } from './keys.ts'
 import type { RateLimiter } from '#app/.server/rate-limiter.ts'
-import type { Mailer } from './mailer.ts'
+import type { Mailer } from '#app/.server/email/mailer.ts'
 
 /** Everything a request handler needs; built once in startAuthServer. */
 export interface AuthContext {

@@ -1,10 +1,7 @@
 import pg from 'pg'
 import { databaseTimeouts } from '#app/.server/db-timeouts.ts'
 
-/** Anything that runs a query: the pool itself or a client inside a transaction. */
-export interface Queryable {
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>
-}
+export type { Queryable } from '#app/.server/db.ts'
 
 export function createPool(databaseUrl: string) {
   // The auth server sees little traffic (dev/test only); a handful of connections is plenty

@@ -1,5 +1,5 @@
 import { emailLanguage, existingAccountEmail as renderExistingAccountEmail } from '#app/.server/email/templates.ts'
-import type { Mail } from './mailer.ts'
+import type { Mail } from '#app/.server/email/mailer.ts'
 
 /**
  * Sent instead of "already registered" when someone signs up with an address that has an account: the owner learns of

@@ -4,7 +4,7 @@ import type { AuthContext } from './context.ts'
 import { createPool } from './db.ts'
 import { loadOrCreateSigningKeys } from './keys.ts'
 import { createRateLimiter } from '#app/.server/rate-limiter.ts'
-import { createMailer } from './mailer.ts'
+import { createMailer } from '#app/.server/email/mailer.ts'
 import { createRequestListener } from './router.ts'
 import { signApiKey } from './tokens.ts'
 

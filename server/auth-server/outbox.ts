@@ -1,5 +1,4 @@
 import pg from 'pg'
-import type { Queryable } from './db.ts'
 
 /** An email the local server "sent": written to auth.local_outbox for the local mailbox and the tests. */
 export interface OutboxEmail {
@@ -9,15 +8,6 @@ export interface OutboxEmail {
   body_text: string
   link: string | null
   created_at: Date
-}
-
-export async function writeOutboxEmail(db: Queryable, email: { to: string; subject: string; text: string; link: string }) {
-  await db.query('insert into auth.local_outbox (to_email, subject, body_text, link) values ($1, $2, $3, $4)', [
-    email.to,
-    email.subject,
-    email.text,
-    email.link,
-  ])
 }
 
 /**

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { emailLanguage, passwordResetEmail } from '#app/.server/email/templates.ts'
 import type { Queryable } from './db.ts'
-import type { Mail } from './mailer.ts'
+import type { Mail } from '#app/.server/email/mailer.ts'
 import { withQuery } from './redirects.ts'
 import type { UserRow } from './users.ts'
 

@@ -6,6 +6,7 @@
  */
 import en from '#app/locales/en.json' with { type: 'json' }
 import fr from '#app/locales/fr.json' with { type: 'json' }
+import { notificationMessageKey, notificationPath, type NotificationData, type NotificationKind } from '#app/domain/notifications.ts'
 
 const MESSAGES = { en: en.emails, fr: fr.emails }
 export type EmailLanguage = keyof typeof MESSAGES
@@ -109,4 +110,34 @@ export function existingAccountEmail({ signInLink, resetLink, lang }: { signInLi
     action: { label: texts.signInButton, href: signInLink },
     notes: [`${texts.reset} ${resetLink}`, texts.ignore],
   })
+}
+
+const NOTIFICATION_SENTENCES = { en: en.notifications, fr: fr.notifications }
+
+/**
+ * A notification as an email: its in-app sentence (notifications.kinds.*, the same words as the bell's list), a
+ * button to its page, and where to switch such emails off when a preference governs them.
+ */
+export function notificationEmail({ kind, data, lang, appUrl, switchable }: { kind: NotificationKind; data: NotificationData; lang: EmailLanguage; appUrl: string; switchable: boolean }): RenderedEmail & { link: string } {
+  // The in-app sentence's key names the email's texts too (export_completed, …).
+  const key = notificationMessageKey(kind).slice('notifications.kinds.'.length) as Exclude<keyof typeof MESSAGES.en.notification, 'preferences'>
+  const texts = MESSAGES[lang].notification[key]
+  const sentences = NOTIFICATION_SENTENCES[lang]
+  const count = data.newCount ?? data.leadCount ?? 0
+  const kinds = sentences.kinds as Record<string, string>
+  const sentence = kinds[key] ?? kinds[`${key}_${count === 1 ? 'one' : 'other'}`] ?? ''
+  const reason = data.reason ? ((sentences.reasons as Record<string, string>)[data.reason] ?? '') : ''
+  const values = { name: data.name ?? '', url: data.url ?? '', count, credits: data.credits ?? 0, reason }
+  const origin = appUrl.replace(/\/+$/, '')
+  const link = `${origin}${notificationPath(data)}`
+  const email = render({
+    lang,
+    subject: fill(texts.subject, values),
+    preheader: fill(sentence, values),
+    heading: texts.heading,
+    paragraphs: [fill(sentence, values)],
+    action: { label: texts.button, href: link },
+    notes: switchable ? [fill(MESSAGES[lang].notification.preferences, { link: `${origin}/settings#notifications` })] : [],
+  })
+  return { ...email, link }
 }

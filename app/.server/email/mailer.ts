@@ -1,6 +1,5 @@
 import nodemailer from 'nodemailer'
-import type { Queryable } from './db.ts'
-import { writeOutboxEmail } from './outbox.ts'
+import type { Queryable } from '#app/.server/db.ts'
 
 export interface Mail {
   to: string
@@ -11,13 +10,21 @@ export interface Mail {
   link: string
 }
 
-/** Where the local auth server's emails go: out through SMTP, or into the local mailbox. */
+/**
+ * Where LeadAtlas's emails go (the local auth server's reset emails, the worker's notifications): out through SMTP,
+ * or into the local mailbox.
+ */
 export interface Mailer {
   kind: 'smtp' | 'local'
   send(db: Queryable, mail: Mail): Promise<void>
 }
 
 const SMTP_TIMEOUT_MS = 10_000
+
+/** An email the local stack "sent": written to auth.local_outbox for the local mailbox (server/mailbox.ts) and the tests. */
+async function writeOutboxEmail(db: Queryable, email: Mail) {
+  await db.query('insert into auth.local_outbox (to_email, subject, body_text, link) values ($1, $2, $3, $4)', [email.to, email.subject, email.text, email.link])
+}
 
 /**
  * With SMTP_URL (smtp://user:pass@host:587, smtps://…) mail goes out through nodemailer, as
