@@ -4,7 +4,9 @@ import { createI18nextMiddleware } from 'remix-i18next'
 import { initReactI18next } from 'react-i18next'
 import en from '#app/locales/en.json'
 import fr from '#app/locales/fr.json'
-import { fallbackLanguage, i18nOptions, supportedLanguages } from '#app/i18n.ts'
+import { fallbackLanguage, i18nOptions, supportedLanguages, withFrenchSpacing } from '#app/i18n.ts'
+
+const resources = { en: { translation: en }, fr: { translation: withFrenchSpacing(fr) } }
 
 export const localeCookie = createCookie('lng', {
   path: '/',
@@ -21,7 +23,7 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
     cookie: localeCookie,
     order: ['cookie', 'header'],
   },
-  i18next: { ...i18nOptions, resources: { en: { translation: en }, fr: { translation: fr } } },
+  i18next: { ...i18nOptions, resources },
   plugins: [initReactI18next],
 })
 
@@ -30,7 +32,7 @@ const fallbackInstance = i18next.createInstance()
 void fallbackInstance.use(initReactI18next).init({
   ...i18nOptions,
   lng: fallbackLanguage,
-  resources: { en: { translation: en }, fr: { translation: fr } },
+  resources,
   initAsync: false,
 })
 
