@@ -38,6 +38,8 @@ export async function slowDocuments(page: Page, ms = SLOW_MS) {
  * document landed. Later data requests and documents are slow too.
  */
 export async function openSlowly(page: Page, url: string, { js }: { js: boolean }) {
+  // A second call on the same page must not stack another delay on every response.
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
   if (js) {
     await slowScripts(page)
     await slowData(page)
