@@ -1,6 +1,6 @@
 /**
  * The worker: pg-boss on DATABASE_URL (schema `pgboss`, created on first start) with the export consumers and any
- * extra registrations (billing adds its scheduled credit reload). Runs in-process under `npm start`, and as its own
+ * extra registrations (billing adds its scheduled credit reload, webhooks their deliveries). Runs in-process under `npm start`, and as its own
  * process with `npm run worker` (server/worker.ts) to scale out: every worker is an independent consumer of the
  * same queue, and all export state lives in the database.
  *
@@ -23,8 +23,9 @@ import { validateEnv, type Env } from '#app/.server/env.server.ts'
 
 export interface StartWorkerOptions {
   log: (message: string) => void
-  /** Extra consumers / schedules on the same pg-boss instance (billing's credit reload...). */
-  registrations?: Array<(boss: PgBoss) => Promise<void>>
+  /** Extra consumers / schedules on the same pg-boss instance (billing's credit reload, webhook deliveries...); a
+   * registration may return its stop, run before pg-boss stops. */
+  registrations?: Array<(boss: PgBoss) => Promise<void | (() => Promise<void>)>>
   /** Default: the real enrichment engine configured from the environment. */
   enrichers?: Enrichers
   databaseUrl?: string
@@ -51,12 +52,18 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // This process sends its export jobs through the same instance.
   setExportQueueBoss(boss)
   let exports: ExportWorker | null = null
+  const stops: Array<() => Promise<void>> = []
+  const stopRegistrations = () => Promise.all(stops.map((stop) => stop().catch((error) => log(`worker stop: ${(error as Error).message}`))))
   try {
     if (consume) {
       exports = await registerExportWorker(boss, { enrichers: options.enrichers ?? (() => createDefaultEnrichers(config)), log, config })
     }
-    for (const register of options.registrations ?? []) await register(boss)
+    for (const register of options.registrations ?? []) {
+      const stop = await register(boss)
+      if (stop) stops.push(stop)
+    }
   } catch (error) {
+    await stopRegistrations()
     await exports?.stop().catch(() => {})
     setExportQueueBoss(undefined)
     await boss.stop({ graceful: false }).catch(() => {})
@@ -69,6 +76,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     boss,
     stop: () =>
       (stopped ??= (async () => {
+        await stopRegistrations()
         await exports?.stop().catch((error) => log(`worker stop: ${(error as Error).message}`))
         setExportQueueBoss(undefined)
         await boss.stop({ graceful: true, timeout: 15_000 }).catch((error) => log(`pg-boss stop: ${(error as Error).message}`))
