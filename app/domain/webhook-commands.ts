@@ -22,7 +22,7 @@ const WebhookUrlSchema = z
 
 /** The events of an endpoint: one `events` value per ticked box in a form (conform makes one value a list). */
 export const WebhookEventsSchema = z
-  .array(z.enum(WEBHOOK_EVENTS).meta({ id: 'WebhookEvent', description: 'An event an endpoint can subscribe to.' }), { error: 'webhooks.errors.eventsRequired' })
+  .array(z.enum(WEBHOOK_EVENTS).meta({ id: 'WebhookEventName', description: 'An event an endpoint can subscribe to.' }), { error: 'webhooks.errors.eventsRequired' })
   .min(1, { error: 'webhooks.errors.eventsRequired' })
   .max(WEBHOOK_EVENTS.length)
   .transform((events) => WEBHOOK_EVENTS.filter((event) => events.includes(event)))

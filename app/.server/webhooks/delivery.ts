@@ -145,28 +145,34 @@ async function recordAttempt(delivery: ClaimedDelivery, outcome: PostOutcome, at
         await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', delivery.endpoint_id).execute()
         return
       }
-      const next = nextAttemptAt(attempts, at)
+      const enabled = await recordEndpointFailure(trx, delivery, at)
+      // No retry for an endpoint that is off (this failure, or another one meanwhile, disabled it).
+      const next = enabled ? nextAttemptAt(attempts, at) : null
       await trx
         .updateTable('webhook_deliveries')
         .set(next ? { state: 'pending', attempt_count: attempts, next_attempt_at: next, lease_until: null } : { state: 'failed', attempt_count: attempts, lease_until: null })
         .where('id', '=', delivery.id)
         .execute()
-      await recordEndpointFailure(trx, delivery, at)
     })
 }
 
-/** Starts (or continues) the endpoint's failure streak; after 3 days of it, disables the endpoint and tells its owner. */
-async function recordEndpointFailure(trx: Transaction<Database>, delivery: ClaimedDelivery, at: Date): Promise<void> {
+/**
+ * Starts (or continues) the endpoint's failure streak; after 3 days of it, disables the endpoint, drops what it still
+ * owes and tells its owner. Returns whether the endpoint is still enabled.
+ */
+async function recordEndpointFailure(trx: Transaction<Database>, delivery: ClaimedDelivery, at: Date): Promise<boolean> {
   const endpoint = await trx
     .updateTable('webhook_endpoints')
     .set({ failing_since: sql<Date>`coalesce(failing_since, ${at})` })
     .where('id', '=', delivery.endpoint_id)
     .returning(['failing_since', 'enabled', 'url'])
     .executeTakeFirst()
-  if (!endpoint?.enabled || !shouldDisable(new Date(endpoint.failing_since!), at)) return
+  if (!endpoint?.enabled) return false
+  if (!shouldDisable(new Date(endpoint.failing_since!), at)) return true
   await trx.updateTable('webhook_endpoints').set({ enabled: false, disabled_at: at, disabled_reason: 'failing' }).where('id', '=', delivery.endpoint_id).execute()
   await abandonOwedDeliveries(trx, delivery.endpoint_id)
   await notify(trx, delivery.user_id, 'webhook.disabled', { endpointId: delivery.endpoint_id, url: endpoint.url })
+  return false
 }
 
 /** Ends a delivery that cannot be sent (its endpoint is off, its export deleted) without an attempt. */
