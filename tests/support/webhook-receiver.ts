@@ -31,7 +31,8 @@ export interface WebhookReceiver {
   close(): Promise<void>
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/** On `port` (default: a free one) of 127.0.0.1. */
+export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   const received: ReceivedDelivery[] = []
   const behaviours = new Map<string, ReceiverBehaviour>()
   const waiters = new Set<() => void>()
@@ -52,9 +53,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     })
   })
   server.keepAliveTimeout = 1_000
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  const host = `127.0.0.1:${port}`
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', resolve)
+  })
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`
   const at = (path: string) => received.filter((delivery) => delivery.path === path)
   return {
     host,
