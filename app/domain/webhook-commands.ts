@@ -21,7 +21,7 @@ const WebhookUrlSchema = z
   .meta({ description: 'Where deliveries are POSTed: an https URL on a public address.', example: 'https://example.com/leadatlas/webhooks' })
 
 /** The events of an endpoint: one `events` value per ticked box in a form (conform makes one value a list). */
-export const WebhookEventsSchema = z
+const WebhookEventsSchema = z
   .array(z.enum(WEBHOOK_EVENTS).meta({ id: 'WebhookEventName', description: 'An event an endpoint can subscribe to.' }), { error: 'webhooks.errors.eventsRequired' })
   .min(1, { error: 'webhooks.errors.eventsRequired' })
   .max(WEBHOOK_EVENTS.length)
@@ -33,7 +33,7 @@ export const WebhookEndpointFieldsSchema = z.object({ url: WebhookUrlSchema, eve
 
 export const CreateWebhookEndpointSchema = WebhookEndpointFieldsSchema.extend({ intent: z.literal('create-endpoint') })
 
-export const UpdateWebhookEventsSchema = z.object({ intent: z.literal('update-events'), events: WebhookEventsSchema })
+const UpdateWebhookEventsSchema = z.object({ intent: z.literal('update-events'), events: WebhookEventsSchema })
 
 /** The commands of an endpoint's page, each a small form (the events form is the only one with fields to check). */
 export const WebhookEndpointCommandSchema = z.discriminatedUnion('intent', [

@@ -15,7 +15,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 10
 export const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const
 
 /** An endpoint failing without a single success for this long is disabled, and its owner told. */
-export const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000
+const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000
 
 export const DELIVERY_TIMEOUT_MS = 10_000
 /** The start of an answer kept in the attempts log. */
@@ -78,7 +78,7 @@ export interface WebhookEndpointView {
   createdAt: string
 }
 
-export interface WebhookAttemptView {
+interface WebhookAttemptView {
   attemptedAt: string
   httpStatus: number | null
   durationMs: number

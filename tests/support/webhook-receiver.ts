@@ -13,7 +13,7 @@ export interface ReceivedDelivery {
   receivedAt: number
 }
 
-export interface ReceiverBehaviour {
+interface ReceiverBehaviour {
   status?: number
   delayMs?: number
   body?: string

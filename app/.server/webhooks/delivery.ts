@@ -23,7 +23,7 @@ import { webhookNetwork, type WebhookNetwork } from './guard.ts'
 import { createWebhookClient, type PostOutcome, type WebhookClient } from './http.ts'
 import { signedHeaders } from './sign.ts'
 
-export interface Clock {
+interface Clock {
   now(): Date
 }
 const systemClock: Clock = { now: () => new Date() }
