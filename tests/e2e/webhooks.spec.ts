@@ -16,6 +16,8 @@ test.afterEach(async () => {
 
 test.describe('webhooks at /settings/api/webhooks', () => {
   test('add an endpoint (secret once), send a test event, read the log, redeliver, disable, rotate, delete', async ({ page, baseURL }, testInfo) => {
+    // Many round trips, without JavaScript each a full page: more than the default minute on a busy machine.
+    test.slow()
     receiver = await startWebhookReceiver(receiverPort())
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('webhooks', testInfo) })
     await page.goto('/settings/api')
@@ -83,6 +85,10 @@ test.describe('webhooks at /settings/api/webhooks', () => {
     expect(rotated).toMatch(/^whsec_/)
     expect(rotated).not.toBe(secret)
     await page.screenshot({ path: testInfo.outputPath('webhook-endpoint.png'), fullPage: true })
+    await page.setViewportSize({ width: 375, height: 800 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+    await page.screenshot({ path: testInfo.outputPath('webhook-endpoint-375.png'), fullPage: true })
+    await page.setViewportSize({ width: 1440, height: 900 })
 
     await page.getByText('Delete this endpoint…').click()
     await page.getByRole('button', { name: 'Delete endpoint' }).click()
@@ -94,16 +100,34 @@ test.describe('webhooks at /settings/api/webhooks', () => {
 test.describe('webhooks in French', () => {
   test.use({ locale: 'fr-FR', viewport: { width: 375, height: 800 } })
 
-  test('at 375 px', async ({ page, baseURL }, testInfo) => {
+  test('at 375 px and 1440 px: a refused URL, then an endpoint whose delivery fails', async ({ page, baseURL }, testInfo) => {
+    test.slow()
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('webhooks-fr', testInfo) })
     await page.goto('/settings/api/webhooks')
     await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible()
-    await page.getByLabel('URL de l’adresse').fill('https://hooks.example.invalid/leadatlas')
+    await page.getByLabel('URL de l’adresse').fill('https://intranet.local/leadatlas')
     await page.getByRole('button', { name: 'Ajouter l’adresse' }).click()
-    await expect(page.getByText('Ce nom d’hôte ne correspond à aucune adresse')).toBeVisible()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await expect(page.getByText('Cette adresse n’est pas autorisée')).toBeVisible()
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(await overflow()).toBeLessThanOrEqual(0)
     await expectNoA11yViolations(page)
     await page.screenshot({ path: testInfo.outputPath('webhooks-fr-375.png'), fullPage: true })
+
+    // Allow-listed, but nothing listens there (or the other spec's receiver, on another path): a failing delivery.
+    await page.getByLabel('URL de l’adresse').fill(`http://127.0.0.1:${receiverPort()}/fr`)
+    await page.getByRole('button', { name: 'Ajouter l’adresse' }).click()
+    await expect(page.getByLabel('Secret de signature')).toHaveValue(/^whsec_/)
+    await page.getByRole('link', { name: /Gérer l’adresse/ }).click()
+    await page.getByRole('button', { name: 'Envoyer un événement de test' }).click()
+    await expect(page.getByText('Un événement de test est en route')).toBeVisible()
+    await expect(async () => {
+      await page.reload()
+      await expect(page.getByTestId('webhook-delivery').first().getByRole('table')).toBeVisible()
+    }).toPass({ timeout: 10_000 })
+    expect(await overflow()).toBeLessThanOrEqual(0)
+    await expectNoA11yViolations(page)
+    await page.screenshot({ path: testInfo.outputPath('webhook-endpoint-fr-375.png'), fullPage: true })
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.screenshot({ path: testInfo.outputPath('webhook-endpoint-fr-1440.png'), fullPage: true })
   })
 })

@@ -2,10 +2,11 @@
 // Webhooks signatures checked by a loopback receiver, the retry schedule on an injected clock, restarts, two workers,
 // the 3-day disable, the SSRF guard, and the API operations through the client typed from the document.
 import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
 import pg from 'pg'
 import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { closeDb } from '#app/.server/db.ts'
+import { closeDb, withUser } from '#app/.server/db.ts'
 import { createBoss } from '#app/.server/exports/queue.ts'
 import { HostAllowList } from '#app/.server/enrichment/ssrf.ts'
 import { startWebhookDelivery, type WebhookDelivery, type WebhookDeliveryOptions } from '#app/.server/webhooks/delivery.ts'
@@ -141,6 +142,30 @@ describe('the API operations', () => {
     expect(await checkWebhookUrl('https://hooks.example.com/x', network)).toBeNull()
     expect(await checkWebhookUrl('https://rebind.example.com/x', network)).toBe('blocked')
     expect(await checkWebhookUrl(receiver.url(), network)).toBeNull()
+    // Not resolvable from here: accepted (each delivery is vetted again when it connects).
+    const offline = { ...network, lookup: async () => Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })) }
+    expect(await checkWebhookUrl('https://hooks.example.com/x', offline)).toBeNull()
+    expect(await checkWebhookUrl('https://metadata.google.internal/x', offline)).toBe('blocked')
+  })
+})
+
+describe('row-level security', () => {
+  test('owners read their endpoints, deliveries and attempts; nobody reads a secret through the user role', async () => {
+    const owner = await createApiUser(admin)
+    const other = await createApiUser(admin)
+    const endpoint = await createEndpoint(owner.api, '/rls')
+    await finishedExport(owner.user.id)
+    const count = (user: typeof owner.user, table: 'webhook_endpoints' | 'webhook_deliveries') =>
+      withUser(user.claims, (trx) => trx.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).then((row) => Number(row.n))
+    expect(await count(owner.user, 'webhook_endpoints')).toBe(1)
+    expect(await count(owner.user, 'webhook_deliveries')).toBe(1)
+    expect(await count(other.user, 'webhook_endpoints')).toBe(0)
+    expect(await count(other.user, 'webhook_deliveries')).toBe(0)
+    await expect(withUser(owner.user.claims, (trx) => sql`select secret from public.webhook_endpoints`.execute(trx))).rejects.toThrow(/permission denied/)
+    await expect(withUser(owner.user.claims, (trx) => sql`update public.webhook_endpoints set url = 'https://evil.example' where id = ${endpoint.id}`.execute(trx))).rejects.toThrow(
+      /permission denied/,
+    )
+    await expect(withUser(owner.user.claims, (trx) => sql`delete from public.webhook_deliveries`.execute(trx))).rejects.toThrow(/permission denied/)
   })
 })
 

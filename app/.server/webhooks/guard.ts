@@ -22,7 +22,7 @@ export function webhookNetwork(config: Env = validateEnv()): WebhookNetwork {
   }
 }
 
-export type WebhookUrlRefusal = 'blocked' | 'https_required' | 'unresolved'
+export type WebhookUrlRefusal = 'blocked' | 'https_required'
 
 /** Syntax, scheme, port and host name, before any DNS: why the URL may not be used, or null. */
 export function vetWebhookUrl(url: string, network: WebhookNetwork): WebhookUrlRefusal | null {
@@ -36,7 +36,11 @@ export function vetWebhookUrl(url: string, network: WebhookNetwork): WebhookUrlR
   }
 }
 
-/** vetWebhookUrl, then every address the name resolves to must be public (unless allow-listed). */
+/**
+ * vetWebhookUrl, then every address the name resolves to must be public (unless allow-listed). A name that does not
+ * resolve (yet, or not from here) is accepted: nothing can be sent to it, each attempt is re-vetted at connect time,
+ * and the failures show in the endpoint's log.
+ */
 export async function checkWebhookUrl(url: string, network: WebhookNetwork): Promise<WebhookUrlRefusal | null> {
   const refusal = vetWebhookUrl(url, network)
   if (refusal) return refusal
@@ -45,6 +49,6 @@ export async function checkWebhookUrl(url: string, network: WebhookNetwork): Pro
     await resolveVetted(hostname, port, network.allowList, network.lookup)
     return null
   } catch (error) {
-    return error instanceof GuardError ? 'blocked' : 'unresolved'
+    return error instanceof GuardError ? 'blocked' : null
   }
 }

@@ -15,7 +15,7 @@ export function EventCheckboxes({ checked, errors, errorId }: { checked: readonl
               name="events"
               value={event}
               defaultChecked={checked.includes(event)}
-              className="mt-0.5 size-4 rounded border-slate-300 text-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+              className="mt-0.5 size-4 shrink-0 rounded border-slate-300 text-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
             />
             <span>
               {eventLabel(t, event)} <code className="text-xs text-slate-500">{event}</code>
