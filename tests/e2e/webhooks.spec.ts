@@ -56,18 +56,18 @@ test.describe('webhooks at /settings/api/webhooks', () => {
 
     await page.getByRole('button', { name: 'Send test event' }).click()
     await expect(page.getByText('A test event is on its way')).toBeVisible()
-    const [delivery] = await receiver.waitFor('/e2e', 1)
+    const [delivery] = await receiver.waitFor('/e2e', 1, 30_000)
     expect(verifyDelivery(secret, delivery!)).toMatchObject({ type: 'test', data: {} })
     await expect(async () => {
       await page.reload()
       await expect(page.getByTestId('webhook-delivery').first()).toContainText('Delivered')
-    }).toPass({ timeout: 10_000 })
+    }).toPass({ timeout: 30_000 })
     await expect(page.getByTestId('webhook-delivery').first()).toContainText('204')
     await expectNoA11yViolations(page)
 
     await page.getByRole('button', { name: /Redeliver the test event/ }).click()
     await expect(page.getByText('Sent again')).toBeVisible()
-    const again = await receiver.waitFor('/e2e', 2)
+    const again = await receiver.waitFor('/e2e', 2, 30_000)
     expect(again[1]!.headers['webhook-id']).toBe(delivery!.headers['webhook-id'])
 
     await page.getByRole('checkbox', { name: /Export completed/ }).check()
@@ -123,7 +123,7 @@ test.describe('webhooks in French', () => {
     await expect(async () => {
       await page.reload()
       await expect(page.getByTestId('webhook-delivery').first().getByRole('table')).toBeVisible()
-    }).toPass({ timeout: 10_000 })
+    }).toPass({ timeout: 30_000 })
     expect(await overflow()).toBeLessThanOrEqual(0)
     await expectNoA11yViolations(page)
     await page.screenshot({ path: testInfo.outputPath('webhook-endpoint-fr-375.png'), fullPage: true })

@@ -6,8 +6,9 @@
  *   pump                every PUMP_INTERVAL_MS, takes the due rows (`for update skip locked`, so several workers never
  *                       take the same one), marks them queued and sends one job each (queue WEBHOOK_QUEUE), in the same
  *                       transaction: a row is queued if and only if its job exists.
- *   consumer            WEBHOOK_CONCURRENCY jobs at once per worker (a slow endpoint holds one slot, never the others):
- *                       claims the row (queued → delivering, one claim per attempt), POSTs, records the attempt.
+ *   consumer            WEBHOOK_CONCURRENCY jobs at once per worker (a slow endpoint holds one slot, never the others),
+ *                       woken by the pump when it queues jobs: claims the row (queued → delivering, one claim per
+ *                       attempt), POSTs, records the attempt.
  * A claim carries a lease (database time): a worker that dies mid-attempt leaves a lapsed lease, and the pump takes the
  * row again. The schedule reads an injectable clock, so tests can run "3 days later" without waiting.
  */
@@ -29,6 +30,8 @@ interface Clock {
 const systemClock: Clock = { now: () => new Date() }
 
 const PUMP_INTERVAL_MS = 200
+/** The consumers' own poll: a backstop for jobs another process queued or pg-boss retries (the pump wakes them). */
+const POLL_SECONDS = 5
 const PUMP_BATCH = 100
 /** A queued row whose job was never taken (a lost job) is queued again after this. */
 const QUEUED_LEASE = '2 minutes'
@@ -203,14 +206,29 @@ export async function startWebhookDelivery(boss: PgBoss, options: WebhookDeliver
   const queue = config.WEBHOOK_QUEUE
   const client = createWebhookClient(options.network ?? webhookNetwork(config), options.timeoutMs)
   await ensureQueue(boss, queue)
-  await boss.work<DeliveryJob>(queue, { localConcurrency: config.WEBHOOK_CONCURRENCY, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-    if (job) await deliver(job.data.deliveryId, client, clock)
-  })
+  // One worker per slot, each with its own id: the pump wakes them when it queues jobs, so they can poll slowly
+  // (an idle worker costs a query every POLL_SECONDS) and still start a delivery within milliseconds.
+  const workers: string[] = []
+  for (let slot = 0; slot < config.WEBHOOK_CONCURRENCY; slot++) {
+    let self = ''
+    self = await boss.work<DeliveryJob>(queue, { pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
+      if (!job) return
+      await deliver(job.data.deliveryId, client, clock)
+      // Straight to the next job of a burst, rather than after a poll interval.
+      boss.notifyWorker(self)
+    })
+    workers.push(self)
+  }
+  const pump = async () => {
+    const queued = await pumpOnce(boss, queue, clock)
+    for (const id of workers.slice(0, queued)) boss.notifyWorker(id)
+    return queued
+  }
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let running: Promise<unknown> = Promise.resolve()
   const tick = () => {
-    running = pumpOnce(boss, queue, clock)
+    running = pump()
       .catch((error: unknown) => log(`pump: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, PUMP_INTERVAL_MS)
@@ -218,7 +236,7 @@ export async function startWebhookDelivery(boss: PgBoss, options: WebhookDeliver
   }
   if (options.autoPump !== false) tick()
   return {
-    pump: () => pumpOnce(boss, queue, clock),
+    pump,
     async stop() {
       stopped = true
       clearTimeout(timer)
