@@ -86,6 +86,9 @@ test.describe('webhooks at /settings/api/webhooks', () => {
     expect(rotated).not.toBe(secret)
     await page.screenshot({ path: testInfo.outputPath('webhook-endpoint.png'), fullPage: true })
     await page.setViewportSize({ width: 375, height: 800 })
+    // Loaded at that width (the desktop sidebar animates away on a resize).
+    await page.goto(new URL(page.url()).pathname)
+    await expect(page.getByTestId('webhook-delivery').first()).toBeVisible()
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
     await page.screenshot({ path: testInfo.outputPath('webhook-endpoint-375.png'), fullPage: true })
     await page.setViewportSize({ width: 1440, height: 900 })
