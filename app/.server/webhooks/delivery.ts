@@ -209,19 +209,27 @@ export async function startWebhookDelivery(boss: PgBoss, options: WebhookDeliver
   // One worker per slot, each with its own id: the pump wakes them when it queues jobs, so they can poll slowly
   // (an idle worker costs a query every POLL_SECONDS) and still start a delivery within milliseconds.
   const workers: string[] = []
+  const busy = new Set<string>()
   for (let slot = 0; slot < config.WEBHOOK_CONCURRENCY; slot++) {
     let self = ''
     self = await boss.work<DeliveryJob>(queue, { pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => {
       if (!job) return
-      await deliver(job.data.deliveryId, client, clock)
-      // Straight to the next job of a burst, rather than after a poll interval.
-      boss.notifyWorker(self)
+      busy.add(self)
+      try {
+        await deliver(job.data.deliveryId, client, clock)
+      } finally {
+        busy.delete(self)
+        // Straight to the next job of a burst, rather than after a poll interval.
+        boss.notifyWorker(self)
+      }
     })
     workers.push(self)
   }
   const pump = async () => {
     const queued = await pumpOnce(boss, queue, clock)
-    for (const id of workers.slice(0, queued)) boss.notifyWorker(id)
+    // Idle workers first: one held by a slow endpoint would only take the job once that one answers.
+    const idle = workers.filter((id) => !busy.has(id))
+    for (const id of idle.slice(0, queued)) boss.notifyWorker(id)
     return queued
   }
   let stopped = false
