@@ -12,6 +12,9 @@ const DATA_DIR = `.data/e2e-${PORT}`
 const POSTGRES_PORT = Number(process.env.E2E_POSTGRES_PORT ?? 54400)
 // Pinned so specs can read reset emails from the local mailbox (tests/e2e/support/outbox.ts).
 const MAILBOX_PORT = Number(process.env.E2E_MAILBOX_PORT ?? 54410)
+// tests/e2e/webhooks.spec.ts receives deliveries on these loopback ports (one per project, both allow-listed).
+const WEBHOOK_PORT = Number(process.env.E2E_WEBHOOK_PORT ?? PORT + 5)
+process.env.E2E_WEBHOOK_PORT = String(WEBHOOK_PORT)
 
 // Debian's Chromium: Playwright's own browser downloads do not work on these machines.
 const launchOptions = {
@@ -73,6 +76,7 @@ export default defineConfig({
       RATE_LIMIT_TOKEN_IP: '100000/60',
       RATE_LIMIT_FORGOT_IP: '100000/60',
       HOST: '127.0.0.1',
+      WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${WEBHOOK_PORT},127.0.0.1:${WEBHOOK_PORT + 1}`,
       // One proxy hop: a spec may then stand for another client with X-Forwarded-For (a burst from its own address
       // that must not take 127.0.0.1's share of sign-ins, which every other spec uses). Browsers send none.
       TRUST_PROXY: '1',

@@ -31,6 +31,8 @@ export default [
     route('settings', 'routes/settings.tsx'),
     route('settings/do-not-contact', 'routes/settings.do-not-contact.tsx'),
     route('settings/api', 'routes/settings.api.tsx'),
+    route('settings/api/webhooks', 'routes/settings.api.webhooks.tsx'),
+    route('settings/api/webhooks/:id', 'routes/settings.api.webhooks.$id.tsx'),
     route('notifications', 'routes/notifications.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),

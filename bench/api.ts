@@ -13,6 +13,7 @@ import { createApiKey } from '#app/.server/api-v1/keys.ts'
 import { closeDb } from '#app/.server/db.ts'
 import { loadApiLeadsPage } from '#app/.server/exports/api-leads.ts'
 import { getExportDetail } from '#app/.server/exports/views.ts'
+import { measureWebhookLatency, startBenchReceiver, WEBHOOK_LATENCY_HEADERS, webhookBenchEnv } from './api-webhooks.ts'
 import { seedExports } from './lib/seed.ts'
 import { signUp, startServer, stopServer } from './lib/server.ts'
 import { printTable } from './lib/table.ts'
@@ -112,7 +113,9 @@ async function measure(targets: Target[], pid: number) {
 if (!fs.existsSync('build/server/index.js')) throw new Error('Run `npm run build` first.')
 console.log(`API latency: ${SAMPLES} sequential requests per target, interleaved; ${os.cpus().length} cores, load ${load()}`)
 // The per-key limit (RATE_LIMIT_API) still meters every request; it is only raised above the bench's count.
-const server = await startServer({ prefix: 'leadatlas-api-', env: { RATE_LIMIT_API: '1000000/60' } })
+// The webhook receiver listens before the server starts, so the server may deliver to it (WEBHOOK_ALLOW_HOSTS).
+const webhookReceiver = await startBenchReceiver()
+const server = await startServer({ prefix: 'leadatlas-api-', env: { RATE_LIMIT_API: '1000000/60', ...webhookBenchEnv(webhookReceiver) } })
 const db = new pg.Pool({ connectionString: server.databaseUrl, max: 2 })
 try {
   const email = `api-${Date.now()}@example.com`
@@ -156,11 +159,14 @@ try {
   printTable(['read', 'p50 ms', 'p95 ms'], inProcess)
 
   // ---------------------------------------------------------------------------------------------------------------
-  // WEBHOOK LATENCY — the lead adds it here: bench/api-webhooks.ts (another helper's) exports the function that
-  // measures delivery latency; call it with this run's server and print its table below, beside the figures above.
+  // WEBHOOK LATENCY: export completion (commit) → the receiver, through this server's worker (bench/api-webhooks.ts).
+  const webhookRows = await measureWebhookLatency({ db, user: sessionUser, receiver: webhookReceiver, samples: Math.min(SAMPLES, 40) })
+  console.log(`\nWebhook delivery latency, export completed → receiver (load ${load()})`)
+  printTable(WEBHOOK_LATENCY_HEADERS, webhookRows)
   // ---------------------------------------------------------------------------------------------------------------
 } finally {
   await closeDb()
   await db.end()
   await stopServer(server)
+  await webhookReceiver.close()
 }

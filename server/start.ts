@@ -7,11 +7,13 @@
  */
 import path from 'node:path'
 import getPort from 'get-port'
+import type { PgBoss } from 'pg-boss'
 import { startDemoRegistry } from './demo/registry.ts'
 import { startDemoWebsites } from './demo/websites.ts'
 import { startLocalStack } from './stack.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
+import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
@@ -44,8 +46,12 @@ async function main() {
   log(selection.summary)
   stops.unshift(...(await startDemoServers(dataDir, selection)))
 
-  // The monthly credit reload runs as a scheduled job of the same worker.
-  const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log })] })
+  // The monthly credit reload runs as a scheduled job of the same worker; webhook deliveries too, unless the
+  // deliveries are left to `npm run worker` processes (IN_PROCESS_WORKER=false).
+  const worker = await startWorker({
+    log,
+    registrations: [(boss) => registerBillingJobs(boss, { log }), ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log })] : [])],
+  })
   stops.unshift(worker.stop)
 
   const trustProxy = env.TRUST_PROXY

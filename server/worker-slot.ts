@@ -1,7 +1,7 @@
 /**
  * The worker: pg-boss on DATABASE_URL (schema `pgboss`, created on first start) with the export consumers, the
  * notification emails (app/.server/notifications/mailer.ts) and any extra registrations (billing adds its scheduled
- * credit reload). Runs in-process under `npm start`, and as its own
+ * credit reload, webhooks their deliveries). Runs in-process under `npm start`, and as its own
  * process with `npm run worker` (server/worker.ts) to scale out: every worker is an independent consumer of the
  * same queue, and all export state lives in the database.
  *
@@ -25,8 +25,9 @@ import { startNotificationEmails } from '#app/.server/notifications/mailer.ts'
 
 export interface StartWorkerOptions {
   log: (message: string) => void
-  /** Extra consumers / schedules on the same pg-boss instance (billing's credit reload...). */
-  registrations?: Array<(boss: PgBoss) => Promise<void>>
+  /** Extra consumers / schedules on the same pg-boss instance (billing's credit reload, webhook deliveries...); a
+   * registration may return its stop, run before pg-boss stops. */
+  registrations?: Array<(boss: PgBoss) => Promise<void | (() => Promise<void>)>>
   /** Default: the real enrichment engine configured from the environment. */
   enrichers?: Enrichers
   databaseUrl?: string
@@ -53,15 +54,21 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // This process sends its export jobs through the same instance.
   setExportQueueBoss(boss)
   let exports: ExportWorker | null = null
-  let emails: { stop: () => Promise<void> } | null = null
+  const stops: Array<() => Promise<void>> = []
+  const stopRegistrations = () => Promise.all(stops.map((stop) => stop().catch((error) => log(`worker stop: ${(error as Error).message}`))))
   try {
     if (consume) {
       exports = await registerExportWorker(boss, { enrichers: options.enrichers ?? (() => createDefaultEnrichers(config)), log, config })
     }
-    for (const register of options.registrations ?? []) await register(boss)
+    for (const register of options.registrations ?? []) {
+      const stop = await register(boss)
+      if (stop) stops.push(stop)
+    }
     // The processes that run exports also email their notifications (one mailer per worker; rows are claimed).
-    if (consume) emails = await startNotificationEmails({ config, log })
+    const emails = consume ? await startNotificationEmails({ config, log }) : null
+    if (emails) stops.push(emails.stop)
   } catch (error) {
+    await stopRegistrations()
     await exports?.stop().catch(() => {})
     setExportQueueBoss(undefined)
     await boss.stop({ graceful: false }).catch(() => {})
@@ -74,8 +81,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     boss,
     stop: () =>
       (stopped ??= (async () => {
+        await stopRegistrations()
         await exports?.stop().catch((error) => log(`worker stop: ${(error as Error).message}`))
-        await emails?.stop()
         setExportQueueBoss(undefined)
         await boss.stop({ graceful: true, timeout: 15_000 }).catch((error) => log(`pg-boss stop: ${(error as Error).message}`))
         log('Worker stopped')

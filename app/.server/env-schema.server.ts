@@ -136,6 +136,8 @@ export const envSchema = z.object({
   RATE_LIMIT_API: rateLimit('600/60'),
   /** API keys created per user. */
   RATE_LIMIT_API_KEY_CREATE: rateLimit('20/3600'),
+  /** Webhook "Send test event" and "Redeliver" per user (each is an outgoing request to the user's URL). */
+  RATE_LIMIT_WEBHOOK_SEND: rateLimit('30/600'),
 
   // Hosted Supabase
   SUPABASE_URL: url().optional(),
@@ -208,6 +210,14 @@ export const envSchema = z.object({
   PGBOSS_SUPERVISE_SECONDS: positiveInt().default(30),
   PGBOSS_QUEUE_CACHE_SECONDS: positiveInt().default(5),
   IN_PROCESS_WORKER: boolean().default(true),
+
+  // Webhooks
+  /** "host[:port]" webhook targets allowed on private/loopback addresses and over http (tests, local use). */
+  WEBHOOK_ALLOW_HOSTS: z.string().default(''),
+  /** Deliveries in flight per worker: a slow endpoint holds one slot, never the others'. */
+  WEBHOOK_CONCURRENCY: positiveInt().default(16),
+  /** Queue name of the delivery jobs; every process of one deployment must agree. */
+  WEBHOOK_QUEUE: z.string().default('webhook-deliver'),
 
   // Billing
   STRIPE_SECRET_KEY: z.string().optional(),

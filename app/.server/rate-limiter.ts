@@ -27,6 +27,7 @@ const RATE_LIMITS = {
   dncWrite: 'RATE_LIMIT_DNC_WRITE',
   apiKey: 'RATE_LIMIT_API',
   apiKeyCreate: 'RATE_LIMIT_API_KEY_CREATE',
+  webhookSend: 'RATE_LIMIT_WEBHOOK_SEND',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS

@@ -96,6 +96,15 @@ export default function ApiSettingsRoute({ loaderData }: Route.ComponentProps) {
         </Form>
         <ApiKeyList keys={loaderData.keys} />
       </div>
+      <div className="flex flex-col gap-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center sm:justify-between sm:p-8">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900">{t('apiSettings.webhooksTitle')}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t('apiSettings.webhooksHint')}</p>
+        </div>
+        <Link to="/settings/api/webhooks" className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
+          {t('apiSettings.manageWebhooks')}
+        </Link>
+      </div>
     </section>
   )
 }

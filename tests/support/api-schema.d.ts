@@ -237,8 +237,311 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your webhook endpoints, newest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most 10 endpoints.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to it, not even a delivery waiting for a retry; its delivery log goes with it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends `{ "type": "test", "timestamp", "data": {} }`, signed like every delivery, within a second or so; the attempt is logged in your settings.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "export.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * export.completed
+         * @description An export finished: its leads and files are ready. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id: the same for a retry or a redelivery of the same event; process each id once. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx answer: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "export.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * export.failed
+         * @description An export failed. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id: the same for a retry or a redelivery of the same event; process each id once. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx answer: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "export.interrupted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * export.interrupted
+         * @description An export stopped because the credits ran out; it can be resumed. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id: the same for a retry or a redelivery of the same event; process each id once. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx answer: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "saved_search.run_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * saved_search.run_completed
+         * @description A run of a saved search finished. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id: the same for a retry or a redelivery of the same event; process each id once. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx answer: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * test
+         * @description Sent on request (POST /webhook-endpoints/{id}/test, or "Send test event" in the settings), with `data: {}`. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id: the same for a retry or a redelivery of the same event; process each id once. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx answer: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         PreviewRequest: {
@@ -309,6 +612,61 @@ export interface components {
              */
             entries: string[];
         };
+        CreateWebhookEndpoint: {
+            /**
+             * @description Where deliveries are POSTed: an https URL on a public address.
+             * @example https://example.com/leadatlas/webhooks
+             */
+            url: string;
+            /**
+             * @example [
+             *       "export.completed",
+             *       "export.failed"
+             *     ]
+             */
+            events: components["schemas"]["WebhookEventName"][];
+        };
+        /**
+         * @description An event an endpoint can subscribe to.
+         * @enum {string}
+         */
+        WebhookEventName: "export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed";
+        /** @description The body of a delivery. */
+        WebhookEvent: {
+            /** @enum {string} */
+            type: "export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed" | "test";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            data: {
+                /** @description The export, as GET /exports/{id} shows it (absent for `test`). */
+                export?: components["schemas"]["Export"];
+            };
+        };
+        /** @description An export: a search and the enrichments of its leads. */
+        Export: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "interrupted";
+            progress: {
+                /** @enum {string} */
+                phase: "search" | "enrichment" | "done";
+                /** @description Finished tasks (enrichment) or businesses found so far (search). */
+                done: number;
+                /** @description All tasks (enrichment) or the lead cap (search). */
+                total: number;
+            };
+            lead_count: number;
+            credits_used: number;
+            enrichments: components["schemas"]["EnrichmentType"][];
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+        };
         Me: {
             /** Format: uuid */
             user_id: string;
@@ -334,7 +692,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this, not on `detail`.
              * @enum {string}
              */
-            code: "invalid_api_key" | "validation_failed" | "bad_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable";
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable";
             /** @description For `validation_failed` (422): each refused field. */
             errors?: {
                 /** @example body.criteria.country */
@@ -386,28 +744,6 @@ export interface components {
             website: string | null;
             rating: number | null;
             review_count: number | null;
-        };
-        /** @description An export: a search and the enrichments of its leads. */
-        Export: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /** @enum {string} */
-            status: "pending" | "processing" | "completed" | "failed" | "interrupted";
-            progress: {
-                /** @enum {string} */
-                phase: "search" | "enrichment" | "done";
-                /** @description Finished tasks (enrichment) or businesses found so far (search). */
-                done: number;
-                /** @description All tasks (enrichment) or the lead cap (search). */
-                total: number;
-            };
-            lead_count: number;
-            credits_used: number;
-            enrichments: components["schemas"]["EnrichmentType"][];
-            /** Format: date-time */
-            created_at: string;
-            completed_at: string | null;
         };
         /**
          * @description A lead of an export: the downloaded file's fields, each enriched value with where and when it was found, and each enrichment's status.
@@ -606,6 +942,62 @@ export interface components {
             business_city: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        /** @description A webhook endpoint (its secret is only shown when it is created). */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed")[];
+            /** @description false once switched off, or after 3 days of failed deliveries (`disabled_reason`). */
+            enabled: boolean;
+            disabled_at: string | null;
+            disabled_reason: ("failing" | "user") | null;
+            /** @description The first failure since the last successful delivery. */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreatedWebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed")[];
+            /** @description false once switched off, or after 3 days of failed deliveries (`disabled_reason`). */
+            enabled: boolean;
+            disabled_at: string | null;
+            disabled_reason: ("failing" | "user") | null;
+            /** @description The first failure since the last successful delivery. */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The signing secret, `whsec_<base64>`: shown this once. Verify each delivery with it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /** @description An export: a search and the enrichments of its leads. */
+        ExportOutput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "interrupted";
+            progress: {
+                /** @enum {string} */
+                phase: "search" | "enrichment" | "done";
+                /** @description Finished tasks (enrichment) or businesses found so far (search). */
+                done: number;
+                /** @description All tasks (enrichment) or the lead cap (search). */
+                total: number;
+            };
+            lead_count: number;
+            credits_used: number;
+            enrichments: components["schemas"]["EnrichmentType"][];
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
         };
     };
     responses: never;
@@ -1025,7 +1417,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Export"][];
+                        data: components["schemas"]["ExportOutput"][];
                         /** @description Pass it as `cursor` for the next page; null on the last page. */
                         next_cursor: string | null;
                     };
@@ -1115,7 +1507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Export"];
+                    "application/json": components["schemas"]["ExportOutput"];
                 };
             };
             /** @description The export was created and is running. */
@@ -1130,7 +1522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Export"];
+                    "application/json": components["schemas"]["ExportOutput"];
                 };
             };
             /** @description The body is not JSON (`bad_json`). */
@@ -1297,7 +1689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Export"];
+                    "application/json": components["schemas"]["ExportOutput"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
@@ -1461,7 +1853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Export"];
+                    "application/json": components["schemas"]["ExportOutput"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
@@ -1574,7 +1966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Export"];
+                    "application/json": components["schemas"]["ExportOutput"];
                 };
             };
             /** @description The body is not JSON (`bad_json`). */
@@ -2183,6 +2575,487 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–100, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            /** @description The body is not JSON (`bad_json`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description You already have 10 endpoints (`too_many_endpoints`). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is on its way. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        delivery_id: string;
+                    };
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {

@@ -4,6 +4,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { z } from 'zod'
 import { API_BASE, type ApiOperation } from './operation.ts'
 import { API_OPERATIONS } from './operations/index.ts'
+import { webhookEventsDocument } from './operations/webhooks.ts'
 import { PROBLEM_CODES } from './problem.ts'
 
 const ProblemSchema = z
@@ -99,6 +100,7 @@ export function openApiDocument(origin?: string): ReturnType<typeof createDocume
         securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from /settings/api: `Authorization: Bearer la_…`.' } },
       },
       paths: paths(API_OPERATIONS),
+      webhooks: webhookEventsDocument(),
     },
     { reused: 'inline' },
   )

@@ -17,6 +17,7 @@ export const PROBLEM_CODES = [
   'not_resumable',
   'not_completed',
   'too_many_entries',
+  'too_many_endpoints',
   'idempotency_conflict',
   'rate_limited',
   'source_unavailable',

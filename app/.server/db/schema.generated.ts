@@ -261,6 +261,46 @@ export interface UserSubscriptions {
   user_id: string;
 }
 
+export interface WebhookAttempts {
+  attempted_at: Timestamp;
+  delivery_id: string;
+  duration_ms: number;
+  error: string | null;
+  http_status: number | null;
+  id: Generated<string>;
+  response_excerpt: string | null;
+  user_id: string;
+}
+
+export interface WebhookDeliveries {
+  attempt_count: Generated<number>;
+  created_at: Generated<Timestamp>;
+  endpoint_id: string;
+  event_type: string;
+  export_id: string | null;
+  id: Generated<string>;
+  lease_until: Timestamp | null;
+  message_id: Generated<string>;
+  next_attempt_at: Generated<Timestamp>;
+  occurred_at: Generated<Timestamp>;
+  payload: Json | null;
+  state: Generated<string>;
+  user_id: string;
+}
+
+export interface WebhookEndpoints {
+  created_at: Generated<Timestamp>;
+  disabled_at: Timestamp | null;
+  disabled_reason: string | null;
+  enabled: Generated<boolean>;
+  events: string[];
+  failing_since: Timestamp | null;
+  id: Generated<string>;
+  secret: string;
+  url: string;
+  user_id: string;
+}
+
 export interface DB {
   api_keys: ApiKeys;
   billing_customers: BillingCustomers;
@@ -278,4 +318,7 @@ export interface DB {
   user_credits: UserCredits;
   user_subscriptions: UserSubscriptions;
   users: Users;
+  webhook_attempts: WebhookAttempts;
+  webhook_deliveries: WebhookDeliveries;
+  webhook_endpoints: WebhookEndpoints;
 }

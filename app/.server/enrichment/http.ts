@@ -88,6 +88,26 @@ function hostKey(url: URL): string {
   return `${normalizeHostname(url.hostname)}:${url.port ? Number(url.port) : defaultPort(url.protocol)}`
 }
 
+/**
+ * An undici connector that resolves the hostname itself, vets every answer (ssrf.ts) and opens the socket to the
+ * vetted address (TLS still verifies the certificate for the name): what the crawler and webhook deliveries connect
+ * through, so a DNS answer that changes after a check (rebinding) cannot reach an address that was not vetted.
+ */
+export function guardedConnector(allowList: HostAllowList, lookup: LookupFn, timeoutMs: number): buildConnector.connector {
+  const inner = buildConnector({ timeout: timeoutMs })
+  return (opts, callback) => {
+    const hostname = normalizeHostname(opts.hostname)
+    const port = opts.port ? Number(opts.port) : defaultPort(opts.protocol)
+    resolveVetted(hostname, port, allowList, lookup).then(
+      (addresses) => {
+        const target = addresses[0] as { address: string }
+        inner({ ...opts, hostname: target.address, servername: opts.servername || (net.isIP(hostname) ? undefined : hostname) }, callback)
+      },
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    )
+  }
+}
+
 export class GuardedHttp {
   readonly hosts: KeyedSemaphore
   private readonly agent: Agent
@@ -95,21 +115,8 @@ export class GuardedHttp {
 
   constructor(private readonly options: GuardedHttpOptions) {
     this.hosts = new KeyedSemaphore(options.perHostLimit)
-    const inner = buildConnector({ timeout: options.timeoutMs })
-    const { allowList, lookup } = options
-    const connect: buildConnector.connector = (opts, callback) => {
-      const hostname = normalizeHostname(opts.hostname)
-      const port = opts.port ? Number(opts.port) : defaultPort(opts.protocol)
-      resolveVetted(hostname, port, allowList, lookup).then(
-        (addresses) => {
-          const target = addresses[0] as { address: string }
-          inner({ ...opts, hostname: target.address, servername: opts.servername || (net.isIP(hostname) ? undefined : hostname) }, callback)
-        },
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
-      )
-    }
     this.agent = new Agent({
-      connect,
+      connect: guardedConnector(options.allowList, options.lookup, options.timeoutMs),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 4_000,
@@ -264,7 +271,7 @@ async function readCapped(body: Readable, encoding: string | undefined, maxBytes
   return { body: sink ? Buffer.alloc(0) : Buffer.concat(chunks, size), truncated }
 }
 
-function toFetchError(error: unknown, url: URL): FetchError {
+export function toFetchError(error: unknown, url: URL): FetchError {
   if (error instanceof FetchError) return error
   if (error instanceof GuardError) return new FetchError(error.code, error.message)
   const code = (error as { code?: string }).code ?? ''

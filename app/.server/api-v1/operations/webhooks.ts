@@ -1,0 +1,168 @@
+// Webhook endpoints: list, create (the secret shown once), read, delete, and a test event. The same store and rules
+// as /settings/api/webhooks (app/.server/webhooks/), the same body schema as its form (app/domain/webhook-commands.ts).
+import { z } from 'zod'
+import { sendTestEvent } from '#app/.server/webhooks/deliveries.ts'
+import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints } from '#app/.server/webhooks/endpoints.ts'
+import { checkWebhookUrl, webhookNetwork } from '#app/.server/webhooks/guard.ts'
+import { ApiExportSchema } from '#app/domain/api-export.ts'
+import { WebhookEndpointFieldsSchema } from '#app/domain/webhook-commands.ts'
+import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, type WebhookEndpointView } from '#app/domain/webhooks.ts'
+import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { defineOperation } from '../operation.ts'
+import { apiProblem } from '../problem.ts'
+
+const WebhookEndpointSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    enabled: z.boolean().meta({ description: 'false once switched off, or after 3 days of failed deliveries (`disabled_reason`).' }),
+    disabled_at: z.iso.datetime({ offset: true }).nullable(),
+    disabled_reason: z.enum(['failing', 'user']).nullable(),
+    failing_since: z.iso.datetime({ offset: true }).nullable().meta({ description: 'The first failure since the last successful delivery.' }),
+    created_at: z.iso.datetime({ offset: true }),
+  })
+  .meta({ id: 'WebhookEndpoint', description: 'A webhook endpoint (its secret is only shown when it is created).' })
+
+const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
+  secret: z.string().meta({ description: 'The signing secret, `whsec_<base64>`: shown this once. Verify each delivery with it.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+}).meta({ id: 'CreatedWebhookEndpoint' })
+
+const EndpointIdParams = z.object({ id: z.uuid().meta({ description: 'The endpoint id.' }) })
+const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+
+function toApi(endpoint: WebhookEndpointView) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    enabled: endpoint.enabled,
+    disabled_at: endpoint.disabledAt,
+    disabled_reason: endpoint.disabledReason,
+    failing_since: endpoint.failingSince,
+    created_at: endpoint.createdAt,
+  }
+}
+
+export const webhookOperations = [
+  defineOperation({
+    id: 'listWebhookEndpoints',
+    method: 'get',
+    path: '/webhook-endpoints',
+    tag: 'Webhook endpoints',
+    summary: 'Your webhook endpoints, newest first',
+    query: z.object({ limit: limitParam(100), cursor: CursorParam }),
+    responses: { 200: { description: 'A page of endpoints.', schema: pageOf(WebhookEndpointSchema) } },
+    async handler({ ctx, query }) {
+      const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
+      if (query.cursor && !after) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'query.cursor', message: ctx.t('api.v1.badCursor') }])
+      const rows = await listWebhookEndpoints(ctx.user, { limit: query.limit + 1, after })
+      const page = rows.slice(0, query.limit).map(toApi)
+      const last = page.at(-1)
+      return { status: 200, body: { data: page, next_cursor: rows.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null } }
+    },
+  }),
+  defineOperation({
+    id: 'createWebhookEndpoint',
+    method: 'post',
+    path: '/webhook-endpoints',
+    tag: 'Webhook endpoints',
+    summary: 'Add a webhook endpoint',
+    description: `Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints.`,
+    body: WebhookEndpointFieldsSchema.meta({ id: 'CreateWebhookEndpoint' }),
+    responses: {
+      201: { description: 'The endpoint, with its secret.', schema: CreatedWebhookEndpointSchema },
+      409: { description: `You already have ${MAX_WEBHOOK_ENDPOINTS} endpoints (\`too_many_endpoints\`).` },
+    },
+    async handler({ ctx, body }) {
+      const refusal = await checkWebhookUrl(body.url, webhookNetwork())
+      if (refusal) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.url', message: ctx.t(`webhooks.errors.url_${refusal}`) }])
+      const result = await createWebhookEndpoint(ctx.user, body)
+      if (!result.ok) apiProblem(409, 'too_many_endpoints', ctx.t('webhooks.errors.tooMany', { max: MAX_WEBHOOK_ENDPOINTS }))
+      return { status: 201, body: { ...toApi(result.endpoint), secret: result.secret }, headers: { 'Cache-Control': 'no-store' } }
+    },
+  }),
+  defineOperation({
+    id: 'getWebhookEndpoint',
+    method: 'get',
+    path: '/webhook-endpoints/{id}',
+    tag: 'Webhook endpoints',
+    summary: 'A webhook endpoint',
+    params: EndpointIdParams,
+    responses: { 200: { description: 'The endpoint.', schema: WebhookEndpointSchema } },
+    async handler({ ctx, params }) {
+      const endpoint = await getWebhookEndpoint(ctx.user, params.id)
+      if (!endpoint) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      return { status: 200, body: toApi(endpoint) }
+    },
+  }),
+  defineOperation({
+    id: 'deleteWebhookEndpoint',
+    method: 'delete',
+    path: '/webhook-endpoints/{id}',
+    tag: 'Webhook endpoints',
+    summary: 'Delete a webhook endpoint',
+    description: 'Nothing more is sent to it, not even a delivery waiting for a retry; its delivery log goes with it.',
+    params: EndpointIdParams,
+    responses: { 204: { description: 'Deleted.' } },
+    async handler({ ctx, params }) {
+      if (!(await deleteWebhookEndpoint(ctx.user, params.id))) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      return { status: 204 }
+    },
+  }),
+  defineOperation({
+    id: 'testWebhookEndpoint',
+    method: 'post',
+    path: '/webhook-endpoints/{id}/test',
+    tag: 'Webhook endpoints',
+    summary: 'Send a test event',
+    description: 'Sends `{ "type": "test", "timestamp", "data": {} }`, signed like every delivery, within a second or so; the attempt is logged in your settings.',
+    params: EndpointIdParams,
+    limit: 'webhookSend',
+    responses: { 202: { description: 'The test event is on its way.', schema: z.object({ delivery_id: z.uuid() }) } },
+    async handler({ ctx, params }) {
+      const deliveryId = await sendTestEvent(ctx.user, params.id)
+      if (!deliveryId) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      return { status: 202, body: { delivery_id: deliveryId } }
+    },
+  }),
+]
+
+const SIGNATURE_HEADERS = z.object({
+  'webhook-id': z.string().meta({ description: 'The message id: the same for a retry or a redelivery of the same event; process each id once.' }),
+  'webhook-timestamp': z.string().meta({ description: 'Unix seconds when this attempt was signed.' }),
+  'webhook-signature': z.string().meta({ description: '`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (Standard Webhooks).' }),
+})
+
+const WebhookEventSchema = z
+  .object({
+    type: z.enum([...WEBHOOK_EVENTS, 'test']),
+    timestamp: z.iso.datetime({ offset: true }).meta({ description: 'When the event happened.' }),
+    data: z.object({ export: ApiExportSchema.optional().meta({ description: 'The export, as GET /exports/{id} shows it (absent for `test`).' }) }),
+  })
+  .meta({ id: 'WebhookEvent', description: 'The body of a delivery.' })
+
+/** The deliveries an endpoint receives, described in the document's `webhooks` section (OpenAPI 3.1). */
+export function webhookEventsDocument() {
+  const described: Record<string, string> = {
+    'export.completed': 'An export finished: its leads and files are ready.',
+    'export.failed': 'An export failed.',
+    'export.interrupted': 'An export stopped because the credits ran out; it can be resumed.',
+    'saved_search.run_completed': 'A run of a saved search finished.',
+    test: 'Sent on request (POST /webhook-endpoints/{id}/test, or "Send test event" in the settings), with `data: {}`.',
+  }
+  return Object.fromEntries(
+    Object.entries(described).map(([event, description]) => [
+      event,
+      {
+        post: {
+          summary: event,
+          description: `${description} POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).`,
+          requestParams: { header: SIGNATURE_HEADERS },
+          requestBody: { required: true, content: { 'application/json': { schema: WebhookEventSchema } } },
+          responses: { '200': { description: 'Any 2xx answer: delivered.' } },
+        },
+      },
+    ]),
+  )
+}

@@ -1,0 +1,118 @@
+/**
+ * A user's webhook endpoints. Reads run as the user (row-level security; the secret is not even granted to them);
+ * writes run on the privileged connection, always filtered by the owner, since the secret they write is the
+ * server's alone. Another user's id behaves as a missing one.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely'
+import type { SessionUser } from '#app/.server/auth.ts'
+import { adminDb, withUser, type Database } from '#app/.server/db.ts'
+import { isUuid } from '#app/domain/ids.ts'
+import { isWebhookEvent, MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from '#app/domain/webhooks.ts'
+import { generateWebhookSecret } from './sign.ts'
+
+const VIEW_COLUMNS = ['id', 'url', 'events', 'enabled', 'disabled_at', 'disabled_reason', 'failing_since', 'created_at'] as const
+
+interface EndpointRow {
+  id: string
+  url: string
+  events: string[]
+  enabled: boolean
+  disabled_at: Date | string | null
+  disabled_reason: string | null
+  failing_since: Date | string | null
+  created_at: Date | string
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
+
+function toView(row: EndpointRow): WebhookEndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events.filter(isWebhookEvent),
+    enabled: row.enabled,
+    disabledAt: iso(row.disabled_at),
+    disabledReason: row.disabled_reason === 'failing' || row.disabled_reason === 'user' ? row.disabled_reason : null,
+    failingSince: iso(row.failing_since),
+    createdAt: iso(row.created_at)!,
+  }
+}
+
+/** The user's endpoints, newest first; `after` is the last one of the previous page ([created_at, id]). */
+export async function listWebhookEndpoints(user: SessionUser, options: { limit: number; after?: readonly [string, string] | null }): Promise<WebhookEndpointView[]> {
+  const rows = await withUser(user.claims, (trx) => {
+    let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id)
+    if (options.after) select = select.where(sql<boolean>`(created_at, id) < (${options.after[0]}::timestamptz, ${options.after[1]}::uuid)`)
+    return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute()
+  })
+  return rows.map(toView)
+}
+
+export async function getWebhookEndpoint(user: SessionUser, id: string): Promise<WebhookEndpointView | null> {
+  if (!isUuid(id)) return null
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst())
+  return row ? toView(row) : null
+}
+
+export type CreateEndpointResult = { ok: true; endpoint: WebhookEndpointView; secret: string } | { ok: false; reason: 'too_many' }
+
+/** A new endpoint with its secret (the only time it leaves the server), or too_many at MAX_WEBHOOK_ENDPOINTS. */
+export async function createWebhookEndpoint(user: SessionUser, input: { url: string; events: WebhookEvent[] }): Promise<CreateEndpointResult> {
+  const secret = generateWebhookSecret()
+  return adminDb()
+    .transaction()
+    .execute(async (trx) => {
+      // One user's creations in turn, so two at once cannot both pass the cap.
+      await sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext(${user.id}))`.execute(trx)
+      const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+      if (Number(count) >= MAX_WEBHOOK_ENDPOINTS) return { ok: false, reason: 'too_many' } as const
+      const row = await trx.insertInto('webhook_endpoints').values({ user_id: user.id, url: input.url, events: input.events, secret }).returning(VIEW_COLUMNS).executeTakeFirstOrThrow()
+      return { ok: true, endpoint: toView(row), secret } as const
+    })
+}
+
+async function updateOwn(user: SessionUser, id: string, change: (trx: Transaction<Database>) => Promise<number>): Promise<boolean> {
+  if (!isUuid(id)) return false
+  return adminDb()
+    .transaction()
+    .execute(async (trx) => (await change(trx)) > 0)
+}
+
+const own = (db: Kysely<Database> | Transaction<Database>, user: SessionUser, id: string) => db.updateTable('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id)
+
+export function updateWebhookEvents(user: SessionUser, id: string, events: WebhookEvent[]): Promise<boolean> {
+  return updateOwn(user, id, async (trx) => Number((await own(trx, user, id).set({ events }).executeTakeFirst()).numUpdatedRows))
+}
+
+/**
+ * Switches an endpoint on or off. Switched back on, its failure streak starts afresh; switched off, what it still owed
+ * is dropped (a delivery is never sent to an endpoint its owner turned off).
+ */
+export function setWebhookEnabled(user: SessionUser, id: string, enabled: boolean): Promise<boolean> {
+  return updateOwn(user, id, async (trx) => {
+    const set = enabled
+      ? { enabled: true, disabled_at: null, disabled_reason: null, failing_since: null }
+      : { enabled: false, disabled_at: sql<Date>`now()`, disabled_reason: 'user' }
+    const updated = Number((await own(trx, user, id).set(set).executeTakeFirst()).numUpdatedRows)
+    if (updated && !enabled) await abandonOwedDeliveries(trx, id)
+    return updated
+  })
+}
+
+/** Marks what an endpoint still owes as failed (it is off): nothing more is sent to it. */
+export async function abandonOwedDeliveries(trx: Transaction<Database>, endpointId: string): Promise<void> {
+  await trx.updateTable('webhook_deliveries').set({ state: 'failed', lease_until: null }).where('endpoint_id', '=', endpointId).where('state', 'in', ['pending', 'queued']).execute()
+}
+
+/** A new secret for the endpoint (the old one stops at once), or null when it is not the user's. */
+export async function rotateWebhookSecret(user: SessionUser, id: string): Promise<string | null> {
+  const secret = generateWebhookSecret()
+  return (await updateOwn(user, id, async (trx) => Number((await own(trx, user, id).set({ secret }).executeTakeFirst()).numUpdatedRows))) ? secret : null
+}
+
+/** Deletes the endpoint with its deliveries and their log. */
+export async function deleteWebhookEndpoint(user: SessionUser, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false
+  const result = await adminDb().deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst()
+  return Number(result.numDeletedRows) > 0
+}
