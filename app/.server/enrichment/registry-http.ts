@@ -1,15 +1,21 @@
 /**
- * The registry API's HTTP side: one GET /search per call, shared rate limit, Retry-After pauses for every caller of
- * the same client, exponential backoff on 5xx and network errors (see registry.ts).
+ * The registry API's HTTP side: one GET /search per call, the deployment-wide rate limit (app/.server/registry/
+ * limiter.ts), Retry-After pauses for every process, exponential backoff on 5xx and network errors (see registry.ts).
  */
-import { RateLimiter, sleep } from './limits.ts'
+import { sleep } from './limits.ts'
 import { parseRetryAfter } from '#app/utils/headers.ts'
+import { getPool } from '#app/.server/db.ts'
+import { createRegistryLimiter, registryLimiterKey, type RegistryClass, type RegistryLimiter } from '#app/.server/registry/limiter.ts'
 
 export interface RegistryHttpOptions {
   /** Default https://recherche-entreprises.api.gouv.fr */
   baseUrl?: string
-  /** Default 7 (the API's documented limit per IP). */
+  /** Default 7 (the API's documented limit per IP); ignored when `limiter` is given. */
   requestsPerSecond?: number
+  /** The shared budget; default: one on the app's database for this base URL's host. */
+  limiter?: RegistryLimiter
+  /** Whose share of the budget the requests use (default enrichment). */
+  registryClass?: RegistryClass
   fetch?: typeof fetch
   /** Retries after the first attempt, default 3. */
   maxRetries?: number
@@ -26,10 +32,13 @@ export type RegistryAttempt =
   | { kind: 'ok'; results: unknown[] }
   | { kind: 'failed'; error: string; retryAfterSeconds?: number }
 
-/** A search function bound to one rate limiter: every lookup of a client shares it. */
+/** A search function bound to the deployment's registry budget: every lookup of every process shares it. */
 export function createRegistrySearch(options: RegistryHttpOptions = {}) {
   const baseUrl = (options.baseUrl ?? 'https://recherche-entreprises.api.gouv.fr').replace(/\/+$/, '')
-  const bucket = new RateLimiter(options.requestsPerSecond ?? 7)
+  let limiter = options.limiter
+  // Created at the first request: building a client (e.g. at start-up) must not need the database yet.
+  const bucket = () => (limiter ??= createRegistryLimiter({ pool: getPool(), key: registryLimiterKey(baseUrl), requestsPerSecond: options.requestsPerSecond ?? 7 }))
+  const registryClass = options.registryClass ?? 'enrichment'
   const fetchImpl = options.fetch ?? globalThis.fetch
   const maxRetries = options.maxRetries ?? 3
   const timeoutMs = options.timeoutMs ?? 10_000
@@ -40,7 +49,7 @@ export function createRegistrySearch(options: RegistryHttpOptions = {}) {
   return async function search(params: Record<string, string>, signal?: AbortSignal): Promise<RegistryAttempt> {
     const url = `${baseUrl}/search?${new URLSearchParams(params).toString()}`
     for (let attempt = 0; ; attempt++) {
-      await bucket.take(signal)
+      await bucket().take(registryClass, signal)
       const backoff = baseDelay * 2 ** attempt * (0.8 + Math.random() * 0.4)
       const deadline = AbortSignal.timeout(timeoutMs)
       let response: Response
@@ -59,8 +68,8 @@ export function createRegistrySearch(options: RegistryHttpOptions = {}) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'))
         if (retryAfter !== undefined && retryAfter > maxRetryAfter) return { kind: 'failed', error: 'rate_limited', retryAfterSeconds: retryAfter }
         if (attempt >= maxRetries) return { kind: 'failed', error: 'rate_limited', ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) }
-        // The limit is per IP: every lookup of this client waits, not only this one.
-        bucket.pauseFor(retryAfter !== undefined ? retryAfter * 1000 : backoff)
+        // The limit is per IP: every process waits, not only this lookup.
+        await bucket().pauseFor(retryAfter !== undefined ? retryAfter * 1000 : backoff)
         continue
       }
       if (response.status >= 500) {

@@ -1,0 +1,93 @@
+/**
+ * The registry's request budget, shared by every process of a deployment (supabase/migrations/
+ * 20261128120000_registry_limits.sql): recherche-entreprises allows 7 requests/s per IP, and every app server and
+ * worker calls it from the same address. At most `requestsPerSecond` grants in any sliding window, counted on the
+ * database's clock, so two processes never both take the last slot.
+ *
+ * Two classes share the budget: the enrichment's lookups and the registry-first search. Each is guaranteed half of
+ * it (rounded up) whenever the other is waiting, and may use all of it while the other is idle. A 429's Retry-After
+ * pauses every process (registry_limiter_pause).
+ */
+import type pg from 'pg'
+import { sleep } from '#app/.server/enrichment/limits.ts'
+import type { Env } from '#app/.server/env.server.ts'
+
+export type RegistryClass = 'enrichment' | 'search'
+
+export interface RegistryLimiter {
+  /** Waits for a request slot of `registryClass` (abortable). */
+  take(registryClass: RegistryClass, signal?: AbortSignal): Promise<void>
+  /** Holds every process's requests for `ms` (a 429's Retry-After). */
+  pauseFor(ms: number): Promise<void>
+}
+
+export interface RegistryLimiterOptions {
+  pool: Pick<pg.Pool, 'query'>
+  /** One budget per upstream: the registry's host. */
+  key: string
+  requestsPerSecond: number
+  /**
+   * Added to the window: a grant is counted when the database hands it out, the registry sees the request a few
+   * milliseconds later, and that delay varies; the margin keeps the rate the registry measures within its limit.
+   */
+  marginMs?: number
+}
+
+/** The public registry's documented limit; the local demo registry is ours and much faster. */
+export function registryRequestsPerSecond(config: Pick<Env, 'REGISTRY_REQUESTS_PER_SECOND'>, localRegistry: boolean): number {
+  return config.REGISTRY_REQUESTS_PER_SECOND ?? (localRegistry ? 100 : 7)
+}
+
+/** The budget key of a registry base URL: its host (the limit is per client address, whatever the path). */
+export function registryLimiterKey(baseUrl: string): string {
+  return new URL(baseUrl).host.toLowerCase()
+}
+
+export function createRegistryLimiter(options: RegistryLimiterOptions): RegistryLimiter {
+  const rate = options.requestsPerSecond
+  if (!(rate > 0)) throw new RangeError('requestsPerSecond must be positive')
+  // 7/s → 7 per 1000 ms; 0.5/s → 1 per 2000 ms; 2.5/s → 2 per 800 ms.
+  const limit = Math.max(1, Math.floor(rate))
+  const windowMs = (1000 * limit) / rate + (options.marginMs ?? 100)
+  const share = Math.ceil(limit / 2)
+  // One taker per class at a time in this process: the others queue here instead of polling the database.
+  const chains = new Map<RegistryClass, Promise<void>>()
+  const queued = new Map<RegistryClass, number>()
+
+  async function waitForGrant(registryClass: RegistryClass, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted()
+      // Takers queued behind this one keep the class "waiting", so the other class stays within its share.
+      const more = (queued.get(registryClass) ?? 0) > 1
+      const { rows } = await options.pool.query<{ wait: number }>('select public.registry_limiter_take($1, $2, $3, $4, $5, $6) as wait', [
+        options.key,
+        registryClass,
+        limit,
+        windowMs,
+        share,
+        more,
+      ])
+      const wait = Number(rows[0]?.wait ?? 0)
+      if (wait <= 0) return
+      await sleep(Math.ceil(wait), signal)
+    }
+  }
+
+  return {
+    take(registryClass, signal) {
+      queued.set(registryClass, (queued.get(registryClass) ?? 0) + 1)
+      const turn = (chains.get(registryClass) ?? Promise.resolve())
+        .then(() => waitForGrant(registryClass, signal))
+        .finally(() => queued.set(registryClass, (queued.get(registryClass) ?? 1) - 1))
+      // A caller that aborts must not block the ones behind it.
+      chains.set(
+        registryClass,
+        turn.catch(() => undefined),
+      )
+      return turn
+    },
+    async pauseFor(ms) {
+      await options.pool.query('select public.registry_limiter_pause($1, $2)', [options.key, ms])
+    },
+  }
+}
