@@ -29,7 +29,7 @@ export interface RegistryHttpOptions {
 }
 
 export type RegistryAttempt =
-  | { kind: 'ok'; results: unknown[] }
+  | { kind: 'ok'; results: unknown[]; totalResults?: number }
   | { kind: 'failed'; error: string; retryAfterSeconds?: number }
 
 /** A search function bound to the deployment's registry budget: every lookup of every process shares it. */
@@ -80,9 +80,9 @@ export function createRegistrySearch(options: RegistryHttpOptions = {}) {
       if (response.status === 404) return { kind: 'ok', results: [] }
       if (response.status !== 200) return { kind: 'failed', error: `http_${response.status}` }
       try {
-        const body = JSON.parse(text) as { results?: unknown }
+        const body = JSON.parse(text) as { results?: unknown; total_results?: unknown }
         if (!Array.isArray(body.results)) return { kind: 'failed', error: 'invalid_response' }
-        return { kind: 'ok', results: body.results }
+        return { kind: 'ok', results: body.results, ...(typeof body.total_results === 'number' ? { totalResults: body.total_results } : {}) }
       } catch {
         return { kind: 'failed', error: 'invalid_response' }
       }
