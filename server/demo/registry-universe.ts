@@ -10,7 +10,8 @@
  */
 import { LRUCache } from 'lru-cache'
 import { franceData, type Commune } from '#app/.server/geo/france.ts'
-import { resolveCriteria, searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
+import { registryPlaceCriteria } from '#app/.server/registry/place.ts'
+import { searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
 import { demoBusinesses } from '#app/.server/sources/demo/source.ts'
 import { demoSite } from '#app/.server/sources/demo/site.ts'
 import { businessName, frenchLabel, sectorForCategory } from '#app/.server/sources/demo/names.ts'
@@ -61,33 +62,6 @@ function categoriesFor(nafCodes: readonly string[]): ResolvedCategory[] {
   return out
 }
 
-/** The place as the search page would search it (names of each level), or null when it is not in our data. */
-function placeCriteria(place: RegistryPlace) {
-  const { regions, departments, communes, communeByCode } = franceData()
-  let commune: Commune | undefined
-  let departmentCode: string | undefined
-  let regionCode: string | undefined
-  if (place.kind === 'commune') commune = communeByCode.get(place.code)
-  if (place.kind === 'postcode') commune = communes.find((c) => !c.isArrondissement && c.codesPostaux.includes(place.code))
-  if (place.kind === 'department') departmentCode = place.code
-  if (place.kind === 'region') regionCode = place.code
-  if ((place.kind === 'commune' || place.kind === 'postcode') && !commune) return null
-  departmentCode ??= commune?.departement
-  const department = departmentCode ? departments.find((d) => d.code === departmentCode) : undefined
-  regionCode ??= department?.region ?? commune?.region
-  const region = regionCode ? regions.find((r) => r.code === regionCode) : undefined
-  if ((departmentCode && !department) || (regionCode && !region)) return null
-  const resolution = resolveCriteria({
-    sector: '',
-    country: 'France',
-    countryCode: 'FR',
-    region: region?.nom ?? '',
-    department: department?.nom ?? '',
-    city: commune?.nom ?? '',
-  })
-  return resolution.ok ? resolution.criteria : null
-}
-
 /** The commune of a demo business, from its place id (fr-<INSEE code>-<seed>). */
 function communeOfBusiness(business: Business): Commune | undefined {
   const code = /^fr-([0-9a-z]{5})-/.exec(business.placeId)?.[1]?.toUpperCase()
@@ -109,7 +83,7 @@ function withLabels(company: DemoCompany): DemoCompany {
 
 /** Every company of the universe for `nafCodes` in `place` (unfiltered otherwise), deterministic order. */
 function buildUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCompany: MakeCompany, normalize: (text: string) => string): DemoCompany[] {
-  const criteria = placeCriteria(place)
+  const criteria = registryPlaceCriteria(place)
   if (!criteria) return []
   const companies = new Map<string, DemoCompany>()
   const add = (company: DemoCompany) => {
