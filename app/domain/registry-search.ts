@@ -11,7 +11,7 @@
 import { z } from 'zod'
 
 /** Results per page the registry allows at most. */
-export const REGISTRY_PAGE_SIZE = 25
+const REGISTRY_PAGE_SIZE = 25
 /** The registry never pages beyond this many results (page × per_page ≤ 10 000) and caps total_results there. */
 export const REGISTRY_RESULT_CAP = 10_000
 
@@ -43,7 +43,7 @@ export const HEADCOUNT_RANGES: Readonly<Record<HeadcountBand, { min: number; max
  * Legal-form families a prospector thinks in, as INSEE legal categories (nature_juridique, 4 digits): the codes
  * starting with a prefix, plus listed codes the catalogue may lack. Labels: companies.legalForms.<family>.
  */
-export const LEGAL_FORM_FAMILIES = {
+const LEGAL_FORM_FAMILIES = {
   soleTrader: { prefixes: ['10'], codes: ['1000'] },
   // 54xx: every SARL, the single-member EURL (5498) included.
   sarl: { prefixes: ['54'], codes: ['5498', '5499'] },
@@ -54,10 +54,10 @@ export const LEGAL_FORM_FAMILIES = {
   association: { prefixes: ['92'], codes: ['9220'] },
 } as const satisfies Record<string, { prefixes: readonly string[]; codes: readonly string[] }>
 export type LegalFormFamily = keyof typeof LEGAL_FORM_FAMILIES
-export const LEGAL_FORM_FAMILY_IDS = Object.keys(LEGAL_FORM_FAMILIES) as [LegalFormFamily, ...LegalFormFamily[]]
+const LEGAL_FORM_FAMILY_IDS = Object.keys(LEGAL_FORM_FAMILIES) as [LegalFormFamily, ...LegalFormFamily[]]
 
 /** Registry labels (companies.registryLabels.<label>) and the `/search` parameter each sets to true. */
-export const REGISTRY_LABELS = {
+const REGISTRY_LABELS = {
   rge: 'est_rge',
   qualiopi: 'est_qualiopi',
   ess: 'est_ess',
@@ -68,7 +68,7 @@ export const REGISTRY_LABELS = {
   livingHeritage: 'est_patrimoine_vivant',
 } as const
 export type RegistryLabel = keyof typeof REGISTRY_LABELS
-export const REGISTRY_LABEL_IDS = Object.keys(REGISTRY_LABELS) as [RegistryLabel, ...RegistryLabel[]]
+const REGISTRY_LABEL_IDS = Object.keys(REGISTRY_LABELS) as [RegistryLabel, ...RegistryLabel[]]
 
 const NAF_CODE = /^\d{2}\.\d{2}[A-Z]$/
 /** INSEE codes: region 2 digits, department 2–3 (2A/2B), commune 5 (2A004), postcode 5 digits. */
@@ -78,7 +78,7 @@ const COMMUNE_CODE = /^(\d{5}|2[AB]\d{3})$/
 const POSTAL_CODE = /^\d{5}$/
 
 /** Where: the narrowest level the user chose (none: all of France). Codes, as the registry takes them. */
-export const registryPlaceSchema = z.union([
+const registryPlaceSchema = z.union([
   z.object({ kind: z.literal('france') }),
   z.object({ kind: z.literal('region'), code: z.string().regex(REGION_CODE) }),
   z.object({ kind: z.literal('department'), code: z.string().toUpperCase().regex(DEPARTMENT_CODE) }),
@@ -166,7 +166,7 @@ export function splitPlan(filters: RegistryFilters, children: readonly string[])
 
 // ————— Results —————
 
-export interface RegistryDirector {
+interface RegistryDirector {
   /** A person: surname and first names; a company: its name (denomination). */
   name: string
   firstNames: string | null

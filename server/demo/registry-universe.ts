@@ -122,11 +122,6 @@ function buildUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCo
   return [...companies.values()].sort((a, b) => hashString(String(a.siren)) - hashString(String(b.siren)) || (String(a.siren) < String(b.siren) ? -1 : 1))
 }
 
-/** Items of a demo source search, which yields without waiting on anything. */
-function* syncDrain<T>(iterable: AsyncIterable<T>): Generator<T> {
-  void iterable
-}
-
 const universes = new LRUCache<string, DemoCompany[]>({ max: 64 })
 
 export function demoRegistryUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCompany: MakeCompany, normalize: (text: string) => string): DemoCompany[] {

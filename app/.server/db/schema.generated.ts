@@ -225,6 +225,7 @@ export interface RateLimits {
 export interface RegistryLimiter {
   demand: Generated<Json>;
   grant_classes: Generated<string[]>;
+  grant_done: Generated<boolean[]>;
   grant_times: Generated<number[]>;
   key: string;
   paused_until: Generated<number>;

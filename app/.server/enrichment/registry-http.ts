@@ -49,14 +49,19 @@ export function createRegistrySearch(options: RegistryHttpOptions = {}) {
   return async function search(params: Record<string, string>, signal?: AbortSignal): Promise<RegistryAttempt> {
     const url = `${baseUrl}/search?${new URLSearchParams(params).toString()}`
     for (let attempt = 0; ; attempt++) {
-      await bucket().take(registryClass, signal)
+      const release = await bucket().take(registryClass, signal)
       const backoff = baseDelay * 2 ** attempt * (0.8 + Math.random() * 0.4)
       const deadline = AbortSignal.timeout(timeoutMs)
       let response: Response
       let text: string
       try {
-        response = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, deadline]) : deadline, headers: { accept: 'application/json', 'user-agent': userAgent } })
-        text = await response.text()
+        try {
+          response = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, deadline]) : deadline, headers: { accept: 'application/json', 'user-agent': userAgent } })
+          text = await response.text()
+        } finally {
+          // Answered or failed: the slot counts for one window from now (limiter.ts).
+          await release()
+        }
       } catch (error) {
         if (signal?.aborted) throw signal.reason
         const code = deadline.aborted ? 'timeout' : 'network_error'

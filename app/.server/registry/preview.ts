@@ -13,7 +13,7 @@ import { checkPlan } from '#app/.server/search/resolve-criteria.ts'
 import { registryPlaceCriteria } from './place.ts'
 import { createRegistrySearchClient, RegistrySearchError, type LabelledEstablishment, type RegistrySearchClient } from './search.ts'
 
-export const REGISTRY_PREVIEW_SIZE = 20
+const REGISTRY_PREVIEW_SIZE = 20
 
 export type RegistryPreviewOutcome =
   | { ok: true; total: number; capped: boolean; establishments: LabelledEstablishment[] }

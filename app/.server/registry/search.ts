@@ -32,9 +32,10 @@ import {
   type RegistryFilters,
   type RegistryPlace,
 } from '#app/domain/registry-search.ts'
+import { createRegistryCache } from './cache.ts'
 import { createRegistryLimiter, registryLimiterKey, registryRequestsPerSecond, type RegistryLimiter } from './limiter.ts'
 
-export const PUBLIC_REGISTRY_URL = 'https://recherche-entreprises.api.gouv.fr'
+const PUBLIC_REGISTRY_URL = 'https://recherche-entreprises.api.gouv.fr'
 const DAY_SECONDS = 24 * 60 * 60
 
 /** An establishment with the French labels of its codes (INSEE publishes them in French only). */
@@ -43,7 +44,7 @@ export interface LabelledEstablishment extends RegistryEstablishment {
   legalFormLabel: string | null
 }
 
-export interface RegistryPage {
+interface RegistryPage {
   total: number
   /** The registry counts no further than 10 000: show "10 000+". */
   capped: boolean
@@ -108,7 +109,7 @@ const LEGAL_FORM_CATALOGUE = Object.keys(LEGAL_CATEGORIES)
 export function createRegistrySearchClient(options: RegistrySearchOptions = {}): RegistrySearchClient {
   const baseUrl = (options.baseUrl ?? env.REGISTRY_URL ?? PUBLIC_REGISTRY_URL).replace(/\/+$/, '')
   const pool = () => options.pool ?? getPool()
-  const cacheSeconds = options.cacheSeconds ?? DAY_SECONDS
+  const cache = createRegistryCache<Answer>(pool, options.cacheSeconds ?? DAY_SECONDS)
   let limiter = options.limiter
   const search = createRegistrySearch({
     baseUrl,
@@ -135,38 +136,18 @@ export function createRegistrySearchClient(options: RegistrySearchOptions = {}):
   }
   const running = new SharedRequests<Answer>()
 
-  async function cached(key: string): Promise<Answer | null> {
-    if (cacheSeconds <= 0) return null
-    const { rows } = await pool().query<{ body: Answer }>(
-      'select body from public.registry_search_cache where key = $1 and fetched_at > now() - make_interval(secs => $2)',
-      [key, cacheSeconds],
-    )
-    return rows[0]?.body ?? null
-  }
-
-  async function store(key: string, answer: Answer): Promise<void> {
-    if (cacheSeconds <= 0) return
-    await pool().query(
-      `insert into public.registry_search_cache (key, body, fetched_at) values ($1, $2::jsonb, now())
-       on conflict (key) do update set body = excluded.body, fetched_at = excluded.fetched_at`,
-      [key, JSON.stringify(answer)],
-    )
-    // Expired answers are never read again: drop them as new ones come (indexed on fetched_at).
-    await pool().query('delete from public.registry_search_cache where fetched_at < now() - make_interval(secs => $1)', [Math.max(cacheSeconds, DAY_SECONDS)])
-  }
-
   /** One answer of the registry for `params`, from the cache when it has it. */
   async function answer(params: Record<string, string>, signal?: AbortSignal): Promise<Answer> {
     // The normalized query: the registry and its parameters in a fixed order (registryParams sorts them).
     const normalized = `${baseUrl}/search?${new URLSearchParams(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1))).toString()}`
     const key = crypto.createHash('sha256').update(normalized).digest('base64url')
-    const hit = await cached(key)
+    const hit = await cache.get(key)
     if (hit) return hit
     return running.run(key, signal, async (shared) => {
       const attempt = await search(params, shared)
       if (attempt.kind === 'failed') throw new RegistrySearchError(attempt.error, attempt.retryAfterSeconds)
       const fresh: Answer = { results: attempt.results, total_results: attempt.totalResults ?? null }
-      await store(key, fresh)
+      await cache.put(key, fresh)
       return fresh
     })
   }
