@@ -19,6 +19,7 @@ import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
 import { getPool } from '#app/.server/db.ts'
 import { env } from '#app/.server/env.server.ts'
 import { franceData } from '#app/.server/geo/france.ts'
+import { PUBLIC_REGISTRY_URL } from '#app/.server/sources/selection.ts'
 import { SharedRequests } from '#app/.server/sources/shared-requests.ts'
 import { leadSourceUserAgent } from '#app/.server/sources/user-agent.ts'
 import {
@@ -35,7 +36,6 @@ import {
 import { createRegistryCache } from './cache.ts'
 import { createRegistryLimiter, registryLimiterKey, registryRequestsPerSecond, type RegistryLimiter } from './limiter.ts'
 
-const PUBLIC_REGISTRY_URL = 'https://recherche-entreprises.api.gouv.fr'
 const DAY_SECONDS = 24 * 60 * 60
 
 /** An establishment with the French labels of its codes (INSEE publishes them in French only). */
