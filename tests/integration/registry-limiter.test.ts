@@ -131,4 +131,23 @@ describe('registry limiter', () => {
     expect(after.map((arrival) => arrival.q).sort()).toEqual(['first 0', 'second 0'])
     for (const arrival of after) expect(arrival.at - refused!.at).toBeGreaterThanOrEqual(1_950)
   })
+
+  it('lets a caller give up while it waits, without holding a slot or the callers behind it', async () => {
+    const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 })
+    pools.push(pool)
+    const limiter = createRegistryLimiter({ pool, key: `abort-${Date.now()}.test`, requestsPerSecond: 1 })
+    const release = await limiter.take('enrichment')
+    await release()
+    const controller = new AbortController()
+    const start = performance.now()
+    const waiting = limiter.take('enrichment', controller.signal)
+    const behind = limiter.take('enrichment')
+    setTimeout(() => controller.abort(new Error('export cancelled')), 100)
+    await expect(waiting).rejects.toThrow('export cancelled')
+    expect(performance.now() - start).toBeLessThan(500)
+    // The one behind gets the next slot when the window ends, not a window later.
+    await (await behind)()
+    expect(performance.now() - start).toBeGreaterThanOrEqual(800)
+    expect(performance.now() - start).toBeLessThan(1_800)
+  })
 })

@@ -45,6 +45,16 @@ export function registryLimiterKey(baseUrl: string): string {
   return new URL(baseUrl).host.toLowerCase()
 }
 
+/** `promise`, or its signal's reason as soon as it aborts (the listener is removed either way). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    if (signal.aborted) onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
 export function createRegistryLimiter(options: RegistryLimiterOptions): RegistryLimiter {
   const rate = options.requestsPerSecond
   if (!(rate > 0)) throw new RangeError('requestsPerSecond must be positive')
@@ -67,7 +77,15 @@ export function createRegistryLimiter(options: RegistryLimiterOptions): Registry
         [options.key, registryClass, limit, windowMs, share, more, staleMs],
       )
       const { wait_ms: wait, slot } = rows[0] ?? { wait_ms: 50, slot: null }
-      if (slot !== null) return release(slot)
+      if (slot !== null) {
+        const done = release(slot)
+        // Aborted while the slot was being granted: nobody will send, so the slot is given back at once.
+        if (signal?.aborted) {
+          await done()
+          signal.throwIfAborted()
+        }
+        return done
+      }
       await sleep(Math.ceil(Number(wait)), signal)
     }
   }
@@ -87,12 +105,12 @@ export function createRegistryLimiter(options: RegistryLimiterOptions): Registry
       const turn = (chains.get(registryClass) ?? Promise.resolve())
         .then(() => waitForSlot(registryClass, signal))
         .finally(() => queued.set(registryClass, (queued.get(registryClass) ?? 1) - 1))
-      // A caller that aborts must not block the ones behind it.
+      // A caller that aborts must not block the ones behind it, nor wait for its turn to hear it.
       chains.set(
         registryClass,
         turn.catch(() => undefined),
       )
-      return turn
+      return signal ? abortable(turn, signal) : turn
     },
     async pauseFor(ms) {
       await options.pool.query('select public.registry_limiter_pause($1, $2)', [options.key, ms])
