@@ -165,7 +165,7 @@ export const envSchema = z.object({
 
   // Enrichment and exports
   REGISTRY_URL: url().optional(),
-  /** Default 7, or 100 for the local demo registry. */
+  /** For every process together (app/.server/registry/limiter.ts). Default 7, or 100 for the local demo registry. */
   REGISTRY_REQUESTS_PER_SECOND: positive().optional(),
   ENRICH_ALLOW_HOSTS: z.string().default(''),
   ENRICH_TIMEOUT_MS: positiveInt().default(8_000),

@@ -9,7 +9,10 @@
  *         asked (the searched category's, see registry.ts), with a Luhn-valid SIREN/SIRET derived from name +
  *         postcode. About one name in ten has no match (empty results) and about one in twenty is closed (C).
  *   GET /search?q=<9 or 14 digits>   → the company with that SIREN / SIRET (filters ignored, as the real API does)
- *   anything else → 404; a search without q → 400 (the real API's answer)
+ *   GET /search?activite_principale=&region=|departement=|code_commune=|code_postal=&tranche_effectif_salarie=
+ *       &nature_juridique=&etat_administratif=&est_rge=true…&page=&per_page=   (no q: the registry-first search)
+ *       → the establishments of a universe coherent with the demo map (registry-universe.ts), filtered, paged
+ *   anything else → 404; a search without q nor filter → 400 (the real API's answer)
  *
  * Run alone with `npx tsx server/demo/registry.ts` (PORT, HOST).
  */
@@ -20,6 +23,8 @@ import { type DemoServer, type DemoServerOptions, serveDemo, stopOnSignals } fro
 import { foldToAscii } from '#app/domain/text.ts'
 import { env } from '#app/.server/env.server.ts'
 import { cityName, franceData } from '#app/.server/geo/france.ts'
+import type { RegistryPlace } from '#app/domain/registry-search.ts'
+import { demoRegistryUniverse, nameSeed } from './registry-universe.ts'
 
 /** Options of the shared demo server; the port is remembered as "demo-registry". */
 export type DemoRegistryOptions = DemoServerOptions
@@ -119,6 +124,7 @@ export function routeRegistryRequest(method: string, rawUrl: string): Reply {
   const url = new URL(rawUrl, 'http://registry.local')
   if (url.pathname !== '/search') return { status: 404, body: { erreur: 'Not found' } }
   const q = (url.searchParams.get('q') ?? '').trim()
+  if (!url.searchParams.has('q') && FILTERS.some((name) => url.searchParams.has(name))) return filteredSearch(url.searchParams)
   if (q.length < 3) return { status: 400, body: { erreur: 'Veuillez indiquer au moins 3 caractères dans le paramètre q' } }
   const perPage = Math.min(25, Math.max(1, Number(url.searchParams.get('per_page') ?? 10) || 10))
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1)
@@ -131,7 +137,7 @@ export function routeRegistryRequest(method: string, rawUrl: string): Reply {
   } else {
     const postalCode = url.searchParams.get('code_postal')?.split(',')[0]?.trim() || null
     const naf = url.searchParams.get('activite_principale')?.split(',')[0]?.trim() || null
-    const seed = hashString(`name|${normalize(q)}|${postalCode ?? ''}`)
+    const seed = nameSeed(q, postalCode, normalize)
     if (seed % 10 !== 0) results = [makeCompany({ name: q, postalCode, naf, seed })]
   }
   const paged = page === 1 ? results.slice(0, perPage) : []
@@ -139,6 +145,69 @@ export function routeRegistryRequest(method: string, rawUrl: string): Reply {
     status: 200,
     body: { demo: true, results: paged, total_results: results.length, page, per_page: perPage, total_pages: results.length ? 1 : 0 },
   }
+}
+
+/** The parameters of the registry-first search the demo answers (others are ignored, as unknown ones by the API). */
+const FILTERS = [
+  'activite_principale',
+  'region',
+  'departement',
+  'code_commune',
+  'code_postal',
+  'tranche_effectif_salarie',
+  'nature_juridique',
+  'etat_administratif',
+  'est_rge',
+  'est_qualiopi',
+  'est_ess',
+  'est_bio',
+  'est_organisme_formation',
+  'est_siae',
+  'est_societe_mission',
+  'est_patrimoine_vivant',
+] as const
+
+function listParam(params: URLSearchParams, name: string): string[] {
+  return (params.get(name) ?? '')
+    .split(',')
+    .map((value) => value.trim().toUpperCase())
+    .filter(Boolean)
+}
+
+/** The narrowest place asked (the real API accepts lists; the demo reads the first value). */
+function placeParam(params: URLSearchParams): RegistryPlace {
+  const first = (name: string) => listParam(params, name)[0]
+  const postcode = first('code_postal')
+  if (postcode) return { kind: 'postcode', code: postcode }
+  const commune = first('code_commune')
+  if (commune) return { kind: 'commune', code: commune }
+  const department = first('departement')
+  if (department) return { kind: 'department', code: department }
+  const region = first('region')
+  return region ? { kind: 'region', code: region } : { kind: 'france' }
+}
+
+function filteredSearch(params: URLSearchParams): Reply {
+  const perPage = Math.min(25, Math.max(1, Number(params.get('per_page') ?? 10) || 10))
+  const page = Math.max(1, Number(params.get('page') ?? 1) || 1)
+  const naf = listParam(params, 'activite_principale')
+  const bands = new Set(listParam(params, 'tranche_effectif_salarie'))
+  const forms = new Set(listParam(params, 'nature_juridique'))
+  const state = params.get('etat_administratif')?.trim().toUpperCase() || null
+  const labels = FILTERS.filter((name) => name.startsWith('est_') && params.get(name) === 'true')
+  const matches = demoRegistryUniverse(naf, placeParam(params), makeCompany, normalize).filter((company) => {
+    const complements = (company.complements ?? {}) as Record<string, unknown>
+    return (
+      (bands.size === 0 || bands.has(String(company.tranche_effectif_salarie))) &&
+      (forms.size === 0 || forms.has(String(company.nature_juridique))) &&
+      (state === null || company.etat_administratif === state) &&
+      labels.every((label) => complements[label] === true)
+    )
+  })
+  // As the real API: at most 10 000 reachable results, total_results capped there.
+  const total = Math.min(matches.length, 10_000)
+  const results = page * perPage <= 10_000 ? matches.slice((page - 1) * perPage, page * perPage) : []
+  return { status: 200, body: { demo: true, results, total_results: total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) } }
 }
 
 export function startDemoRegistry(options: DemoRegistryOptions = {}): Promise<DemoRegistry> {

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createRegistryClient } from '#app/.server/enrichment/index.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type FixtureHandler, type FixtureResponse, type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
@@ -9,6 +9,11 @@ const FIXTURES = path.resolve('tests/fixtures/registry')
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as object
 
 let server: FixtureServer | undefined
+
+// The registry budget is counted in the app's database (app/.server/registry/limiter.ts).
+beforeAll(() => {
+  process.env.DATABASE_URL = inject('databaseUrl')
+})
 
 async function serve(handler: FixtureHandler): Promise<FixtureServer> {
   server = await startFixtureServer(handler)

@@ -222,6 +222,21 @@ export interface RateLimits {
   points: Generated<number>;
 }
 
+export interface RegistryLimiter {
+  demand: Generated<Json>;
+  grant_classes: Generated<string[]>;
+  grant_done: Generated<boolean[]>;
+  grant_times: Generated<number[]>;
+  key: string;
+  paused_until: Generated<number>;
+}
+
+export interface RegistrySearchCache {
+  body: Json;
+  fetched_at: Generated<Timestamp>;
+  key: string;
+}
+
 export interface UserCredits {
   remaining_credits: Generated<number>;
   total_credits: Generated<number>;
@@ -315,6 +330,8 @@ export interface DB {
   leads: Leads;
   notifications: Notifications;
   rate_limits: RateLimits;
+  registry_limiter: RegistryLimiter;
+  registry_search_cache: RegistrySearchCache;
   user_credits: UserCredits;
   user_subscriptions: UserSubscriptions;
   users: Users;

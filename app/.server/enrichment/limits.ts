@@ -1,4 +1,4 @@
-/** Concurrency and rate primitives shared by the crawler and the registry client. All waits are abortable. */
+/** Concurrency primitives shared by the crawler and the registry client. All waits are abortable. */
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
@@ -109,59 +109,5 @@ export class KeyedSemaphore {
   private notePeak(key: string, active: number) {
     if ((this.peak.get(key) ?? 0) < active) this.peak.set(key, active)
     if (this.peak.size > 10_000) this.peak.clear()
-  }
-}
-
-/**
- * Rate limiter: at most `ratePerSecond` grants in any one-second window (sliding window; bursts up to that count, then
- * one grant each time the oldest leaves the window). Stricter than a classic token bucket, which would allow twice
- * the rate across a refill boundary: an upstream limiting per second never sees more than the rate. `take()` waits
- * for a grant, first come first served; `pauseFor` (a 429 Retry-After) holds every caller until then.
- */
-export class RateLimiter {
-  private readonly grants: number[] = []
-  private readonly limit: number
-  private readonly windowMs: number
-  private pausedUntil = 0
-  /** Serialises takers so grants are handed out in order. */
-  private chain: Promise<void> = Promise.resolve()
-
-  constructor(
-    ratePerSecond: number,
-    private readonly now: () => number = () => performance.now(),
-  ) {
-    if (!(ratePerSecond > 0)) throw new RangeError('ratePerSecond must be positive')
-    // 7/s → 7 per 1000 ms; 0.5/s → 1 per 2000 ms; 2.5/s → 2 per 800 ms.
-    this.limit = Math.max(1, Math.floor(ratePerSecond))
-    this.windowMs = (1000 * this.limit) / ratePerSecond
-  }
-
-  take(signal?: AbortSignal): Promise<void> {
-    const turn = this.chain.then(() => this.waitForGrant(signal))
-    // A caller that aborts must not block the ones behind it.
-    this.chain = turn.catch(() => undefined)
-    return turn
-  }
-
-  /** Holds every taker until `ms` from now (never shortens an existing pause). */
-  pauseFor(ms: number) {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms)
-  }
-
-  private async waitForGrant(signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      signal?.throwIfAborted()
-      const now = this.now()
-      if (this.pausedUntil > now) {
-        await sleep(Math.ceil(this.pausedUntil - now), signal)
-        continue
-      }
-      while (this.grants.length > 0 && (this.grants[0] as number) <= now - this.windowMs) this.grants.shift()
-      if (this.grants.length < this.limit) {
-        this.grants.push(now)
-        return
-      }
-      await sleep(Math.ceil((this.grants[0] as number) + this.windowMs - now) + 1, signal)
-    }
   }
 }

@@ -5,9 +5,9 @@
  *   GET /search?q=<name>&code_postal=<cp>&per_page=5  otherwise, or when the identifier finds nothing; with
  *       &activite_principale=<the category's NAF codes> first when known, then without it if that finds no match
  *
- * At most `requestsPerSecond` (7) requests in any one-second window across every lookup of one client (bursts of 7,
- * then one as each leaves the window: N calls take ≥ (N-7)/7 s).
- * 429 → wait Retry-After (seconds or HTTP date; every lookup of the client pauses) and retry; 5xx and network errors →
+ * At most `requestsPerSecond` (7) requests in any one-second window across every lookup of every process of the
+ * deployment, the registry-first search included (app/.server/registry/limiter.ts: N calls take ≥ (N-7)/7 s).
+ * 429 → wait Retry-After (seconds or HTTP date; every process pauses) and retry; 5xx and network errors →
  * retry with exponential backoff; at most `maxRetries` retries. A match carries a confidence in 0..1 built from name
  * similarity (accents, punctuation and legal-form words removed, generic activity words weighing less) and postcode
  * equality: similarity × (0.75 + 0.25 × postcode match), +1 (capped) when the SIRET matches; below 0.5 the lookup

@@ -55,6 +55,20 @@ async function* searchDemo(
   options.signal?.throwIfAborted()
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   if (limit <= 0) return
+  let yielded = 0
+  for (const business of demoBusinesses(params, category, websitesBaseUrl)) {
+    if (yielded >= limit) return
+    options.signal?.throwIfAborted()
+    yield business
+    yielded++
+  }
+}
+
+/**
+ * Every business of a demo search, in its order, computed synchronously: the demo registry lists the same businesses
+ * (server/demo/registry-universe.ts) from a request handler that cannot wait.
+ */
+export function* demoBusinesses(params: SearchParams, category: ResolvedCategory | null, websitesBaseUrl: string | null): Generator<Business> {
   const sector = category ? sectorForCategory(category) : undefined
   const search: DemoSearch = {
     params,
@@ -64,13 +78,7 @@ async function* searchDemo(
     sectorKey: category ? (sector?.key ?? (slugify(category.label || category.id) || 'custom')) : 'all',
   }
   const names = new NameBook(search)
-  let yielded = 0
-  for (const slot of plan(search)) {
-    if (yielded >= limit) return
-    options.signal?.throwIfAborted()
-    yield makeBusiness(search, slot, names, websitesBaseUrl)
-    yielded++
-  }
+  for (const slot of plan(search)) yield makeBusiness(search, slot, names, websitesBaseUrl)
 }
 
 /** Every (commune, rank) of the search, in a deterministic shuffled order so the first page mixes towns. */
