@@ -13,7 +13,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { DeliveryLog } from '#app/components/webhooks/delivery-log.tsx'
 import { EndpointState } from '#app/components/webhooks/endpoint-state.tsx'
-import { EventCheckboxes } from '#app/components/webhooks/event-checkboxes.tsx'
+import { EventCheckboxes, typedEvents } from '#app/components/webhooks/event-checkboxes.tsx'
 import { SecretNotice } from '#app/components/webhooks/secret-notice.tsx'
 import { WebhookEndpointCommandSchema } from '#app/domain/webhook-commands.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -74,8 +74,9 @@ export default function WebhookEndpointRoute({ loaderData }: Route.ComponentProp
   const { endpoint, deliveries, notice } = loaderData
   const savePending = useIsPending({ intent: 'update-events' })
   const [form, fields] = useForm<{ intent: string; events: string[] }>({ id: 'webhook-events-form', lastResult: actionData?.result, shouldValidate: 'onSubmit' })
-  const typed = fields.events.value
-  const checked = Array.isArray(typed) ? typed.filter((value): value is string => typeof value === 'string') : typeof typed === 'string' ? [typed] : endpoint.events
+  // A refused events form shows what was ticked, even nothing; otherwise the endpoint's events.
+  const refusedEvents = actionData?.result.status === 'error' && actionData.result.initialValue?.intent === 'update-events'
+  const checked = refusedEvents ? typedEvents(fields.events.value) : endpoint.events
   const panel = 'space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8'
   return (
     <section className="mx-auto max-w-3xl space-y-6">

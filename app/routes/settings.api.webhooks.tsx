@@ -12,7 +12,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { EndpointList } from '#app/components/webhooks/endpoint-list.tsx'
-import { EventCheckboxes } from '#app/components/webhooks/event-checkboxes.tsx'
+import { EventCheckboxes, typedEvents } from '#app/components/webhooks/event-checkboxes.tsx'
 import { SecretNotice } from '#app/components/webhooks/secret-notice.tsx'
 import { CreateWebhookEndpointSchema } from '#app/domain/webhook-commands.ts'
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_URL_MAX } from '#app/domain/webhooks.ts'
@@ -50,8 +50,8 @@ export default function WebhooksSettingsRoute({ loaderData }: Route.ComponentPro
   })
   const [form, fields] = useForm({ id: 'webhook-form', lastResult: actionData?.result, ...validation })
   const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: WEBHOOK_URL_MAX }))
-  const typedEvents = fields.events.value
-  const checked = Array.isArray(typedEvents) ? typedEvents.filter((value): value is string => typeof value === 'string') : typeof typedEvents === 'string' ? [typedEvents] : ['export.completed']
+  // A refused form shows what was ticked, even nothing; a new form starts with export.completed.
+  const checked = actionData && !actionData.created ? typedEvents(fields.events.value) : ['export.completed']
   return (
     <section className="mx-auto max-w-3xl space-y-6">
       <Link to="/settings/api" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">

@@ -32,6 +32,7 @@ test.describe('webhooks at /settings/api/webhooks', () => {
     await page.getByRole('button', { name: 'Add endpoint' }).click()
     await expect(page.getByText('Choose at least one event.')).toBeVisible()
     await expect(page.getByLabel('Endpoint URL')).toHaveValue(receiver.url('/e2e'))
+    await expect(page.getByRole('checkbox', { name: /Export completed/ })).not.toBeChecked()
     await page.getByLabel('Endpoint URL').fill('http://10.0.0.1/hook')
     await page.getByRole('checkbox', { name: /Export failed/ }).check()
     await page.getByRole('button', { name: 'Add endpoint' }).click()

@@ -25,7 +25,7 @@ beforeAll(async () => {
   process.env.LEADS_SOURCE = 'demo'
   // This file's own queue: another file's worker never takes its jobs.
   process.env.WEBHOOK_QUEUE = `webhook-test-${randomUUID().slice(0, 8)}`
-  process.env.WEBHOOK_CONCURRENCY = '4'
+  process.env.WEBHOOK_CONCURRENCY = '6'
   process.env.RATE_LIMIT_WEBHOOK_SEND = '3/600'
   admin = new pg.Pool({ connectionString: inject('databaseUrl') })
   receiver = await startWebhookReceiver()
@@ -259,6 +259,28 @@ describe('delivery', () => {
       expect(rows.map((row) => row.attempt_count)).toEqual(Array(12).fill(1))
     } finally {
       await Promise.all([first.stop(), second.stop()])
+    }
+  }, 30_000)
+
+  test('a slow endpoint holds at most 4 slots: another endpoint is delivered at once beside it', async () => {
+    const consumer = await startConsumer()
+    try {
+      const slowOwner = await createApiUser(admin)
+      const fastOwner = await createApiUser(admin)
+      receiver.behave('/slow', { delayMs: 3_000 })
+      await createEndpoint(slowOwner.api, '/slow')
+      await createEndpoint(fastOwner.api, '/fast')
+      for (let i = 0; i < 6; i += 1) await finishedExport(slowOwner.user.id)
+      await receiver.waitFor('/slow', 4)
+      const started = Date.now()
+      await finishedExport(fastOwner.user.id)
+      const [fast] = await receiver.waitFor('/fast', 1, 2_500)
+      expect(fast!.receivedAt - started).toBeLessThan(2_000)
+      // Still 4 of the slow endpoint's: the other 2 wait for a free slot of theirs.
+      expect(receiver.received.filter((d) => d.path === '/slow')).toHaveLength(4)
+      await receiver.waitFor('/slow', 6, 8_000)
+    } finally {
+      await consumer.stop()
     }
   }, 30_000)
 

@@ -6,7 +6,8 @@
  *   pump                every PUMP_INTERVAL_MS, takes the due rows (`for update skip locked`, so several workers never
  *                       take the same one), marks them queued and sends one job each (queue WEBHOOK_QUEUE), in the same
  *                       transaction: a row is queued if and only if its job exists.
- *   consumer            WEBHOOK_CONCURRENCY jobs at once per worker (a slow endpoint holds one slot, never the others),
+ *   consumer            WEBHOOK_CONCURRENCY jobs at once per worker, at most PER_ENDPOINT of one endpoint across all
+ *                       workers (a slow endpoint holds a few slots, never the others'),
  *                       woken by the pump when it queues jobs: claims the row (queued → delivering, one claim per
  *                       attempt), POSTs, records the attempt.
  * A claim carries a lease (database time): a worker that dies mid-attempt leaves a lapsed lease, and the pump takes the
@@ -35,6 +36,13 @@ const POLL_SECONDS = 5
 const PUMP_BATCH = 100
 /** A queued row whose job was never taken (a lost job) is queued again after this. */
 const QUEUED_LEASE = '2 minutes'
+/**
+ * Deliveries of one endpoint in flight, across all workers (counted under the endpoint's row lock at each claim): a
+ * slow endpoint can hold this many slots, never all of them, and no receiver gets a flood from us. Past it, a
+ * delivery waits BUSY_RETRY_MS (not an attempt).
+ */
+const PER_ENDPOINT = 4
+const BUSY_RETRY_MS = 1_000
 /** Longer than the 10 s request: a live attempt never loses its claim. */
 const DELIVERING_LEASE = '1 minute'
 
@@ -99,15 +107,38 @@ interface ClaimedDelivery {
   enabled: boolean
 }
 
-/** Takes the delivery for one attempt, or null when another worker has it or it is settled. */
-async function claim(deliveryId: string): Promise<ClaimedDelivery | null> {
-  const { rows } = await sql<ClaimedDelivery>`
-    update public.webhook_deliveries d set state = 'delivering', lease_until = now() + ${DELIVERING_LEASE}::interval
-    from public.webhook_endpoints e
-    where d.id = ${deliveryId} and e.id = d.endpoint_id
-      and (d.state = 'queued' or (d.state = 'delivering' and d.lease_until < now()))
-    returning d.id, d.user_id, d.endpoint_id, d.event_type, d.message_id, d.export_id, d.occurred_at, d.payload, d.attempt_count, e.url, e.secret, e.enabled`.execute(adminDb())
-  return rows[0] ?? null
+/**
+ * Takes the delivery for one attempt, or null when another worker has it, it is settled, or its endpoint already has
+ * PER_ENDPOINT deliveries in flight (then it is put back, due again in BUSY_RETRY_MS).
+ */
+async function claim(deliveryId: string, clock: Clock): Promise<ClaimedDelivery | null> {
+  return adminDb()
+    .transaction()
+    .execute(async (trx) => {
+      const { rows: found } = await sql<{ endpoint_id: string }>`
+        select endpoint_id from public.webhook_deliveries
+        where id = ${deliveryId} and (state = 'queued' or (state = 'delivering' and lease_until < now()))`.execute(trx)
+      const endpointId = found[0]?.endpoint_id
+      if (!endpointId) return null
+      // One claim per endpoint at a time, so the count below cannot be passed by two workers at once.
+      await sql`select 1 from public.webhook_endpoints where id = ${endpointId} for update`.execute(trx)
+      const { rows: inFlight } = await sql<{ n: number }>`
+        select count(*)::int as n from public.webhook_deliveries
+        where endpoint_id = ${endpointId} and state = 'delivering' and lease_until > now() and id <> ${deliveryId}`.execute(trx)
+      if ((inFlight[0]?.n ?? 0) >= PER_ENDPOINT) {
+        await sql`
+          update public.webhook_deliveries set state = 'pending', lease_until = null, next_attempt_at = ${new Date(clock.now().getTime() + BUSY_RETRY_MS)}
+          where id = ${deliveryId} and state in ('queued', 'delivering')`.execute(trx)
+        return null
+      }
+      const { rows } = await sql<ClaimedDelivery>`
+        update public.webhook_deliveries d set state = 'delivering', lease_until = now() + ${DELIVERING_LEASE}::interval
+        from public.webhook_endpoints e
+        where d.id = ${deliveryId} and e.id = d.endpoint_id
+          and (d.state = 'queued' or (d.state = 'delivering' and d.lease_until < now()))
+        returning d.id, d.user_id, d.endpoint_id, d.event_type, d.message_id, d.export_id, d.occurred_at, d.payload, d.attempt_count, e.url, e.secret, e.enabled`.execute(trx)
+      return rows[0] ?? null
+    })
 }
 
 /** The body, frozen at the first attempt so every retry sends the same bytes; null when its export is gone. */
@@ -184,7 +215,7 @@ async function abandon(deliveryId: string): Promise<void> {
 }
 
 async function deliver(deliveryId: string, client: WebhookClient, clock: Clock): Promise<void> {
-  const delivery = await claim(deliveryId)
+  const delivery = await claim(deliveryId, clock)
   if (!delivery) return
   // A test event goes to a disabled endpoint too: it is how its owner checks a fix before switching it on.
   if (!delivery.enabled && delivery.event_type !== 'test') return abandon(delivery.id)

@@ -35,3 +35,9 @@ export function EventCheckboxes({ checked, errors, errorId }: { checked: readonl
 export function eventLabel(t: (key: string) => string, event: WebhookEvent | 'test'): string {
   return t(`webhooks.events.${event.replaceAll('.', '_')}`)
 }
+
+/** The events a re-rendered form had ticked (conform gives one value as a string, several as a list, none as undefined). */
+export function typedEvents(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string')
+  return typeof value === 'string' ? [value] : []
+}
