@@ -12,6 +12,7 @@ import { startDemoWebsites } from './demo/websites.ts'
 import { startLocalStack } from './stack.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
+import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
@@ -44,8 +45,8 @@ async function main() {
   log(selection.summary)
   stops.unshift(...(await startDemoServers(dataDir, selection)))
 
-  // The monthly credit reload runs as a scheduled job of the same worker.
-  const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log })] })
+  // The monthly credit reload and the saved searches' runs are scheduled jobs of the same worker.
+  const worker = await startWorker({ log, registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerSavedSearchJobs(boss, { log })] })
   stops.unshift(worker.stop)
 
   const trustProxy = env.TRUST_PROXY
