@@ -5,5 +5,6 @@ import { exportDataOperations } from './export-data.ts'
 import { exportOperations } from './exports.ts'
 import { previewOperations } from './previews.ts'
 import { referenceOperations } from './reference.ts'
+import { savedSearchOperations } from './saved-searches.ts'
 
-export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...previewOperations, ...exportOperations, ...exportDataOperations, ...doNotContactOperations]
+export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...previewOperations, ...exportOperations, ...exportDataOperations, ...doNotContactOperations, ...savedSearchOperations]
