@@ -32,6 +32,8 @@ export default [
     route('settings/do-not-contact', 'routes/settings.do-not-contact.tsx'),
     route('settings/api', 'routes/settings.api.tsx'),
     route('notifications', 'routes/notifications.tsx'),
+    route('saved-searches', 'routes/saved-searches.tsx'),
+    route('saved-searches/:id', 'routes/saved-searches.$id.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig
