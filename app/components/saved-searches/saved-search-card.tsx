@@ -24,7 +24,7 @@ export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: s
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <h2 className="truncate text-base font-semibold text-slate-900">{saved.name}</h2>
-          <p className="mt-0.5 text-sm text-slate-600">{t(schedule.key, schedule.values)}</p>
+          {saved.schedule.kind === 'none' ? null : <p className="mt-0.5 text-sm text-slate-600">{t(schedule.key, schedule.values)}</p>}
         </div>
         <NextRunBadge saved={saved} />
       </div>
