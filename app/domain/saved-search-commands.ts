@@ -59,4 +59,3 @@ export const SavedSearchActionSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('resume'), id: SavedSearchId }),
   z.object({ intent: z.literal('delete'), id: SavedSearchId }),
 ])
-export type SavedSearchAction = z.infer<typeof SavedSearchActionSchema>

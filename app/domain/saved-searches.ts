@@ -3,7 +3,7 @@
 // weekly 08:00 run stays at 08:00 across daylight-saving changes.
 
 export const SCHEDULE_KINDS = ['none', 'weekly', 'monthly'] as const
-export type ScheduleKind = (typeof SCHEDULE_KINDS)[number]
+type ScheduleKind = (typeof SCHEDULE_KINDS)[number]
 
 export interface Schedule {
   kind: ScheduleKind
@@ -157,7 +157,7 @@ export interface SavedSearch {
 }
 
 /** The last run: its export (counts live while it runs), or the refusal that stopped it. */
-export interface LastRun {
+interface LastRun {
   at: string
   exportId: string | null
   /** The export's status, or `refused`. */

@@ -16,7 +16,7 @@ import { NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import { SAVED_SEARCH_COLUMNS, toSavedSearch } from './view.ts'
 
 /** Why a run did not start: an export command's refusal, or a budget too small for one lead. */
-export type RunRefusal = ExportErrorCode | 'budget_too_small'
+type RunRefusal = ExportErrorCode | 'budget_too_small'
 
 export type RunResult = { ok: true; exportId: string; duplicate: boolean } | { ok: false; code: RunRefusal | 'not_found'; messageKey?: string }
 

@@ -31,6 +31,12 @@ export function LastRunLine({ saved }: { saved: SavedSearch }) {
       {newCount === 0 ? null : <span className="text-slate-600">· {t('savedSearches.runCredits', { count: run.credits ?? 0 })}</span>}
       <span className="text-slate-600">· {t('savedSearches.ranOn', { date })}</span>
       {open}
+      {newCount > 0 && run.status === 'completed' && run.exportId ? (
+        // The file in the saved search's columns (its preset).
+        <a href={`/api/exports/${run.exportId}/download?format=xlsx&preset=${saved.preset}`} className="font-medium text-brand-700 underline-offset-4 hover:underline">
+          {t('savedSearches.downloadRun')}
+        </a>
+      ) : null}
     </span>
   )
 }
