@@ -29,6 +29,8 @@ async function saveSearch(page: Page, name: string, labels: { save: string; dial
   return dialog
 }
 
+const jsEnabled = () => test.info().project.use.javaScriptEnabled !== false
+
 const EN = { save: 'Save this search', dialog: 'Save this search', name: 'Name', submit: 'Save search', website: 'Website', email: 'Email', social: 'Social media', registry: /Company registry/ }
 
 test.describe('saved searches', () => {
@@ -79,6 +81,8 @@ test.describe('saved searches', () => {
     await page.getByLabel('Day of the week').selectOption({ label: 'Monday' })
     await page.getByLabel('Hour').selectOption('8')
     await page.getByLabel('Time zone').selectOption('Europe/Paris')
+    // With JavaScript the date is shown before saving; without, the list shows it once saved.
+    if (jsEnabled()) await expect(page.getByTestId('next-run-preview')).toContainText(/Next run: Monday, .* at 8:00/)
     await page.getByLabel('Credit budget per run').fill('0')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await expect(page.getByText('Enter a whole number of credits, at least 1.')).toBeVisible()

@@ -3,9 +3,9 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { applyToggleRules, EXPORT_NAME_MAX, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
-import { SCHEDULE_KINDS, weekdayName, type SavedSearch } from '#app/domain/saved-searches.ts'
+import { formatRunDate, isTimeZone, nextRunAfter, SCHEDULE_KINDS, weekdayName, type SavedSearch } from '#app/domain/saved-searches.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
-import { useIsPending } from '#app/utils/misc.ts'
+import { cn, useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { EnrichmentToggles } from '../exports/enrichment-toggles.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
@@ -92,6 +92,8 @@ type FormFields = Record<'scheduleKind' | 'weekday' | 'day' | 'hour' | 'timeZone
 /** When it runs: never by itself, weekly or monthly, at an hour of a time zone. */
 function ScheduleFields({ fields, translate, className, timeZones }: { fields: FormFields; translate: (errors?: string[]) => string[] | undefined; className: string; timeZones: string[] }) {
   const { t, i18n } = useTranslation()
+  const hydrated = useHydrated()
+  const kind = String(fields.scheduleKind.value ?? 'none')
   return (
     <div className={className}>
       <h2 className="text-lg font-semibold text-slate-900">{t('savedSearches.editPage.scheduleTitle')}</h2>
@@ -110,11 +112,32 @@ function ScheduleFields({ fields, translate, className, timeZones }: { fields: F
         </div>
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label={t('savedSearches.editPage.weekday')} field={fields.weekday} errors={translate(fields.weekday.errors)} options={WEEKDAYS.map((day) => [String(day), weekdayName(day, i18n.language)])} />
-        <SelectField label={t('savedSearches.editPage.day')} hint={t('savedSearches.editPage.dayHint')} field={fields.day} errors={translate(fields.day.errors)} options={DAYS.map((day) => [String(day), String(day)])} />
+        {/* With JavaScript only the day the chosen kind uses is shown; without it both are, and the server reads the one it needs. */}
+        <div className={cn(hydrated && kind !== 'weekly' && 'hidden')}>
+          <SelectField label={t('savedSearches.editPage.weekday')} field={fields.weekday} errors={translate(fields.weekday.errors)} options={WEEKDAYS.map((day) => [String(day), weekdayName(day, i18n.language)])} />
+        </div>
+        <div className={cn(hydrated && kind !== 'monthly' && 'hidden')}>
+          <SelectField label={t('savedSearches.editPage.day')} hint={t('savedSearches.editPage.dayHint')} field={fields.day} errors={translate(fields.day.errors)} options={DAYS.map((day) => [String(day), String(day)])} />
+        </div>
         <SelectField label={t('savedSearches.editPage.hour')} field={fields.hour} errors={translate(fields.hour.errors)} options={HOURS.map((hour) => [String(hour), `${String(hour).padStart(2, '0')}:00`])} />
         <SelectField label={t('savedSearches.editPage.timeZone')} field={fields.timeZone} errors={translate(fields.timeZone.errors)} options={timeZones.map((zone) => [zone, zone])} />
       </div>
+      {hydrated ? <NextRunPreview fields={fields} /> : null}
     </div>
+  )
+}
+
+/** The next run of the schedule as chosen, before saving (JavaScript only: it is computed in the browser). */
+function NextRunPreview({ fields }: { fields: FormFields }) {
+  const { t, i18n } = useTranslation()
+  const kind = String(fields.scheduleKind.value ?? 'none')
+  const timeZone = String(fields.timeZone.value ?? '')
+  if ((kind !== 'weekly' && kind !== 'monthly') || !isTimeZone(timeZone)) return null
+  const next = nextRunAfter({ kind, weekday: Number(fields.weekday.value), day: Number(fields.day.value), hour: Number(fields.hour.value), timeZone }, new Date())
+  if (!next) return null
+  return (
+    <p className="text-sm text-slate-700" aria-live="polite" data-testid="next-run-preview">
+      {t('savedSearches.editPage.nextRunPreview', { date: formatRunDate(next, timeZone, i18n.language) })}
+    </p>
   )
 }
