@@ -7,7 +7,7 @@ import pg from 'pg'
 import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import type { SessionUser } from '#app/.server/auth.ts'
-import { closeDb } from '#app/.server/db.ts'
+import { closeDb, withUser } from '#app/.server/db.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
@@ -205,6 +205,22 @@ describe('rules checked at each run', () => {
     const id = await save(user)
     expect(await runSavedSearch({ user: fresh(user), id, idempotencyKey: randomUUID() })).toMatchObject({ ok: false, code: 'insufficient_credits' })
     expect((await getSavedSearch(user, id))?.lastRun).toMatchObject({ refusal: 'insufficient_credits' })
+  })
+
+  test('row-level security: another user reads and changes nothing; the owner cannot move the search or its owner', async () => {
+    const owner = await createUser()
+    const other = await createUser()
+    const id = await save(owner)
+    const asOther = await withUser(other.claims, async (trx) => ({
+      seen: await trx.selectFrom('saved_searches').select('id').where('id', '=', id).execute(),
+      paused: await trx.updateTable('saved_searches').set({ paused: true }).where('id', '=', id).executeTakeFirst(),
+      deleted: await trx.deleteFrom('saved_searches').where('id', '=', id).executeTakeFirst(),
+    }))
+    expect(asOther).toMatchObject({ seen: [], paused: { numUpdatedRows: 0n }, deleted: { numDeletedRows: 0n } })
+    // The search is fixed once saved (only what a run delivers and when may change), and stays its owner's.
+    await expect(withUser(owner.claims, (trx) => trx.updateTable('saved_searches').set({ criteria: { ...BREST, city: 'Quimper' } }).where('id', '=', id).execute())).rejects.toThrow(/permission denied/)
+    await expect(withUser(owner.claims, (trx) => trx.updateTable('saved_searches').set({ user_id: other.id }).where('id', '=', id).execute())).rejects.toThrow(/permission denied/)
+    expect((await getSavedSearch(owner, id))?.criteria.city).toBe('Brest')
   })
 
   test('another user’s saved search is not found', async () => {
