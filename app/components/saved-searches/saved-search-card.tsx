@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { Form, Link } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { ENRICHMENT_TABLE } from '#app/domain/enrichment-types.ts'
 import { formatRunDate, scheduleLabel, type SavedSearch } from '#app/domain/saved-searches.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -14,7 +14,9 @@ type CardSearch = SavedSearch & { categoryLabel: string; runKey: string }
 /** One saved search: what it searches, its last run and next run, and its actions (each a plain form or link). */
 export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: string }) {
   const { t, i18n } = useTranslation()
-  const running = useIsPending({ intent: 'run' })
+  const navigation = useNavigation()
+  // This card's run only: every card posts the same intent.
+  const running = useIsPending({ intent: 'run' }) && navigation.formData?.get('id') === saved.id
   const { criteria } = saved
   const place = [criteria.city, criteria.department, criteria.region, criteria.country].filter(Boolean).join(' · ')
   const schedule = scheduleLabel(saved.schedule, i18n.language)
