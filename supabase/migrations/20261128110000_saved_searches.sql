@@ -70,12 +70,20 @@ alter table public.exports add column saved_search_id uuid references public.sav
 create index exports_saved_search_idx on public.exports (saved_search_id) where saved_search_id is not null;
 
 -- When a run's export ends: its counts become the saved search's last run, and new businesses are told
--- (saved_search.new_businesses), in the transaction that ends it, whichever code path ends it.
+-- (saved_search.new_businesses) instead of the export's own "completed", in the transaction that ends it, whichever
+-- code path ends it.
 create function public.saved_search_run_ended() returns trigger
   language plpgsql security definer set search_path = '' as $$
 declare
   search_name text;
 begin
+  if new.status = 'completed' then
+    -- A run's end is told once, as the saved search's news (and not at all when nothing is new): not also as an
+    -- export's (exports_notification fires first: triggers run in name order). A weekly run finding nothing new must
+    -- not email "your export is ready: 0 leads" every week. Failed and interrupted runs keep their export notification.
+    delete from public.notifications n
+     where n.user_id = new.user_id and n.kind = 'export.completed' and n.data ->> 'exportId' = new.id::text and n.email_state = 'pending';
+  end if;
   update public.saved_searches s
      set last_new_count = new.lead_count, last_credits = new.total_credits_used
    where s.id = new.saved_search_id and s.user_id = new.user_id and s.last_export_id = new.id
