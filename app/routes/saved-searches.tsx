@@ -14,7 +14,7 @@ import { DeleteSavedSearchModal } from '#app/components/saved-searches/delete-sa
 import { SavedSearchCard } from '#app/components/saved-searches/saved-search-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
-import { exportErrorMessageKey } from '#app/domain/exports.ts'
+import { EXPORT_ERROR_STATUS, exportErrorMessageKey } from '#app/domain/exports.ts'
 import { SavedSearchActionSchema } from '#app/domain/saved-search-commands.ts'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 
@@ -63,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result.ok) throw redirect(`/exports/${result.exportId}?started=1`)
   if (result.code === 'not_found') return notFound()
   const reason = result.messageKey ? t(result.messageKey) : t(`savedSearches.refusals.${result.code}`, { defaultValue: t(exportErrorMessageKey(result.code, 'exports.errors.createFailed')) })
-  return data({ id: command.id, error: t('savedSearches.errors.runFailed', { reason }) }, { status: result.code === 'budget_too_small' ? 409 : 403 })
+  return data({ id: command.id, error: t('savedSearches.errors.runFailed', { reason }) }, { status: result.code === 'budget_too_small' ? 409 : EXPORT_ERROR_STATUS[result.code] })
 }
 
 export default function SavedSearchesRoute({ loaderData }: Route.ComponentProps) {
