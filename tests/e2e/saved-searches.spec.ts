@@ -138,10 +138,18 @@ test.describe('saved searches in French at 375 px', () => {
     await card.getByRole('link', { name: 'Modifier' }).click()
     await page.getByLabel('Chaque mois').check()
     await page.getByLabel('Jour du mois').selectOption('31')
+    // Two enrichments for a budget of 1 credit: not even one lead is affordable.
+    await page.getByLabel('Site web', { exact: true }).check()
+    await page.getByLabel('Budget de crédits par exécution').fill('1')
     await page.getByRole('button', { name: 'Enregistrer les modifications' }).click()
     await page.waitForURL(/\/saved-searches\?updated=1$/)
     await expect(card).toContainText('Chaque mois le 31 à 08:00 (Europe/Paris)')
     await expect(card).toContainText('Prochaine exécution')
+    // Run now is refused, says why, and the refusal is the last run (also told in the notifications).
+    await card.getByRole('button', { name: 'Exécuter maintenant' }).click()
+    await expect(card.getByRole('alert')).toContainText('son budget de crédits ne paie pas un seul prospect')
+    await page.goto('/saved-searches')
+    await expect(card).toContainText(/Refusée le .*\s: son budget de crédits ne paie pas un seul prospect/)
     await noHorizontalOverflow(page)
     await page.screenshot({ path: testInfo.outputPath('saved-searches-fr-375.png'), fullPage: true })
     await card.getByRole('link', { name: 'Modifier' }).click()
