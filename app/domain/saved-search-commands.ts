@@ -26,8 +26,19 @@ const DeliveryFields = {
   maxLeads: optionalCount('savedSearches.errors.maxLeads'),
 }
 
-/** "Save this search" on the search page: the criteria and filters ride along as the search's own fields. */
-export const SaveSearchSchema = z.object({ intent: z.literal('save-search'), ...DeliveryFields })
+/**
+ * "Save this search" on the search page: the criteria and filters ride along as the search's own fields. The
+ * browser's time zone comes along when scripts run (a hidden field), so a schedule set later reads the user's hours;
+ * an unknown or missing one is the default's.
+ */
+export const SaveSearchSchema = z.object({
+  intent: z.literal('save-search'),
+  ...DeliveryFields,
+  timeZone: z
+    .string()
+    .optional()
+    .transform((zone) => (zone && isTimeZone(zone) ? zone : undefined)),
+})
 
 const Hour = z.coerce.number({ message: 'savedSearches.errors.hour' }).int('savedSearches.errors.hour').min(0, 'savedSearches.errors.hour').max(23, 'savedSearches.errors.hour')
 

@@ -30,7 +30,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     saved,
     categoryLabel: category ? labelOf(category, lang) : saved.criteria.sector,
     france: isFrance(saved.criteria.country, saved.criteria.countryCode),
-    timeZones: Intl.supportedValuesOf('timeZone'),
+    // The runtime's canonical zones leave out UTC (and any alias a browser may have given): add them so the saved one is offered.
+    timeZones: [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', saved.schedule.timeZone])].sort(),
   }
 }
 

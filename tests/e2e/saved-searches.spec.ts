@@ -35,7 +35,7 @@ const EN = { save: 'Save this search', dialog: 'Save this search', name: 'Name',
 
 test.describe('saved searches', () => {
   test.describe.configure({ timeout: 240_000 })
-  test.use({ viewport: { width: 1440, height: 900 } })
+  test.use({ viewport: { width: 1440, height: 900 }, timezoneId: 'America/New_York' })
 
   test('save → list → run now twice (the second free and empty) → schedule → pause → delete', async ({ page, baseURL }, testInfo) => {
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('saved', testInfo) })
@@ -77,6 +77,8 @@ test.describe('saved searches', () => {
     // Schedule: weekly on Monday at 08:00, Paris time, with a credit budget.
     await card.getByRole('link', { name: 'Edit' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Edit “Bakeries Plouguerneau”' })).toBeVisible()
+    // Saved with JavaScript, the search took the browser's time zone; without, the default.
+    await expect(page.getByLabel('Time zone')).toHaveValue(jsEnabled() ? 'America/New_York' : 'Europe/Paris')
     await page.getByLabel('Every week').check()
     await page.getByLabel('Day of the week').selectOption({ label: 'Monday' })
     await page.getByLabel('Hour').selectOption('8')
@@ -113,7 +115,8 @@ test.describe('saved searches', () => {
 
 test.describe('saved searches in French at 375 px', () => {
   test.describe.configure({ timeout: 120_000 })
-  test.use({ locale: 'fr-FR', viewport: { width: 375, height: 812 } })
+  // With JavaScript the saved search takes the browser's time zone.
+  test.use({ locale: 'fr-FR', viewport: { width: 375, height: 812 }, timezoneId: 'Europe/Paris' })
 
   test('save, list, edit: nothing overflows', async ({ page, baseURL }, testInfo) => {
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('saved', testInfo) })

@@ -36,6 +36,15 @@ describe('SaveSearchSchema', () => {
     expect(submission.status === 'success' && submission.value).toEqual({ intent: 'save-search', name: 'Bakeries', options: ['phone'], preset: 'contacts' })
   })
 
+  it('keeps the browser’s time zone when it is a real one', () => {
+    const read = (zone: string) => {
+      const submission = parseWithZod(form([['intent', 'save-search'], ['name', 'A'], ['options', 'phone'], ['timeZone', zone]]), { schema: SaveSearchSchema })
+      return submission.status === 'success' ? submission.value.timeZone : 'refused'
+    }
+    expect(read('America/New_York')).toBe('America/New_York')
+    expect(read('Mars/Olympus')).toBeUndefined()
+  })
+
   it('names what is wrong, field by field', () => {
     const submission = parseWithZod(form([['intent', 'save-search'], ['name', ' '], ['preset', 'everything'], ['maxLeads', '0']]), { schema: SaveSearchSchema })
     expect(submission.status === 'error' && submission.error).toMatchObject({

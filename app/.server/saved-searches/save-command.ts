@@ -39,6 +39,7 @@ export async function saveSearchCommand({ user, formData, lang, t }: { user: Ses
     preset: submission.value.preset,
     maxLeads: submission.value.maxLeads ?? null,
     lang,
+    timeZone: submission.value.timeZone,
   })
   return { ok: true, id }
 }

@@ -18,6 +18,7 @@ export interface NewSavedSearch {
   preset: string
   maxLeads: number | null
   lang: 'fr' | 'en'
+  timeZone?: string
 }
 
 function selectSaved(trx: Transaction<Database>) {
@@ -38,7 +39,7 @@ export async function createSavedSearch(user: SessionUser, input: NewSavedSearch
         preset: input.preset,
         max_leads: input.maxLeads,
         lang: input.lang,
-        time_zone: DEFAULT_TIME_ZONE,
+        time_zone: input.timeZone ?? DEFAULT_TIME_ZONE,
       })
       .returning('id')
       .executeTakeFirstOrThrow(),

@@ -5,7 +5,7 @@ import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
-import { useIsPending } from '#app/utils/misc.ts'
+import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { EnrichmentToggles } from '../exports/enrichment-toggles.tsx'
 import { FilterFields } from '../exports/filter-fields.tsx'
@@ -76,11 +76,7 @@ export function SaveSearchModal({
       }
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
-        <input type="hidden" name="intent" value="save-search" />
-        <FilterFields values={filters} />
-        {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
-          <input key={key} type="hidden" name={key} value={criteria[key]} />
-        ))}
+        <CommandFields criteria={criteria} filters={filters} />
         {last?.error ? <Alert tone="error">{last.error}</Alert> : null}
         <Field
           label={t('savedSearches.save.name')}
@@ -108,6 +104,21 @@ export function SaveSearchModal({
         </div>
       </Form>
     </Modal>
+  )
+}
+
+/** What the command carries besides the user's choices: the search, its filters, and the browser's time zone. */
+function CommandFields({ criteria, filters }: { criteria: SearchCriteria; filters: FilterValues }) {
+  const hydrated = useHydrated()
+  return (
+    <>
+      <input type="hidden" name="intent" value="save-search" />
+      {hydrated ? <input type="hidden" name="timeZone" value={Intl.DateTimeFormat().resolvedOptions().timeZone} /> : null}
+      <FilterFields values={filters} />
+      {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
+        <input key={key} type="hidden" name={key} value={criteria[key]} />
+      ))}
+    </>
   )
 }
 
