@@ -103,6 +103,12 @@ test.describe('saved searches', () => {
     await card.getByRole('button', { name: 'Resume' }).click()
     await expect(card).toContainText(/Next run\s*Monday, /)
 
+    // The same list on a phone.
+    await page.setViewportSize({ width: 375, height: 812 })
+    await page.reload()
+    await noHorizontalOverflow(page)
+    await page.screenshot({ path: testInfo.outputPath('saved-searches-en-375.png'), fullPage: true })
+
     await card.getByRole('link', { name: 'Delete' }).click()
     const confirm = page.getByRole('dialog', { name: 'Delete this saved search?' })
     await expect(confirm).toBeVisible()
@@ -158,5 +164,10 @@ test.describe('saved searches in French at 375 px', () => {
     await card.getByRole('link', { name: 'Modifier' }).click()
     await noHorizontalOverflow(page)
     await page.screenshot({ path: testInfo.outputPath('saved-search-edit-fr-375.png'), fullPage: true })
+    // And on a wide screen.
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.screenshot({ path: testInfo.outputPath('saved-search-edit-fr-1440.png'), fullPage: true })
+    await page.goto('/saved-searches')
+    await page.screenshot({ path: testInfo.outputPath('saved-searches-fr-1440.png'), fullPage: true })
   })
 })
