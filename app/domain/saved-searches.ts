@@ -1,6 +1,7 @@
 // Saved searches' schedules (issue 21 item 3): when the next run is, in the user's time zone, and how a schedule
 // reads. Pure: the scheduler, the forms and the list share it. A run is at a wall-clock hour of the user's zone, so a
 // weekly 08:00 run stays at 08:00 across daylight-saving changes.
+import type { SearchFilters } from './search-filters.ts'
 
 export const SCHEDULE_KINDS = ['none', 'weekly', 'monthly'] as const
 type ScheduleKind = (typeof SCHEDULE_KINDS)[number]
@@ -165,4 +166,16 @@ interface LastRun {
   newCount: number | null
   credits: number | null
   refusal: string | null
+}
+
+/** The filters a saved search keeps, as the search page read them (anything unreadable is "no filter"). */
+export function savedFilters(stored: Record<string, unknown>): SearchFilters {
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+  return {
+    hasWebsite: stored.hasWebsite === true,
+    hasPhone: stored.hasPhone === true,
+    minRating: number(stored.minRating),
+    minReviews: number(stored.minReviews),
+    excludeClosed: stored.excludeClosed === true,
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatRunDate, isTimeZone, leadsWithinBudget, nextRunAfter, scheduleLabel, zonedInstant, type Schedule } from '#app/domain/saved-searches.ts'
+import { formatRunDate, isTimeZone, leadsWithinBudget, nextRunAfter, savedFilters, scheduleLabel, zonedInstant, type Schedule } from '#app/domain/saved-searches.ts'
 
 const weekly = (weekday: number, hour: number, timeZone = 'Europe/Paris'): Schedule => ({ kind: 'weekly', weekday, day: null, hour, timeZone })
 const monthly = (day: number, hour: number, timeZone = 'Europe/Paris'): Schedule => ({ kind: 'monthly', weekday: null, day, hour, timeZone })
@@ -74,5 +74,12 @@ describe('leadsWithinBudget', () => {
     expect(leadsWithinBudget(50, 5, null)).toBe(10)
     expect(leadsWithinBudget(50, 5, 4)).toBe(4)
     expect(leadsWithinBudget(3, 5, null)).toBe(0)
+  })
+})
+
+describe('savedFilters', () => {
+  it('reads the stored filters, anything unreadable as no filter', () => {
+    expect(savedFilters({ hasWebsite: true, minRating: 4.5, minReviews: 'lots', excludeClosed: 'yes' })).toEqual({ hasWebsite: true, hasPhone: false, minRating: 4.5, minReviews: null, excludeClosed: false })
+    expect(savedFilters({})).toEqual({ hasWebsite: false, hasPhone: false, minRating: null, minReviews: null, excludeClosed: false })
   })
 })

@@ -11,8 +11,7 @@ import { notify } from '#app/.server/notifications/store.ts'
 import { isFrance, optionsFromValues, selectedTypes } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX, type ExportErrorCode } from '#app/domain/exports.ts'
 import { isUuid } from '#app/domain/ids.ts'
-import { leadsWithinBudget } from '#app/domain/saved-searches.ts'
-import { NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
+import { leadsWithinBudget, savedFilters } from '#app/domain/saved-searches.ts'
 import { SAVED_SEARCH_COLUMNS, toSavedSearch } from './view.ts'
 
 /** Why a run did not start: an export command's refusal, or a budget too small for one lead. */
@@ -37,17 +36,6 @@ function runName(name: string, now: Date, timeZone: string): string {
   return [...name].slice(0, EXPORT_NAME_MAX - suffix.length).join('') + suffix
 }
 
-function filtersOf(stored: Record<string, unknown>): SearchFilters {
-  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
-  return {
-    hasWebsite: stored.hasWebsite === true,
-    hasPhone: stored.hasPhone === true,
-    minRating: number(stored.minRating),
-    minReviews: number(stored.minReviews),
-    excludeClosed: stored.excludeClosed === true,
-  }
-}
-
 /**
  * Runs the saved search (locked by the caller in `trx`, which acts as `user`): creates its export, then records the
  * run — or the refusal — and the next run date in the same transaction.
@@ -70,7 +58,7 @@ export async function runLockedSavedSearch(trx: Transaction<Database>, user: Ses
           idempotencyKey: options.idempotencyKey,
           lang: saved.lang,
           maxLeads: affordable === null ? null : Math.min(affordable, env.EXPORT_MAX_LEADS),
-          filters: saved.filters ? filtersOf(saved.filters) : NO_FILTERS,
+          filters: savedFilters(saved.filters),
           onlyNew: true,
           savedSearchId: saved.id,
         })

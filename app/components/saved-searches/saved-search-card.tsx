@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { Form, Link, useNavigation } from 'react-router'
 import { ENRICHMENT_TABLE } from '#app/domain/enrichment-types.ts'
-import { formatRunDate, scheduleLabel, type SavedSearch } from '#app/domain/saved-searches.ts'
+import { formatRunDate, savedFilters, scheduleLabel, type SavedSearch } from '#app/domain/saved-searches.ts'
+import { hasFilters } from '#app/domain/search-filters.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { ExportSearchLimits } from '../exports/export-search-limits.tsx'
 import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { LastRunLine } from './last-run-line.tsx'
-import { storedFilters } from './stored-filters.ts'
 
 type CardSearch = SavedSearch & { categoryLabel: string; runKey: string }
 
@@ -20,7 +20,7 @@ export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: s
   const { criteria } = saved
   const place = [criteria.city, criteria.department, criteria.region, criteria.country].filter(Boolean).join(' · ')
   const schedule = scheduleLabel(saved.schedule, i18n.language)
-  const filters = storedFilters(saved.filters)
+  const filters = savedFilters(saved.filters)
   return (
     <li className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" data-testid="saved-search">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -41,8 +41,8 @@ export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: s
         </div>
         <div>
           <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('savedSearches.filters')}</dt>
-          {filters || saved.maxLeads !== null ? (
-            <ExportSearchLimits filters={filters ?? storedFilters({})!} maxLeads={saved.maxLeads} />
+          {hasFilters(filters) || saved.maxLeads !== null ? (
+            <ExportSearchLimits filters={filters} maxLeads={saved.maxLeads} />
           ) : (
             <dd className="mt-0.5 text-slate-900">{t('savedSearches.noFilters')}</dd>
           )}
