@@ -34,6 +34,8 @@ export default [
     route('settings/api/webhooks', 'routes/settings.api.webhooks.tsx'),
     route('settings/api/webhooks/:id', 'routes/settings.api.webhooks.$id.tsx'),
     route('notifications', 'routes/notifications.tsx'),
+    route('saved-searches', 'routes/saved-searches.tsx'),
+    route('saved-searches/:id', 'routes/saved-searches.$id.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

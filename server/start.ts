@@ -14,6 +14,7 @@ import { startLocalStack } from './stack.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
+import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
@@ -46,11 +47,15 @@ async function main() {
   log(selection.summary)
   stops.unshift(...(await startDemoServers(dataDir, selection)))
 
-  // The monthly credit reload runs as a scheduled job of the same worker; webhook deliveries too, unless the
-  // deliveries are left to `npm run worker` processes (IN_PROCESS_WORKER=false).
+  // The monthly credit reload and the saved searches' runs are scheduled jobs of the same worker; webhook deliveries
+  // too, unless the deliveries are left to `npm run worker` processes (IN_PROCESS_WORKER=false).
   const worker = await startWorker({
     log,
-    registrations: [(boss) => registerBillingJobs(boss, { log }), ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log })] : [])],
+    registrations: [
+      (boss) => registerBillingJobs(boss, { log }),
+      (boss) => registerSavedSearchJobs(boss, { log }),
+      ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log })] : []),
+    ],
   })
   stops.unshift(worker.stop)
 

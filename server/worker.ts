@@ -9,6 +9,7 @@
  */
 import { closeDb } from '#app/.server/db.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
+import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { startWorker } from './worker-slot.ts'
 import { EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
@@ -32,7 +33,12 @@ async function main() {
     log('This worker starts no demo registry or demo websites: set REGISTRY_URL and DEMO_WEBSITES_URL to the ones npm start printed.')
   }
   config = validateEnv()
-  const worker = await startWorker({ log, config, consumeExports: true, registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerWebhookDelivery(boss, { log })] })
+  const worker = await startWorker({
+    log,
+    config,
+    consumeExports: true,
+    registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerWebhookDelivery(boss, { log }), (boss) => registerSavedSearchJobs(boss, { log })],
+  })
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return

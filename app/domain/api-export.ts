@@ -27,6 +27,7 @@ export const ApiExportSchema = z
     enrichments: z.array(EnrichmentTypeSchema),
     created_at: z.iso.datetime({ offset: true }),
     completed_at: z.iso.datetime({ offset: true }).nullable(),
+    saved_search_id: z.uuid().nullable().meta({ description: 'The saved search this export is a run of, if any.' }),
   })
   .meta({ id: 'Export', description: 'An export: a search and the enrichments of its leads.' })
 
@@ -44,6 +45,7 @@ export interface ApiExportRow {
   enrichment_options: unknown
   created_at: Date | string
   completed_at: Date | string | null
+  saved_search_id: string | null
 }
 
 function iso(value: Date | string): string {
@@ -69,5 +71,6 @@ export function toApiExport(row: ApiExportRow): ApiExport {
     enrichments: ENRICHMENT_TYPES.filter((type) => options[type]),
     created_at: iso(row.created_at),
     completed_at: row.completed_at ? iso(row.completed_at) : null,
+    saved_search_id: row.saved_search_id,
   }
 }

@@ -7,7 +7,7 @@ import type { Route } from './+types/search'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
-import { requireUser } from '#app/.server/auth.ts'
+import { requireUser, type SessionUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { labelOf, findCategory, getCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
@@ -21,6 +21,8 @@ import { sourceNotices } from '#app/.server/sources/selection.ts'
 import type { ExportCostInfo } from '#app/components/exports/export-cost-panel.tsx'
 import type { ExportFormState } from '#app/components/exports/export-modal.tsx'
 import { LazyExportModal } from '#app/components/search/lazy-export-modal.tsx'
+import { LazySaveSearchModal } from '#app/components/saved-searches/lazy-save-search-modal.tsx'
+import { saveSearchCommand } from '#app/.server/saved-searches/save-command.ts'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
 import { exportErrorMessageKey } from '#app/domain/exports.ts'
@@ -114,23 +116,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? {
           idempotencyKey: randomUUID(),
           credits: remaining,
-          cost: {
-            matches: search.count,
-            exportCap: env.EXPORT_MAX_LEADS,
-            fillRates: await currentFillRates(),
-            // Never pay twice, quoted: what this user already paid for among the businesses the export would take.
-            paid: await paidPositions(user, search.source, exportPlaceIds, env.ENRICHMENT_REUSE_DAYS),
-            reuseDays: env.ENRICHMENT_REUSE_DAYS,
-          } satisfies ExportCostInfo,
+          cost: await exportCostInfo(user, search, exportPlaceIds),
           france,
-          defaultName: [categoryLabel || t('search.allSectors'), criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX),
+          defaultName: searchName(categoryLabel || t('search.allSectors'), criteria),
         }
       : null
+  // "Save this search", reachable by URL too (so it opens without JavaScript).
+  const saveForm = url.searchParams.get('save') === '1' && search?.status === 'ok' ? { france, defaultName: searchName(categoryLabel || t('search.allSectors'), criteria) } : null
   return data(
     {
       criteria,
       categoryLabel,
       exportForm,
+      saveForm,
       categories: listCategories(lang).map(({ id, label }) => ({ id, label })),
       serverOptions,
       plan,
@@ -143,6 +141,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { status, headers },
   )
+}
+
+/** The export modal's figures for this preview. */
+async function exportCostInfo(user: SessionUser, search: Extract<SearchOutcome, { status: 'ok' }>, exportPlaceIds: string[]): Promise<ExportCostInfo> {
+  return {
+    matches: search.count,
+    exportCap: env.EXPORT_MAX_LEADS,
+    fillRates: await currentFillRates(),
+    // Never pay twice, quoted: what this user already paid for among the businesses the export would take.
+    paid: await paidPositions(user, search.source, exportPlaceIds, env.ENRICHMENT_REUSE_DAYS),
+    reuseDays: env.ENRICHMENT_REUSE_DAYS,
+  }
+}
+
+/** "Bakeries – Brest": the default name of an export or a saved search of this search. */
+function searchName(category: string, criteria: SearchCriteria): string {
+  return [category, criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX)
 }
 
 /** The modal's fields as they were sent, so a refused form renders again as the user left it. */
@@ -165,6 +180,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const formData = await request.formData()
+  if (formData.get('intent') === 'save-search') {
+    const saved = await saveSearchCommand({ user, formData, lang, t })
+    if (!saved.ok) return data({ save: saved.state }, { status: saved.status })
+    throw redirect(`/saved-searches?saved=${saved.id}`)
+  }
   if (formData.get('intent') !== 'create-export') {
     return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies ExportFormState, { status: 400 })
   }
@@ -218,7 +238,9 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
   const { criteria, categoryLabel, onCriteriaChange } = useSearchCriteria(loaderData)
   const [planModal, setPlanModal] = useState<PlanRefusal | null>(null)
   const onSubmit = useRunSearch(criteria, loaderData.plan, setPlanModal)
-  const exportState = useActionData<typeof action>()
+  const actionData = useActionData<typeof action>()
+  const saveState = actionData && 'save' in actionData ? actionData.save : undefined
+  const exportState = actionData && !('save' in actionData) ? actionData : undefined
 
   const searching = navigation.state === 'loading' && navigation.location.pathname === '/' && new URLSearchParams(navigation.location.search).get('run') === '1'
   const lastSearch = loaderData.search
@@ -266,6 +288,16 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
           defaultName={exportForm.defaultName}
           closeHref={`${location.pathname}?${searchWithout(location.search, 'export')}`}
           last={exportState ?? undefined}
+        />
+      ) : null}
+      {loaderData.saveForm && lastSearch && current && !searching ? (
+        <LazySaveSearchModal
+          criteria={loaderData.criteria}
+          filters={loaderData.filterValues}
+          france={loaderData.saveForm.france}
+          defaultName={loaderData.saveForm.defaultName}
+          closeHref={`${location.pathname}?${searchWithout(location.search, 'save')}`}
+          last={saveState}
         />
       ) : null}
       {planModal ? (

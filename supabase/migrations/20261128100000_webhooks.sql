@@ -79,8 +79,7 @@ create policy webhook_deliveries_select_own on public.webhook_deliveries for sel
 create policy webhook_attempts_select_own on public.webhook_attempts for select to authenticated using (user_id = (select auth.uid()));
 
 -- The outbox: in the transaction that changes an export's status, one delivery per enabled endpoint of its owner
--- subscribed to the event. The event rules are the `case` below: a later rule (saved_search.run_completed once
--- exports.saved_search_id exists) is one more `when` there.
+-- subscribed to the event. The saved searches migration replaces this function to add saved_search.run_completed.
 create function public.enqueue_export_webhooks() returns trigger
   language plpgsql security definer set search_path = '' as $$
 declare

@@ -195,6 +195,38 @@ describe('delivery', () => {
     }
   })
 
+  test('a saved search run that completes is also saved_search.run_completed, naming its saved search', async () => {
+    const consumer = await startConsumer()
+    try {
+      const { user, api } = await createApiUser(admin)
+      const runs = await createEndpoint(api, '/runs', ['saved_search.run_completed'])
+      const exports = await createEndpoint(api, '/exports', ['export.completed'])
+      const { rows } = await admin.query<{ id: string }>(
+        `insert into public.saved_searches (user_id, name, criteria, enrichments) values ($1, 'Bakeries', '{"sector":"shop-bakery","country":"France"}', '{phone}') returning id`,
+        [user.id],
+      )
+      const savedSearchId = rows[0]!.id
+      const { rows: created } = await admin.query<{ id: string }>(
+        `insert into public.exports (user_id, name, status, lead_count, total_credits_used, enrichment_options, saved_search_id) values ($1, 'Bakeries – run', 'processing', 3, 3, '{"phone":true}', $2) returning id`,
+        [user.id, savedSearchId],
+      )
+      await admin.query(`update public.exports set status = 'completed', completed_at = now() where id = $1`, [created[0]!.id])
+      const [run] = await receiver.waitFor('/runs', 1)
+      const [done] = await receiver.waitFor('/exports', 1)
+      const event = verifyDelivery(runs.secret, run!) as { type: string; data: { export: { id: string; saved_search_id: string } } }
+      expect(event.type).toBe('saved_search.run_completed')
+      expect(event.data.export).toMatchObject({ id: created[0]!.id, saved_search_id: savedSearchId })
+      expect(verifyDelivery(exports.secret, done!)).toMatchObject({ type: 'export.completed' })
+      // An export that is no saved search's run is not a run.
+      await finishedExport(user.id)
+      await receiver.waitFor('/exports', 2)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(receiver.received.filter((d) => d.path === '/runs')).toHaveLength(1)
+    } finally {
+      await consumer.stop()
+    }
+  })
+
   test('failures retry on the schedule (injected clock) with the same bytes, and survive a restart of the consumer', async () => {
     const clock = testClock()
     let consumer = await startConsumer({ clock, autoPump: false })

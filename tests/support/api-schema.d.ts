@@ -299,6 +299,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your saved searches, newest first
+         * @description Saved at /saved-searches or from the search page; each with its schedule, next run and last run.
+         */
+        get: operations["listSavedSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-searches/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a saved search now
+         * @description Starts an export of only the businesses none of your exports delivered before (by source id, and by SIRET/SIREN where known): a run right after another finds none and costs nothing. The run’s credit budget and your plan’s rules are checked now. With `Idempotency-Key`, a retry returns the same export (200).
+         */
+        post: operations["runSavedSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "export.completed": {
@@ -666,6 +706,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             completed_at: string | null;
+            /** @description The saved search this export is a run of, if any. */
+            saved_search_id: string | null;
         };
         Me: {
             /** Format: uuid */
@@ -977,6 +1019,63 @@ export interface components {
              */
             secret: string;
         };
+        /** @description A search you run again for only the businesses none of your exports delivered before. */
+        SavedSearch: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            criteria: {
+                sector: string;
+                country: string;
+                region: string;
+                department: string;
+                city: string;
+            };
+            filters: {
+                has_website: boolean;
+                has_phone: boolean;
+                min_rating: number | null;
+                min_reviews: number | null;
+                exclude_closed: boolean;
+            };
+            enrichments: components["schemas"]["EnrichmentType"][];
+            /**
+             * @description The download columns of its runs: all, contacts or crm.
+             * @enum {string}
+             */
+            preset: "all" | "contacts" | "crm";
+            max_leads: number | null;
+            /** @description Credits one run may spend at most (it caps the leads); null: no cap but your balance. */
+            credit_budget: number | null;
+            schedule: {
+                /** @enum {string} */
+                kind: "none" | "weekly" | "monthly";
+                /** @description Weekly: 1 = Monday … 7 = Sunday. */
+                weekday: number | null;
+                /** @description Monthly: the day of the month (a shorter month runs on its last day). */
+                day: number | null;
+                hour: number;
+                /** @example Europe/Paris */
+                time_zone: string;
+            };
+            paused: boolean;
+            /** @description Null without a schedule or while paused. */
+            next_run_at: string | null;
+            last_run: {
+                /** Format: date-time */
+                at: string;
+                export_id: string | null;
+                /** @description The run’s export status, `refused` (see `refusal`) or `deleted`. */
+                status: string;
+                /** @description Businesses new to you in that run (its leads). */
+                new_count: number | null;
+                credits: number | null;
+                /** @description `plan_restricted`, `insufficient_credits`, `budget_too_small`… */
+                refusal: string | null;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         /** @description An export: a search and the enrichments of its leads. */
         ExportOutput: {
             /** Format: uuid */
@@ -998,6 +1097,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             completed_at: string | null;
+            /** @description The saved search this export is a run of, if any. */
+            saved_search_id: string | null;
         };
     };
     responses: never;
@@ -3068,6 +3169,250 @@ export interface operations {
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSavedSearches: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–100, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of saved searches. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedSearch"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    runSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string up to 200 characters: a retry with it never starts a second run. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The saved search id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same Idempotency-Key was sent before: that run’s export. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportOutput"];
+                };
+            };
+            /** @description The run’s export was created and is running. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportOutput"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credits left (`insufficient_credits`). */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Your plan no longer allows this search’s location (`plan_restricted`). */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The run’s credit budget cannot pay for one lead (`insufficient_credits`). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
                 headers: {
                     /** @description Requests allowed per window for this key. */
                     "RateLimit-Limit": string;

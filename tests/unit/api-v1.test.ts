@@ -16,6 +16,7 @@ const ROW = {
   enrichment_options: { phone: true, email: { verified: true }, website: false },
   created_at: new Date('2026-11-27T08:00:00Z'),
   completed_at: '2026-11-27T08:05:00.000Z',
+  saved_search_id: null,
 }
 
 describe('the export object', () => {
@@ -31,8 +32,11 @@ describe('the export object', () => {
       enrichments: ['phone', 'email'],
       created_at: '2026-11-27T08:00:00.000Z',
       completed_at: '2026-11-27T08:05:00.000Z',
+      saved_search_id: null,
     })
     expect(ApiExportSchema.parse(exp)).toEqual(exp)
+    const run = '00000000-0000-4000-8000-0000000000aa'
+    expect(toApiExport({ ...ROW, saved_search_id: run }).saved_search_id).toBe(run)
   })
 
   test('never shows what the schema does not allow: unknown status, missing or broken progress', () => {

@@ -159,6 +159,7 @@ export interface Exports {
   progress_info: Json | null;
   progress_percentage: Generated<Numeric>;
   region: string | null;
+  saved_search_id: string | null;
   search_params: SearchParamsJson | null;
   search_status: string | null;
   status: Generated<ExportStatus>;
@@ -235,6 +236,33 @@ export interface RegistrySearchCache {
   body: Json;
   fetched_at: Generated<Timestamp>;
   key: string;
+}
+
+export interface SavedSearches {
+  created_at: Generated<Timestamp>;
+  credit_budget: number | null;
+  criteria: Json;
+  enrichments: string[];
+  filters: Generated<Json>;
+  id: Generated<string>;
+  lang: Generated<string>;
+  last_credits: number | null;
+  last_export_id: string | null;
+  last_new_count: number | null;
+  last_refusal: string | null;
+  last_run_at: Timestamp | null;
+  max_leads: number | null;
+  name: string;
+  next_run_at: Timestamp | null;
+  paused: Generated<boolean>;
+  preset: Generated<string>;
+  schedule_day: number | null;
+  schedule_hour: Generated<number>;
+  schedule_kind: Generated<string>;
+  schedule_weekday: number | null;
+  time_zone: Generated<string>;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
 }
 
 export interface UserCredits {
@@ -332,6 +360,7 @@ export interface DB {
   rate_limits: RateLimits;
   registry_limiter: RegistryLimiter;
   registry_search_cache: RegistrySearchCache;
+  saved_searches: SavedSearches;
   user_credits: UserCredits;
   user_subscriptions: UserSubscriptions;
   users: Users;

@@ -15,6 +15,7 @@ export const API_EXPORT_COLUMNS = [
   'enrichment_options',
   'created_at',
   'completed_at',
+  'saved_search_id',
 ] as const
 
 /**

@@ -3,23 +3,55 @@
  * (dnc_<kind>). Both judge a business by what the search knows of it, before any task exists, so nothing they
  * leave out is linked or charged.
  */
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import { readDncList } from '#app/.server/do-not-contact/store.ts'
 import type { Business } from '#app/.server/sources/types.ts'
 import { allowedEmails, dncExclusionReason, indexDncList } from '#app/domain/do-not-contact.ts'
+import { cleanSiret } from '#app/.server/enrichment/siret.ts'
 import { storable } from './enrichers.ts'
 import type { LeadGateFactory } from './lead-gates.ts'
 
-/** "Only new businesses": leaves out a business linked to any other export of the user (this one's own links stay, so a re-run keeps them). */
+/**
+ * "Only new businesses": leaves out a business linked to any other export of the user (this one's own links stay, so
+ * a re-run keeps them): the same source id, or — when the source knows the business's SIRET — the same company
+ * establishment under another id (another source, or a listing re-created upstream).
+ */
 export const alreadyExportedGate: LeadGateFactory = async (db, row) => {
   if (row.search_params?.onlyNew !== true) return null
   return {
     async judge(batch) {
       const placeIds = batch.map((business) => storable(business.placeId))
       const linked = await exportedElsewhere(db, row.user_id, row.id, placeIds)
-      return new Map(batch.filter((business) => linked.has(`${business.source}\u0000${storable(business.placeId)}`)).map((business) => [business, 'already_exported']))
+      const byPlace = batch.filter((business) => linked.has(`${business.source}\u0000${storable(business.placeId)}`))
+      const rest = batch.filter((business) => !byPlace.includes(business))
+      const received = await receivedEstablishments(db, row.user_id, row.id, rest.map((business) => cleanSiret(business.siret)).filter((siret) => siret !== null))
+      const bySiret = rest.filter((business) => {
+        const siret = cleanSiret(business.siret)
+        return siret !== null && (received.sirets.has(siret) || received.sirensOnly.has(siret.slice(0, 9)))
+      })
+      return new Map([...byPlace, ...bySiret].map((business) => [business, 'already_exported']))
     },
+  }
+}
+
+/**
+ * The establishments among `sirets` the user already received in another export, by the registry's best match on
+ * their leads: its SIRET, or its SIREN when the registry knew only the company (then any establishment of it counts).
+ */
+async function receivedEstablishments(db: Kysely<Database>, userId: string, exportId: string, sirets: string[]): Promise<{ sirets: Set<string>; sirensOnly: Set<string> }> {
+  if (sirets.length === 0) return { sirets: new Set(), sirensOnly: new Set() }
+  const sirens = sirets.map((siret) => siret.slice(0, 9))
+  const { rows } = await sql<{ siret: string | null; siren: string | null }>`
+    select l.admin_fr_info -> 'results' -> 0 ->> 'siret' as siret, l.admin_fr_info -> 'results' -> 0 ->> 'siren' as siren
+      from public.leads l
+     where l.user_id = ${userId}
+       and (l.admin_fr_info -> 'results' -> 0 ->> 'siret' = any(${sirets}::text[])
+            or l.admin_fr_info -> 'results' -> 0 ->> 'siren' = any(${sirens}::text[]))
+       and exists (select 1 from public.export_leads el where el.lead_id = l.id and el.user_id = ${userId} and el.export_id <> ${exportId})`.execute(db)
+  return {
+    sirets: new Set(rows.flatMap((found) => (found.siret ? [found.siret] : []))),
+    sirensOnly: new Set(rows.flatMap((found) => (!found.siret && found.siren ? [found.siren] : []))),
   }
 }
 

@@ -43,6 +43,13 @@ export interface CreateExportArgs {
   filters?: SearchFilters
   /** "Only new businesses" (lead gate already_exported). */
   onlyNew?: boolean
+  /** The saved search this export is a run of. */
+  savedSearchId?: string
+  /**
+   * A transaction already acting as this user (withUser), when the export must commit with the caller's own writes
+   * (a scheduled run advances its saved search's next run in the same transaction). Default: a new one.
+   */
+  trx?: Transaction<Database>
 }
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
@@ -136,7 +143,8 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   const limits = storedSearchLimits(args)
   const fingerprint = fingerprintOf({ name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) })
 
-  return withUser(user.claims, async (trx) => {
+  const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUser(user.claims, fn))
+  return asUser(async (trx) => {
     const findExisting = () =>
       trx
         .selectFrom('exports')
@@ -173,6 +181,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
         idempotency_key: idempotencyKey,
         idempotency_fingerprint: fingerprint,
         progress_percentage: 0,
+        saved_search_id: args.savedSearchId ?? null,
       })
       .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
       .returning('id')

@@ -31,9 +31,14 @@ export function SearchOutcomePanel({ search, current, searching, pageSearch }: {
         <h2 className="text-base font-semibold text-slate-900">
           {t('search.results')} <span className="font-normal text-slate-500">· {t('search.resultsCount', { count: search.results.length })}</span>
         </h2>
-        <Link to={`/?${new URLSearchParams(pageSearch).toString()}&export=1`} className={buttonClasses()}>
-          {t('search.enrichAndExport')}
-        </Link>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Link to={`/?${new URLSearchParams(pageSearch).toString()}&save=1`} className={buttonClasses({ variant: 'secondary' })}>
+            {t('savedSearches.save.button')}
+          </Link>
+          <Link to={`/?${new URLSearchParams(pageSearch).toString()}&export=1`} className={buttonClasses()}>
+            {t('search.enrichAndExport')}
+          </Link>
+        </div>
       </div>
       <MatchCountLine count={search.count} />
       <ResultsTable results={search.results} />

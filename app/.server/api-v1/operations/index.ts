@@ -5,6 +5,7 @@ import { exportDataOperations } from './export-data.ts'
 import { exportOperations } from './exports.ts'
 import { previewOperations } from './previews.ts'
 import { referenceOperations } from './reference.ts'
+import { savedSearchOperations } from './saved-searches.ts'
 import { webhookOperations } from './webhooks.ts'
 
-export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...previewOperations, ...exportOperations, ...exportDataOperations, ...doNotContactOperations, ...webhookOperations]
+export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...previewOperations, ...exportOperations, ...exportDataOperations, ...doNotContactOperations, ...webhookOperations, ...savedSearchOperations]

@@ -1,0 +1,127 @@
+// Saved searches as their owner reads and changes them: every query runs as the user (withUser), so row-level
+// security decides what exists and another user's id is simply not found.
+import { sql, type Transaction } from 'kysely'
+import type { SessionUser } from '#app/.server/auth.ts'
+import { withUser, type Database } from '#app/.server/db.ts'
+import { isUuid } from '#app/domain/ids.ts'
+import type { SearchFilters } from '#app/domain/search-filters.ts'
+import type { SearchCriteria } from '#app/domain/search.ts'
+import { DEFAULT_TIME_ZONE, nextRunAfter, type SavedSearch, type Schedule } from '#app/domain/saved-searches.ts'
+import type { UpdateSavedSearch } from '#app/domain/saved-search-commands.ts'
+import { scheduleOf, toSavedSearch, SAVED_SEARCH_COLUMNS } from './view.ts'
+
+export interface NewSavedSearch {
+  name: string
+  criteria: SearchCriteria
+  filters: SearchFilters
+  enrichments: string[]
+  preset: string
+  maxLeads: number | null
+  lang: 'fr' | 'en'
+  timeZone?: string
+}
+
+function selectSaved(trx: Transaction<Database>) {
+  return trx.selectFrom('saved_searches as s').leftJoin('exports as e', 'e.id', 's.last_export_id').select(SAVED_SEARCH_COLUMNS)
+}
+
+export async function createSavedSearch(user: SessionUser, input: NewSavedSearch): Promise<string> {
+  const { sector, country, countryCode, region, department, city } = input.criteria
+  const row = await withUser(user.claims, (trx) =>
+    trx
+      .insertInto('saved_searches')
+      .values({
+        user_id: user.id,
+        name: input.name,
+        criteria: { sector, country, ...(countryCode ? { countryCode } : {}), region, department, city },
+        filters: { ...input.filters },
+        enrichments: input.enrichments,
+        preset: input.preset,
+        max_leads: input.maxLeads,
+        lang: input.lang,
+        time_zone: input.timeZone ?? DEFAULT_TIME_ZONE,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  )
+  return row.id
+}
+
+/** A page of the user's saved searches, newest first, after the (created_at, id) of the previous page's last. */
+export async function listSavedSearches(user: SessionUser, { limit = 100, after }: { limit?: number; after?: readonly [string, string] | null } = {}): Promise<SavedSearch[]> {
+  const rows = await withUser(user.claims, (trx) => {
+    let query = selectSaved(trx).where('s.user_id', '=', user.id)
+    if (after) query = query.where(sql<boolean>`(s.created_at, s.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
+    return query.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute()
+  })
+  return rows.map(toSavedSearch)
+}
+
+export async function getSavedSearch(user: SessionUser, id: string): Promise<SavedSearch | null> {
+  if (!isUuid(id)) return null
+  const row = await withUser(user.claims, (trx) => selectSaved(trx).where('s.id', '=', id).executeTakeFirst())
+  return row ? toSavedSearch(row) : null
+}
+
+/** The next run of a schedule, from now; none while paused. */
+function nextRun(schedule: Schedule, paused: boolean, now: Date): Date | null {
+  return paused ? null : nextRunAfter(schedule, now)
+}
+
+export async function updateSavedSearch(user: SessionUser, id: string, input: UpdateSavedSearch, { lang, now = new Date() }: { lang: 'fr' | 'en'; now?: Date }): Promise<boolean> {
+  if (!isUuid(id)) return false
+  const schedule: Schedule = {
+    kind: input.scheduleKind,
+    weekday: input.scheduleKind === 'weekly' ? (input.weekday ?? null) : null,
+    day: input.scheduleKind === 'monthly' ? (input.day ?? null) : null,
+    hour: input.hour,
+    timeZone: input.timeZone,
+  }
+  return withUser(user.claims, async (trx) => {
+    const current = await trx.selectFrom('saved_searches').select('paused').where('id', '=', id).forUpdate().executeTakeFirst()
+    if (!current) return false
+    await trx
+      .updateTable('saved_searches')
+      .set({
+        name: input.name,
+        enrichments: input.options,
+        preset: input.preset,
+        max_leads: input.maxLeads ?? null,
+        credit_budget: input.creditBudget ?? null,
+        lang,
+        schedule_kind: schedule.kind,
+        schedule_weekday: schedule.weekday,
+        schedule_day: schedule.day,
+        schedule_hour: schedule.hour,
+        time_zone: schedule.timeZone,
+        next_run_at: nextRun(schedule, current.paused, now),
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute()
+    return true
+  })
+}
+
+/** Pause (no run until resumed) or resume (the next run counted from now, so missed dates are not run at once). */
+export async function setPaused(user: SessionUser, id: string, paused: boolean, now = new Date()): Promise<boolean> {
+  if (!isUuid(id)) return false
+  return withUser(user.claims, async (trx) => {
+    const row = await trx
+      .selectFrom('saved_searches')
+      .select(['schedule_kind', 'schedule_weekday', 'schedule_day', 'schedule_hour', 'time_zone'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst()
+    if (!row) return false
+    const schedule = scheduleOf(row)
+    await trx.updateTable('saved_searches').set({ paused, next_run_at: nextRun(schedule, paused, now), updated_at: now }).where('id', '=', id).execute()
+    return true
+  })
+}
+
+export async function deleteSavedSearch(user: SessionUser, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false
+  const result = await withUser(user.claims, (trx) => trx.deleteFrom('saved_searches').where('id', '=', id).executeTakeFirst())
+  return result.numDeletedRows > 0n
+}

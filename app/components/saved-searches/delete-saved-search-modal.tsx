@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next'
+import { Form, Link } from 'react-router'
+import { useIsPending } from '#app/utils/misc.ts'
+import { Button, buttonClasses } from '../ui/button.tsx'
+import { CloseIcon, Modal } from '../ui/modal.tsx'
+
+/** Delete confirmation, reachable by URL (?delete=<id>) so it works without JavaScript. */
+export function DeleteSavedSearchModal({ id, name, closeHref }: { id: string; name: string; closeHref: string }) {
+  const { t } = useTranslation()
+  const pending = useIsPending({ intent: 'delete' })
+  return (
+    <Modal
+      title={t('savedSearches.deleteTitle')}
+      description={`${name} — ${t('savedSearches.deleteBody')}`}
+      size="sm"
+      closeControl={
+        <Link to={closeHref} replace preventScrollReset className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+          <CloseIcon />
+        </Link>
+      }
+    >
+      <Form method="post" action="/saved-searches" className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <input type="hidden" name="id" value={id} />
+        <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+          {t('common.cancel')}
+        </Link>
+        <Button type="submit" name="intent" value="delete" variant="danger" pending={pending}>
+          {t('savedSearches.deleteConfirm')}
+        </Button>
+      </Form>
+    </Modal>
+  )
+}

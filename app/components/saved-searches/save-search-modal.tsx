@@ -1,0 +1,131 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link, useLocation } from 'react-router'
+import { applyToggleRules, EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
+import type { SearchCriteria } from '#app/domain/search.ts'
+import { useLazyValidation } from '#app/utils/lazy-validation.ts'
+import { useHydrated, useIsPending } from '#app/utils/misc.ts'
+import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
+import { EnrichmentToggles } from '../exports/enrichment-toggles.tsx'
+import { FilterFields } from '../exports/filter-fields.tsx'
+import type { FilterValues } from '../search/search-filters-panel.tsx'
+import { Alert } from '../ui/alert.tsx'
+import { Button, buttonClasses } from '../ui/button.tsx'
+import { Field } from '../ui/field.tsx'
+import { CloseIcon, Modal } from '../ui/modal.tsx'
+import { PresetChoice } from './preset-choice.tsx'
+
+const loadSchema = () => import('#app/domain/saved-search-commands.ts').then((module) => module.SaveSearchSchema)
+
+export interface SaveSearchFormState {
+  result?: SubmissionResult<string[]>
+  error?: string
+}
+
+const DEFAULT_OPTIONS: EnrichmentOptions = { ...NO_ENRICHMENT, phone: true, website: true, email: true }
+
+/** The values a refused post sent, so the dialog renders again as the user left it. */
+function sentValue(result: SubmissionResult<string[]> | undefined, name: string): unknown {
+  return (result?.initialValue as Record<string, unknown> | undefined)?.[name]
+}
+
+/** "Save this search": a name, the enrichments, the file's columns and a cap; posts to the search route's action. */
+export function SaveSearchModal({
+  criteria,
+  filters,
+  france,
+  defaultName,
+  closeHref,
+  last,
+}: {
+  criteria: SearchCriteria
+  filters: FilterValues
+  france: boolean
+  defaultName: string
+  closeHref: string
+  last?: SaveSearchFormState
+}) {
+  const { t } = useTranslation()
+  const formAction = useOwnFormAction()
+  const pending = useIsPending({ intent: 'save-search', formAction })
+  const sentOptions = sentValue(last?.result, 'options')
+  const [options, setOptions] = useState<EnrichmentOptions>(() =>
+    applyToggleRules(sentOptions ? optionsFromValues([sentOptions].flat() as string[], { france }) : { ...DEFAULT_OPTIONS, admin_fr_info: france }, { france }),
+  )
+  const formRef = useTypedBeforeHydration((typed) => {
+    const chosen = typed.get('options')
+    if (chosen) setOptions(optionsFromValues(chosen, { france }))
+  })
+  const [form, fields] = useForm({
+    id: 'save-search-form',
+    lastResult: last?.result,
+    defaultValue: { name: defaultName, preset: 'all' },
+    ...useLazyValidation('save-search-form', loadSchema, { shouldValidate: 'onSubmit', shouldRevalidate: 'onInput' }),
+  })
+  const translate = (errors?: string[]) => errors?.map((key) => t(key, { max: EXPORT_NAME_MAX }))
+  return (
+    <Modal
+      title={t('savedSearches.save.title')}
+      description={t('savedSearches.save.description')}
+      size="lg"
+      closeControl={
+        <Link to={closeHref} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+          <CloseIcon />
+        </Link>
+      }
+    >
+      <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
+        <CommandFields criteria={criteria} filters={filters} />
+        {last?.error ? <Alert tone="error">{last.error}</Alert> : null}
+        <Field
+          label={t('savedSearches.save.name')}
+          errors={translate(fields.name.errors)}
+          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), maxLength: EXPORT_NAME_MAX, autoComplete: 'off', autoFocus: true }}
+        />
+        <div>
+          <EnrichmentToggles value={options} onChange={setOptions} france={france} />
+          {fields.options.errors?.length ? <p className="mt-1.5 text-sm text-red-600">{translate(fields.options.errors)?.join(' ')}</p> : null}
+        </div>
+        <PresetChoice name={fields.preset.name} defaultValue={String(sentValue(last?.result, 'preset') ?? 'all')} />
+        <Field
+          label={t('savedSearches.save.maxLeads')}
+          hint={t('savedSearches.save.maxLeadsHint')}
+          errors={translate(fields.maxLeads.errors)}
+          inputProps={{ ...getInputProps(fields.maxLeads, { type: 'text' }), inputMode: 'numeric', autoComplete: 'off', className: 'sm:max-w-48' }}
+        />
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-4 sm:flex-row sm:justify-end">
+          <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+            {t('common.cancel')}
+          </Link>
+          <Button type="submit" pending={pending}>
+            {pending ? t('savedSearches.save.submitting') : t('savedSearches.save.submit')}
+          </Button>
+        </div>
+      </Form>
+    </Modal>
+  )
+}
+
+/** What the command carries besides the user's choices: the search, its filters, and the browser's time zone. */
+function CommandFields({ criteria, filters }: { criteria: SearchCriteria; filters: FilterValues }) {
+  const hydrated = useHydrated()
+  return (
+    <>
+      <input type="hidden" name="intent" value="save-search" />
+      {hydrated ? <input type="hidden" name="timeZone" value={Intl.DateTimeFormat().resolvedOptions().timeZone} /> : null}
+      <FilterFields values={filters} />
+      {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
+        <input key={key} type="hidden" name={key} value={criteria[key]} />
+      ))}
+    </>
+  )
+}
+
+/** The page's own URL (search + save=1): without JavaScript a refused post renders the search and this dialog again. */
+function useOwnFormAction() {
+  const location = useLocation()
+  const pageSearch = new URLSearchParams(location.search)
+  pageSearch.delete('index')
+  return `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
+}

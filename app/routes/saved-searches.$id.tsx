@@ -1,0 +1,87 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, isRouteErrorResponse, Link, redirect, useActionData } from 'react-router'
+import type { Route } from './+types/saved-searches.$id'
+import type { AppHandle } from './app-layout.tsx'
+import { requireUser } from '#app/.server/auth.ts'
+import { getLocale } from '#app/.server/i18n.ts'
+import { getSavedSearch, updateSavedSearch } from '#app/.server/saved-searches/store.ts'
+import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
+import { SavedSearchForm } from '#app/components/saved-searches/saved-search-form.tsx'
+import { buttonClasses } from '#app/components/ui/button.tsx'
+import { isFrance, optionsFromValues, selectedTypes } from '#app/domain/enrichment.ts'
+import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
+
+export const handle: AppHandle = { titleKey: 'pages.savedSearchEdit' }
+
+async function loadOwn(request: Request, context: Route.LoaderArgs['context'], id: string) {
+  const user = await requireUser(context, request)
+  const saved = await getSavedSearch(user, id)
+  // Someone else's, or none: the same 404 (ids are not confirmed to exist).
+  if (!saved) throw data(null, { status: 404 })
+  return { user, saved }
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { saved } = await loadOwn(request, context, params.id)
+  const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
+  const category = saved.criteria.sector ? getCategory(saved.criteria.sector) : null
+  return {
+    saved,
+    categoryLabel: category ? labelOf(category, lang) : saved.criteria.sector,
+    france: isFrance(saved.criteria.country, saved.criteria.countryCode),
+    // The runtime's canonical zones leave out UTC (and any alias a browser may have given): add them so the saved one is offered.
+    timeZones: [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', saved.schedule.timeZone])].sort(),
+  }
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { user, saved } = await loadOwn(request, context, params.id)
+  const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
+  const submission = parseWithZod(await request.formData(), { schema: UpdateSavedSearchSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  // The toggle rules, as an export applies them (technologies needs website, registry data only in France).
+  const options = selectedTypes(optionsFromValues(submission.value.options, { france: isFrance(saved.criteria.country, saved.criteria.countryCode) }))
+  if (options.length === 0) return data({ result: submission.reply({ fieldErrors: { options: ['savedSearches.errors.noEnrichment'] } }) }, { status: 400 })
+  if (!(await updateSavedSearch(user, saved.id, { ...submission.value, options }, { lang }))) throw data(null, { status: 404 })
+  throw redirect('/saved-searches?updated=1')
+}
+
+export default function SavedSearchEditRoute({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation()
+  const actionData = useActionData<typeof action>()
+  const { saved, categoryLabel, france, timeZones } = loaderData
+  const place = [saved.criteria.city, saved.criteria.department, saved.criteria.region, saved.criteria.country].filter(Boolean).join(' · ')
+  return (
+    <section className="mx-auto max-w-3xl space-y-6">
+      <Link to="/saved-searches" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
+        <span aria-hidden="true">←</span> {t('savedSearches.editPage.back')}
+      </Link>
+      <div>
+        <h1 className="text-2xl font-semibold break-words text-slate-900">{t('savedSearches.editPage.title', { name: saved.name })}</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          {t('savedSearches.editPage.searchLine', { category: categoryLabel || t('search.allSectors'), place })}
+        </p>
+        <p className="mt-1 text-xs text-slate-500">{t('savedSearches.editPage.searchHint')}</p>
+      </div>
+      <SavedSearchForm saved={saved} france={france} timeZones={timeZones} lastResult={actionData?.result} />
+    </section>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation()
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  if (!notFound) console.error(error)
+  return (
+    <section className="mx-auto max-w-xl">
+      <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200" role="alert">
+        <h1 className="text-lg font-semibold text-slate-900">{notFound ? t('savedSearches.errors.notFound') : t('savedSearches.title')}</h1>
+        {notFound ? null : <p className="mt-1 text-sm text-slate-600">{t('errorPage.body')}</p>}
+        <Link to="/saved-searches" className={buttonClasses({ className: 'mt-6' })}>
+          {t('savedSearches.editPage.back')}
+        </Link>
+      </div>
+    </section>
+  )
+}
