@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoA11yViolations } from './support/a11y.ts'
 import { signUpViaRequest } from './support/http.ts'
+import { readLatestEmail } from './support/outbox.ts'
 import { uniqueEmail } from './support/users.ts'
 
 // A village-sized demo search: every business fits in one run, so a second run finds none.
@@ -38,7 +39,8 @@ test.describe('saved searches', () => {
   test.use({ viewport: { width: 1440, height: 900 }, timezoneId: 'America/New_York' })
 
   test('save → list → run now twice (the second free and empty) → schedule → pause → delete', async ({ page, baseURL }, testInfo) => {
-    await signUpViaRequest(page, baseURL, { email: uniqueEmail('saved', testInfo) })
+    const email = uniqueEmail('saved', testInfo)
+    await signUpViaRequest(page, baseURL, { email })
     const dialog = await saveSearch(page, '', EN)
     await expectNoA11yViolations(page)
     // A refused post keeps the dialog and what was chosen.
@@ -65,6 +67,11 @@ test.describe('saved searches', () => {
     await page.goto('/saved-searches')
     await expect(card.getByTestId('last-run')).toContainText(/\d+ new since the last run\s*· \d+ credits?/)
     await expect(card.getByTestId('last-run')).not.toContainText('0 new businesses')
+    // The owner is told by email (the local mailbox here), with the count and a link to the run's export.
+    const told = await readLatestEmail(email)
+    expect(told.subject).toBe('“Bakeries Plouguerneau”: new businesses found')
+    expect(told.text).toMatch(/Saved search “Bakeries Plouguerneau” found \d+ new business/)
+    expect(told.link).toMatch(/\/exports\/[0-9a-f-]{36}$/)
 
     // Second run right after: nothing new, nothing charged.
     await card.getByRole('button', { name: 'Run now' }).click()

@@ -213,7 +213,7 @@ describe('delivery', () => {
       await admin.query(`update public.exports set status = 'completed', completed_at = now() where id = $1`, [created[0]!.id])
       const [run] = await receiver.waitFor('/runs', 1)
       const [done] = await receiver.waitFor('/exports', 1)
-      const event = verifyDelivery(runs.secret, run!) as { type: string; data: { export: { id: string; saved_search_id: string } } }
+      const event = verifyDelivery(runs.secret, run!) as unknown as { type: string; data: { export: { id: string; saved_search_id: string } } }
       expect(event.type).toBe('saved_search.run_completed')
       expect(event.data.export).toMatchObject({ id: created[0]!.id, saved_search_id: savedSearchId })
       expect(verifyDelivery(exports.secret, done!)).toMatchObject({ type: 'export.completed' })
