@@ -70,7 +70,13 @@ function EstablishmentTable({ establishments }: { establishments: Establishment[
   const format = useFormatters()
   const headers = ['name', 'siret', 'address', 'activity', 'headcount', 'legalForm', 'created', 'directors'] as const
   return (
-    <div className="hidden overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 md:block">
+    // Focusable: a keyboard user scrolls the table sideways when it is wider than the screen.
+    <div
+      role="region"
+      aria-label={t('companies.results.caption')}
+      tabIndex={0}
+      className="hidden overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 md:block"
+    >
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="companies-table">
         <caption className="sr-only">{t('companies.results.caption')}</caption>
         <thead className="bg-slate-50">
