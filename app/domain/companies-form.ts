@@ -16,7 +16,7 @@ const text = z.string().trim().max(TEXT_MAX).catch('')
 /** A repeated parameter; an unknown value is refused (400), not dropped, so the user sees which filter was wrong. */
 const list = <T extends z.ZodType<string>>(item: T) => z.array(item).max(100)
 
-export const companiesQuerySchema = z.object({
+const companiesQuerySchema = z.object({
   /** A category (id or label): expands to its NAF codes. */
   sector: text,
   /** NAF codes already chosen (checkboxes). */

@@ -120,8 +120,9 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
       ) : null}
       {search?.status === 'ok' ? (
         <>
-          <CompaniesResults total={search.result.total} capped={search.result.capped} establishments={search.result.establishments} />
-          <CoveragePanel coverage={search.result.total > 0 ? search.result.coverage : null} />
+          <CompaniesResults total={search.result.total} capped={search.result.capped} establishments={search.result.establishments}>
+            {search.result.total > 0 ? <CoveragePanel coverage={search.result.coverage} /> : null}
+          </CompaniesResults>
           {/* "Export these companies" (issue 22 item 4) goes here, under the preview and its coverage. */}
         </>
       ) : null}

@@ -72,6 +72,9 @@ for (const language of ['en', 'fr'] as const) {
       await expect(panel.getByTestId('coverage-withWebsite')).toHaveText(text.website)
       await expectNoA11yViolations(page)
       await page.screenshot({ path: testInfo.outputPath(`companies-${language}-${width}.png`), fullPage: true })
+      await page.locator('form[action="/companies"]').screenshot({ path: testInfo.outputPath(`companies-${language}-${width}-form.png`) })
+      await panel.screenshot({ path: testInfo.outputPath(`companies-${language}-${width}-coverage.png`) })
+      await rows.nth(1).screenshot({ path: testInfo.outputPath(`companies-${language}-${width}-row.png`) })
 
       // The search is its URL: opened again, it shows the same count.
       const total = await page.getByTestId('companies-total').textContent()

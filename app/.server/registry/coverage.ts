@@ -23,7 +23,7 @@ import { registryPlaceCriteria } from './place.ts'
 import type { LabelledEstablishment, RegistrySearchClient } from './search.ts'
 
 /** 4 registry pages of 25. */
-export const COVERAGE_SAMPLE_MAX = 100
+const COVERAGE_SAMPLE_MAX = 100
 /** Map businesses read per activity: enough for a department's bakeries, bounded for a real source. */
 const MAP_BUSINESSES_PER_CATEGORY = 1_500
 /** Activities looked up on the map for a set of NAF codes (each is one source search). */
@@ -50,7 +50,7 @@ function legalNameExtends(legalName: string, tradeName: string): boolean {
 const streetNumber = (address: string | null) => /^\s*(\d+)/.exec(address ?? '')?.[1] ?? null
 
 /** The map business that is this establishment, if any (see the module comment). */
-export function findOnMap(establishment: LabelledEstablishment, businesses: readonly Business[]): Business | null {
+function findOnMap(establishment: LabelledEstablishment, businesses: readonly Business[]): Business | null {
   const city = establishment.city ? normalizeName(establishment.city) : null
   const near = businesses.filter((business) =>
     establishment.postalCode && business.postalCode ? business.postalCode === establishment.postalCode : city !== null && business.city !== null && normalizeName(business.city) === city,

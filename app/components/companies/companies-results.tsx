@@ -7,8 +7,9 @@ type Establishment = Pick<
 > & { activityLabel: string | null; legalFormLabel: string | null }
 
 /** The registry's total ("10 000+" once capped) and its first 20 establishments: a table when wide, cards when narrow. */
-export function CompaniesResults({ total, capped, establishments }: { total: number; capped: boolean; establishments: Establishment[] }) {
+export function CompaniesResults({ total, capped, establishments, children }: { total: number; capped: boolean; establishments: Establishment[]; children?: React.ReactNode }) {
   const { t, i18n } = useTranslation()
+  const demo = establishments.some((e) => e.demo)
   const count = `${new Intl.NumberFormat(i18n.language).format(total)}${capped ? '+' : ''}`
   return (
     <section aria-labelledby="companies-results-title" className="space-y-3">
@@ -16,8 +17,15 @@ export function CompaniesResults({ total, capped, establishments }: { total: num
         <h2 id="companies-results-title" className="text-lg font-semibold text-slate-900" data-testid="companies-total">
           {t('companies.results.total', { count: total, formatted: count })}
         </h2>
-        {establishments.length ? <p className="text-sm text-slate-500">{t('companies.results.preview', { count: establishments.length })}</p> : null}
+        {establishments.length ? (
+          <p className="flex items-center gap-2 text-sm text-slate-500">
+            {/* Every row of a demo answer is generated: said once, beside the rows. */}
+            {demo ? <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200">{t('app.demoData')}</span> : null}
+            {t('companies.results.preview', { count: establishments.length })}
+          </p>
+        ) : null}
       </div>
+      {children}
       {establishments.length === 0 ? (
         <p className="rounded-2xl bg-white p-5 text-sm text-slate-600 shadow-sm ring-1 ring-slate-200">{t('companies.results.none')}</p>
       ) : (
@@ -36,7 +44,6 @@ function useFormatters() {
   return {
     name: (e: Establishment) => e.name ?? t('companies.results.withheldName'),
     address: (e: Establishment) => e.address ?? ([e.postalCode, e.city].filter(Boolean).join(' ') || '—'),
-    activity: (e: Establishment) => [e.activityCode, e.activityLabel].filter(Boolean).join(' · ') || '—',
     headcount: (e: Establishment) => (e.headcountBand ? t(`companies.headcountBands.${e.headcountBand}`) : '—'),
     created: (e: Establishment) => (e.creationDate ? dates.format(new Date(`${e.creationDate}T00:00:00Z`)) : '—'),
     siret: (e: Establishment) => (e.siret ?? e.siren).replace(/^(\d{3})(\d{3})(\d{3})(\d{5})?$/, (_, a, b, c, d) => [a, b, c, d].filter(Boolean).join(' ')),
@@ -60,9 +67,15 @@ function Directors({ establishment }: { establishment: Establishment }) {
   )
 }
 
-function DemoMark({ establishment }: { establishment: Establishment }) {
-  const { t } = useTranslation()
-  return establishment.demo ? <span className="ml-2 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200">{t('app.demoData')}</span> : null
+/** The NAF code, then its label in smaller type (the label repeats down a one-activity list). */
+function Activity({ establishment }: { establishment: Establishment }) {
+  if (!establishment.activityCode) return <span className="text-slate-400">—</span>
+  return (
+    <>
+      <span className="tabular-nums">{establishment.activityCode}</span>
+      {establishment.activityLabel ? <span className="block text-xs text-slate-500">{establishment.activityLabel}</span> : null}
+    </>
+  )
 }
 
 function EstablishmentTable({ establishments }: { establishments: Establishment[] }) {
@@ -82,7 +95,7 @@ function EstablishmentTable({ establishments }: { establishments: Establishment[
         <thead className="bg-slate-50">
           <tr>
             {headers.map((header) => (
-              <th key={header} scope="col" className="px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              <th key={header} scope="col" className="px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase">
                 {t(`companies.columns.${header}`)}
               </th>
             ))}
@@ -91,17 +104,18 @@ function EstablishmentTable({ establishments }: { establishments: Establishment[
         <tbody className="divide-y divide-slate-100">
           {establishments.map((e) => (
             <tr key={e.siret ?? e.siren} className="align-top">
-              <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+              <th scope="row" className="min-w-44 px-3 py-3 text-left font-medium text-slate-900">
                 {format.name(e)}
-                <DemoMark establishment={e} />
               </th>
-              <td className="px-4 py-3 whitespace-nowrap text-slate-700 tabular-nums">{format.siret(e)}</td>
-              <td className="px-4 py-3 text-slate-700">{format.address(e)}</td>
-              <td className="px-4 py-3 text-slate-700">{format.activity(e)}</td>
-              <td className="px-4 py-3 text-slate-700">{format.headcount(e)}</td>
-              <td className="px-4 py-3 text-slate-700">{e.legalFormLabel ?? '—'}</td>
-              <td className="px-4 py-3 whitespace-nowrap text-slate-700">{format.created(e)}</td>
-              <td className="px-4 py-3 text-slate-700">
+              <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{format.siret(e)}</td>
+              <td className="min-w-40 px-3 py-3 text-slate-700">{format.address(e)}</td>
+              <td className="min-w-40 px-3 py-3 text-slate-700">
+                <Activity establishment={e} />
+              </td>
+              <td className="min-w-24 px-3 py-3 text-slate-700">{format.headcount(e)}</td>
+              <td className="min-w-36 px-3 py-3 text-slate-700">{e.legalFormLabel ?? '—'}</td>
+              <td className="px-3 py-3 whitespace-nowrap text-slate-700">{format.created(e)}</td>
+              <td className="min-w-32 px-3 py-3 text-slate-700">
                 <Directors establishment={e} />
               </td>
             </tr>
@@ -118,7 +132,7 @@ function EstablishmentCards({ establishments }: { establishments: Establishment[
   const rows: Array<[string, (e: Establishment) => React.ReactNode]> = [
     ['siret', format.siret],
     ['address', format.address],
-    ['activity', format.activity],
+    ['activity', (e) => <Activity establishment={e} />],
     ['headcount', format.headcount],
     ['legalForm', (e) => e.legalFormLabel ?? '—'],
     ['created', format.created],
@@ -130,7 +144,6 @@ function EstablishmentCards({ establishments }: { establishments: Establishment[
         <li key={e.siret ?? e.siren} className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
           <p className="font-medium break-words text-slate-900">
             {format.name(e)}
-            <DemoMark establishment={e} />
           </p>
           <dl className="mt-3 space-y-2 border-t border-slate-100 pt-3 text-sm">
             {rows.map(([key, value]) => (
