@@ -44,11 +44,12 @@ function placeOf(query: CompaniesQuery): { ok: true; place: RegistryPlace } | { 
   if (query.department && (!department || (region && department.region !== region.code))) return { ok: false, field: 'department', messageKey: 'search.errors.location.unknownDepartment' }
   if (query.city) {
     const scope = { ...(region && { regionCode: region.code }), ...(department && { departmentCode: department.code }) }
+    // Five digits are read as a postcode first (what people type), then as a commune's INSEE code.
+    const postcode = /^\d{5}$/.test(query.city) ? findCommune(query.city, scope, (c) => c.codesPostaux.includes(query.city)) : undefined
+    if (postcode) return { ok: true, place: { kind: 'postcode', code: query.city } }
     const commune = findCommune(query.city, scope)
     if (!commune) return { ok: false, field: 'city', messageKey: 'search.errors.location.unknownCity' }
-    // Five digits that name no commune's INSEE code are a postcode: the registry filters on it as such.
-    const postcode = /^\d{5}$/.test(query.city) && commune.code !== query.city
-    return { ok: true, place: postcode ? { kind: 'postcode', code: query.city } : { kind: 'commune', code: commune.code } }
+    return { ok: true, place: { kind: 'commune', code: commune.code } }
   }
   if (department) return { ok: true, place: { kind: 'department', code: department.code } }
   if (region) return { ok: true, place: { kind: 'region', code: region.code } }
