@@ -91,7 +91,7 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
   const { search } = loaderData
   const pending = navigation.state === 'loading' && navigation.location.pathname === '/companies'
   const errors: CompaniesFieldErrors = search?.status === 'error' && search.field ? { [search.field]: search.message } : {}
-  const demo = search?.status === 'ok' && (search.result.coverage?.source === 'demo' || search.result.establishments.some((e) => e.demo))
+  const demo = search?.status === 'ok' && search.result.establishments.some((e) => e.demo)
   return (
     <section className="mx-auto max-w-7xl space-y-6">
       <div>

@@ -37,7 +37,7 @@ describe('searchCompanies', () => {
     expect(outcome.total).toBeGreaterThan(20)
     expect(outcome.establishments).toHaveLength(20)
     for (const establishment of outcome.establishments) expect(establishment).toMatchObject({ activityCode: '10.71C', headcountBand: '02', demo: true })
-    expect(outcome.coverage?.onMap.sample).toBe(Math.min(100, outcome.total))
+    expect(outcome.coverage).toMatchObject({ onMap: { sample: Math.min(100, outcome.total) }, source: 'demo' })
   })
 
   it('reads a NAF code picked by label and a postcode', async () => {
@@ -55,5 +55,14 @@ describe('searchCompanies', () => {
     expect(await searchCompanies(query('run=1&naf=10.71C&region=Bretagne&department=69'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'department' })
     expect(await searchCompanies(query('run=1&naf=10.71C&department=29&city=Lyon'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'city' })
     expect(await searchCompanies(query('run=1&naf=10.71C&region=Bretagne'), { plan: 'basic', lang, client: client() })).toMatchObject({ ok: false, status: 403, plan: true, messageKey: 'search.plan.requiresDepartment' })
+  })
+})
+
+describe('searchCompanies without an activity', () => {
+  it('counts every activity of the place but does not read the whole map for the coverage', async () => {
+    const outcome = await searchCompanies(query('run=1&active=1&city=29160'), { plan: 'free_trial', lang: 'en', client: client() })
+    if (!outcome.ok) throw new Error(outcome.messageKey)
+    expect(outcome.total).toBeGreaterThan(0)
+    expect(outcome.coverage).toBe('needs_activity')
   })
 })

@@ -16,7 +16,15 @@ import { previewRegistry } from './preview.ts'
 import { createRegistrySearchClient, RegistrySearchError, type LabelledEstablishment, type RegistrySearchClient } from './search.ts'
 
 export type CompaniesSearchOutcome =
-  | { ok: true; total: number; capped: boolean; establishments: LabelledEstablishment[]; coverage: MapCoverage | null; nafCodes: string[] }
+  | {
+      ok: true
+      total: number
+      capped: boolean
+      establishments: LabelledEstablishment[]
+      /** null: could not be measured this time; needs_activity: every activity at once is not looked up on the map. */
+      coverage: MapCoverage | 'needs_activity' | null
+      nafCodes: string[]
+    }
   | { ok: false; status: number; messageKey: string; field?: CompaniesField; plan?: boolean; nafCodes: string[] }
 
 let defaultClient: RegistrySearchClient | undefined
@@ -34,8 +42,10 @@ export async function searchCompanies(
     const field = preview.error === 'invalid_location' ? ('city' as const) : undefined
     return { ok: false, status: preview.status, messageKey: preview.messageKey, plan: preview.error === 'plan', nafCodes, ...(field && { field }) }
   }
-  let coverage: MapCoverage | null = null
-  if (preview.total > 0) {
+  let coverage: MapCoverage | 'needs_activity' | null = null
+  // Without an activity the map would be read for every kind of business of the place: too costly for a real source.
+  if (nafCodes.length === 0) coverage = 'needs_activity'
+  else if (preview.total > 0) {
     try {
       coverage = await registryCoverage(filters, { total: preview.total, sector: query.sector, lang, client: registry, signal })
     } catch (error) {

@@ -3,14 +3,16 @@ import { shareInPoints, type MapCoverage, type ShareEstimate } from '#app/domain
 import { Meter } from '../ui/meter.tsx'
 
 /** How much of the registry's set the map source shows, and with a website: estimates with their margin, or counts. */
-export function CoveragePanel({ coverage }: { coverage: MapCoverage | null }) {
+export function CoveragePanel({ coverage }: { coverage: MapCoverage | 'needs_activity' | null }) {
   const { t } = useTranslation()
   return (
     <section aria-labelledby="coverage-title" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" data-testid="coverage-panel">
       <h2 id="coverage-title" className="text-base font-semibold text-slate-900">
         {t('companies.coverage.title')}
       </h2>
-      {coverage ? (
+      {coverage === 'needs_activity' ? (
+        <p className="mt-1 text-sm text-slate-600">{t('companies.coverage.needsActivity')}</p>
+      ) : coverage ? (
         <>
           <p className="mt-1 text-sm text-slate-600">{t(coverage.source === 'demo' ? 'companies.coverage.introDemo' : 'companies.coverage.intro')}</p>
           <div className="mt-4 grid gap-4 md:grid-cols-2">
