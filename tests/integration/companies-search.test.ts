@@ -51,6 +51,9 @@ describe('searchCompanies', () => {
     const lang = 'en'
     expect(await searchCompanies(query('run=1&sector=not-a-category&department=29'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'sector', messageKey: 'companies.errors.unknownCategory' })
     expect(await searchCompanies(query('run=1&nafAdd=99.99Z&department=29'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'nafAdd', messageKey: 'companies.errors.unknownActivity' })
+    // Words of several labels are not guessed; words of one label are that activity.
+    expect(await searchCompanies(query('run=1&nafAdd=boulangerie&department=29'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'nafAdd' })
+    expect(await searchCompanies(query('run=1&nafAdd=boulangerie-p%C3%A2tisserie&department=29'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: true, nafCodes: ['10.71C'] })
     // A department outside the region chosen, and a commune outside the department.
     expect(await searchCompanies(query('run=1&naf=10.71C&region=Bretagne&department=69'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'department' })
     expect(await searchCompanies(query('run=1&naf=10.71C&department=29&city=Lyon'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'city' })

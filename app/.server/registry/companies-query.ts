@@ -23,12 +23,17 @@ export function nafLabelOf(code: string): string | null {
   return NAF_BY_CODE.get(code) ?? null
 }
 
-/** A code ("10.71C", "1071C", the picker's "10.71C — …") or a label typed in full, else null. */
+/** A code ("10.71C", "1071C", the picker's "10.71C — …"), a label, or words found in one label only; else null. */
 function nafCodeOf(value: string): string | null {
   const code = nafCodeIn(value)
   if (code) return NAF_BY_CODE.has(code) ? code : null
   const wanted = normalizeName(value)
-  return (wanted && NAF_SUBCLASSES.find((entry) => normalizeName(entry.label) === wanted)?.id) || null
+  if (!wanted) return null
+  const exact = NAF_SUBCLASSES.find((entry) => normalizeName(entry.label) === wanted)
+  if (exact) return exact.id
+  // Words of one label only ("boulangerie-pâtisserie"); words several labels share are refused, not guessed.
+  const partial = NAF_SUBCLASSES.filter((entry) => normalizeName(entry.label).includes(wanted))
+  return partial.length === 1 ? (partial[0]?.id ?? null) : null
 }
 
 export type CompaniesField = 'sector' | 'nafAdd' | 'region' | 'department' | 'city'

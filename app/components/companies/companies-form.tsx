@@ -122,7 +122,8 @@ function PlaceFields({ query, options, errors }: FieldsProps) {
           key={regionCode ?? 'all'}
           name={F.department}
           label={t('search.department')}
-          defaultValue={query.department}
+          // Another region chosen here: the department sent belongs to the old one.
+          defaultValue={region === query.region ? query.department : ''}
           placeholder={t('companies.form.anyDepartment')}
           error={errors.department}
           options={departments.map((d) => `${d.name} (${d.code})`)}
