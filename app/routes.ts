@@ -25,6 +25,7 @@ export default [
   layout('routes/app-layout.tsx', [
     index('routes/search.tsx', { id: 'search' }),
     route('search', 'routes/search.tsx', { id: 'search-alias' }),
+    route('companies', 'routes/companies.tsx'),
     route('exports', 'routes/exports.tsx'),
     route('exports/:id', 'routes/export-detail.tsx'),
     route('subscription', 'routes/subscription.tsx'),

@@ -1,6 +1,7 @@
 // Outline icons (24px grid, 1.6 stroke), decorative: the text beside them carries the meaning.
 const paths = {
   search: 'M21 21l-4.35-4.35M10.5 18a7.5 7.5 0 1 1 0-15 7.5 7.5 0 0 1 0 15z',
+  companies: 'M3 21h18M5 21V5a2 2 0 0 1 2-2h6a2 2 0 0 1 2 2v16m0-10h2a2 2 0 0 1 2 2v8M9 7h2m-2 4h2m-2 4h2',
   exports: 'M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2M12 4v11m0 0-4-4m4 4 4-4',
   subscription: 'M3 8h18M3 8a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8zm4 6h3',
   settings:

@@ -7,6 +7,7 @@ import { Icon, type IconName } from './icons.tsx'
 // `reloadDocument`: the API reference is a script-free page (root.tsx), loaded as a document, never rendered client-side.
 const NAV_ITEMS: Array<{ to: string; labelKey: string; icon: IconName; also?: string[]; reloadDocument?: boolean }> = [
   { to: '/', labelKey: 'nav.findLeads', icon: 'search', also: ['/search'] },
+  { to: '/companies', labelKey: 'nav.companies', icon: 'companies' },
   { to: '/saved-searches', labelKey: 'nav.savedSearches', icon: 'bookmark' },
   { to: '/exports', labelKey: 'nav.exports', icon: 'exports' },
   { to: '/subscription', labelKey: 'nav.subscription', icon: 'subscription' },
