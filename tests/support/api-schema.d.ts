@@ -638,23 +638,19 @@ export interface components {
         RegistryFilters: {
             /**
              * @description NAF rév. 2 activity codes (any of them); none: every activity.
-             * @default []
              * @example [
              *       "10.71C"
              *     ]
              */
-            naf_codes: string[];
+            naf_codes?: string[];
             /**
              * @description Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.
-             * @default {
-             *       "kind": "france"
-             *     }
              * @example {
              *       "kind": "department",
              *       "code": "29"
              *     }
              */
-            place: {
+            place?: {
                 /** @constant */
                 kind: "france";
             } | {
@@ -676,22 +672,16 @@ export interface components {
             };
             /**
              * @description INSEE headcount bands ("tranches d’effectif").
-             * @default []
              * @example [
              *       "01",
              *       "02"
              *     ]
              */
-            headcount_bands: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
-            /** @default [] */
-            legal_forms: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
-            /**
-             * @description Active establishments of active companies only (default).
-             * @default true
-             */
-            active_only: boolean;
-            /** @default [] */
-            labels: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
+            headcount_bands?: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
+            legal_forms?: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
+            /** @description Active establishments of active companies only (default). */
+            active_only?: boolean;
+            labels?: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
         };
         AddEnrichments: {
             enrichments: components["schemas"]["EnrichmentType"][];

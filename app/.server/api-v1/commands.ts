@@ -48,18 +48,21 @@ export function toSearchFilters(filters: ApiFilters | undefined): SearchFilters 
 
 const registryShape = registryFiltersSchema.shape
 
-/** The registry filters of `/companies` in the API's snake_case; their rules are registryFiltersSchema's. */
+/**
+ * The registry filters of `/companies` in the API's snake_case; their rules and defaults are registryFiltersSchema's
+ * (optional here so the document shows them as such).
+ */
 const ApiRegistryFiltersSchema = z
   .object({
-    naf_codes: registryShape.nafCodes.meta({ description: 'NAF rév. 2 activity codes (any of them); none: every activity.', example: ['10.71C'] }),
-    place: registryShape.place.meta({
+    naf_codes: registryShape.nafCodes.unwrap().optional().meta({ description: 'NAF rév. 2 activity codes (any of them); none: every activity.', example: ['10.71C'] }),
+    place: registryShape.place.unwrap().optional().meta({
       description: 'Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.',
       example: { kind: 'department', code: '29' },
     }),
-    headcount_bands: registryShape.headcountBands.meta({ description: 'INSEE headcount bands ("tranches d’effectif").', example: ['01', '02'] }),
-    legal_forms: registryShape.legalForms,
-    active_only: registryShape.activeOnly.meta({ description: 'Active establishments of active companies only (default).' }),
-    labels: registryShape.labels,
+    headcount_bands: registryShape.headcountBands.unwrap().optional().meta({ description: 'INSEE headcount bands ("tranches d’effectif").', example: ['01', '02'] }),
+    legal_forms: registryShape.legalForms.unwrap().optional(),
+    active_only: registryShape.activeOnly.unwrap().optional().meta({ description: 'Active establishments of active companies only (default).' }),
+    labels: registryShape.labels.unwrap().optional(),
   })
   .meta({
     id: 'RegistryFilters',
@@ -68,14 +71,14 @@ const ApiRegistryFiltersSchema = z
   })
 
 export function toRegistryFilters(filters: z.output<typeof ApiRegistryFiltersSchema>): RegistryFilters {
-  return {
+  return registryFiltersSchema.parse({
     nafCodes: filters.naf_codes,
     place: filters.place,
     headcountBands: filters.headcount_bands,
     legalForms: filters.legal_forms,
     activeOnly: filters.active_only,
     labels: filters.labels,
-  }
+  })
 }
 
 const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
