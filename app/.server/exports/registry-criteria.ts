@@ -8,15 +8,18 @@ import type { ResolvedCriteria } from '#app/.server/search/resolve-criteria.ts'
 import { allCategories } from '#app/.server/taxonomy/categories.ts'
 import type { RegistryFilters } from '#app/domain/registry-search.ts'
 
-/** The first category (by id, so always the same) listing one of the codes; '' (every activity) for none. */
-export function categoryForNafCodes(nafCodes: readonly string[]): string {
-  if (nafCodes.length === 0) return ''
+/** The categories listing one of the codes, by id (so always in the same order); none for no code. */
+export function categoriesForNafCodes(nafCodes: readonly string[]): string[] {
   const wanted = new Set(nafCodes)
-  const ids = allCategories()
+  return allCategories()
     .filter((category) => category.naf.some((code) => wanted.has(code)))
     .map((category) => category.id)
     .sort()
-  return ids[0] ?? ''
+}
+
+/** The first of them: the export's sector as stored; '' (every activity) for none. */
+export function categoryForNafCodes(nafCodes: readonly string[]): string {
+  return categoriesForNafCodes(nafCodes)[0] ?? ''
 }
 
 /** Null for a place our geography does not know. */
