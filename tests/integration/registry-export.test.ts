@@ -12,6 +12,7 @@ import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.t
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
 import { createExport } from '#app/.server/exports/service.ts'
+import { getExportDetail } from '#app/.server/exports/views.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
 import { createRegistryLimiter, registryLimiterKey } from '#app/.server/registry/limiter.ts'
 import { REGISTRY_MATCHED_ON_MAP, REGISTRY_NOT_ONLINE } from '#app/.server/registry/map-match.ts'
@@ -139,6 +140,15 @@ describe('registry-first export', () => {
     // Found on the map: the map's own business (its phone, site, rating), with the match's confidence.
     expect(online.every((lead) => !lead.place_id.startsWith('registry-') && (lead.admin_fr_info.confidence ?? 0) >= 0.5)).toBe(true)
     expect(online.filter((lead) => lead.phone !== null).length).toBeGreaterThan(online.length / 2)
+
+    // The export page says so on each lead (its registry cell), as the file's "Identified by" column does.
+    const pageSize = (await getExportDetail({ ...user }, firstExport, 1))!.leads.length
+    const index = first.findIndex((lead) => lead.admin_fr_info.matched_by === REGISTRY_NOT_ONLINE)
+    const pageNumber = Math.floor(index / pageSize) + 1
+    const page = (await getExportDetail({ ...user }, firstExport, pageNumber))!.leads.map((lead) => lead.notFoundOnline)
+    const start = (pageNumber - 1) * pageSize
+    expect(page).toEqual(first.slice(start, start + pageSize).map((lead) => lead.admin_fr_info.matched_by === REGISTRY_NOT_ONLINE))
+    expect(page).toContain(true)
 
     // The ledger holds exactly one credit per phone or website found; the registry data is free.
     const { used, charged } = await accounts(firstExport)

@@ -17,6 +17,11 @@ const MIN_CONFIDENCE = 0.5
 export const REGISTRY_MATCHED_ON_MAP = 'registry_map'
 export const REGISTRY_NOT_ONLINE = 'registry_not_online'
 
+/** Whether a stored leads.admin_fr_info is a registry-first lead the map did not know. */
+export function isNotFoundOnline(info: unknown): boolean {
+  return typeof info === 'object' && info !== null && (info as { matched_by?: unknown }).matched_by === REGISTRY_NOT_ONLINE
+}
+
 /** A business with the registry data its lead is recorded with (no second registry lookup). */
 export type RegistryCandidate = Business & { adminFrInfo: JsonObject }
 
