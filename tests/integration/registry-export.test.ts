@@ -26,6 +26,7 @@ import { registryFiltersSchema, type RegistryFilters } from '#app/domain/registr
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createApiUser } from '#tests/support/api-client.ts'
+import { closedPortUrl } from '#tests/support/closed-port.ts'
 
 let admin: pg.Pool
 let sites: DemoWebsites
@@ -202,5 +203,19 @@ describe('registry-first export', () => {
     expect(region.response.status).toBe(403)
     const { rows: count } = await admin.query<{ n: number }>('select count(*)::int as n from public.exports where user_id = $1', [apiUser.id])
     expect(count[0]!.n).toBe(1)
+  })
+
+  it('a registry that cannot be reached is retried by the queue, then fails the export resumable, nothing charged', async () => {
+    const down = await createUser()
+    const created = await createExport({ user: { ...down }, name: 'Registre injoignable', criteria: BLANK, registry: filters, enrichmentOptions: OPTIONS, idempotencyKey: randomUUID(), lang: 'fr' })
+    if (!created.ok) throw new Error(created.code)
+    const limiter = createRegistryLimiter({ pool: admin, key: 'closed.test', requestsPerSecond: 1000 })
+    const unreachable = createRegistrySearchClient({ baseUrl: await closedPortUrl(), pool: admin, limiter, cacheSeconds: 0, maxRetries: 0 })
+    await expect(processExport(created.exportId, { enrichers, source, registry: unreachable, finalAttempt: false })).rejects.toThrow(/registry search failed/)
+    const last = await processExport(created.exportId, { enrichers, source, registry: unreachable })
+    expect(last.outcome).toBe('failed')
+    const { rows } = await admin.query<{ status: string; can_resume: boolean }>('select status, can_resume from public.exports where id = $1', [created.exportId])
+    expect(rows[0]).toEqual({ status: 'failed', can_resume: true })
+    expect((await accounts(created.exportId)).charged).toBe(0)
   })
 })

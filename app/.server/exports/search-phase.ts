@@ -11,6 +11,7 @@ import { storable, UNNAMED_BUSINESS, type TaskType } from './enrichers.ts'
 import { addExclusions, applyGates, gatesFor } from './lead-gates.ts'
 import { exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { registryCandidates, storedRegistryFilters } from './registry-source.ts'
+import { RegistrySearchError } from '#app/.server/registry/search.ts'
 
 /** A business to record; a registry-first export's come with their registry data (admin_fr_info). */
 type Candidate = Business & { adminFrInfo?: JsonObject }
@@ -31,7 +32,8 @@ function errorDetails(phase: string, error: unknown): JsonObject {
 }
 
 function isRetryableSourceError(error: unknown): boolean {
-  return error instanceof LeadSourceError && error.code !== 'bad_request'
+  // The registry of a registry-first export fails as a source does (rate limited, down): the queue retries the run.
+  return (error instanceof LeadSourceError && error.code !== 'bad_request') || error instanceof RegistrySearchError
 }
 
 /**
