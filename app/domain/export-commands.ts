@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ENRICHMENT_TYPES, type EnrichmentType } from './enrichment.ts'
 import { EXPORT_ERROR_KEYS, EXPORT_NAME_MAX, EXPORT_STATUS_FILTERS } from './exports.ts'
 import { isUuid } from './ids.ts'
+import { registryFiltersSchema } from './registry-search.ts'
 
 /** Unknown names are dropped rather than refused, as optionsFromValues does: the toggle rules (which need the
  * export's country) decide what is kept, and the service what is enough. */
@@ -59,6 +60,28 @@ export const CreateExportSchema = ExportNameSchema.extend({
   idempotencyKey: z.string().optional(),
   // Caps the leads (and so the credits) of the export; the upper bound is the server's EXPORT_MAX_LEADS.
   maxLeads: MaxLeadsSchema,
+})
+
+/**
+ * "Export" on the registry search (`/companies`, issue 22 item 4): the modal's fields of "Enrich and export", and the
+ * page's filters as one hidden field (JSON of registryFiltersSchema's input), so the export is of exactly the
+ * establishments counted. The server action passes `filters` to createExport as `registry`.
+ */
+export const CreateRegistryExportSchema = CreateExportSchema.extend({
+  intent: z.literal('create-registry-export'),
+  filters: z.string({ error: 'companies.errors.invalidFilters' }).transform((text, ctx) => {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      value = undefined
+    }
+    const parsed = registryFiltersSchema.safeParse(value)
+    if (parsed.success) return parsed.data
+    // One message for the field: the filters come from the page's own form, already checked there.
+    ctx.addIssue({ code: 'custom', message: 'companies.errors.invalidFilters' })
+    return z.NEVER
+  }),
 })
 
 export const ResumeCommandSchema = z.object({ intent: z.literal('resume') })

@@ -27,6 +27,8 @@ export interface ExportLeadView {
   reused: Record<string, string>
   /** The registry match says the business is closed (establishment fermé or legal unit cessée). */
   registryClosed: boolean
+  /** A registry-first export's establishment the map does not know: delivered with its registry data only. */
+  notFoundOnline: boolean
   /** The business as a do-not-contact entry (`<source>:<place id>`), for "Never export this business". */
   businessRef: string
 }

@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Start an export
-         * @description Searches, then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one.
+         * @description Searches (the map with `criteria`, or the company registry with `registry`), then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one.
          */
         post: operations["createExport"];
         delete?: never;
@@ -620,10 +620,46 @@ export interface components {
          * @enum {string}
          */
         EnrichmentType: "phone" | "website" | "email" | "technologies" | "social" | "admin_fr_info";
+        /**
+         * @example {
+         *       "name": "Bakeries – Brest",
+         *       "criteria": {
+         *         "sector": "bakery",
+         *         "country": "France",
+         *         "region": "Bretagne",
+         *         "department": "Finistère",
+         *         "city": "Brest"
+         *       },
+         *       "enrichments": [
+         *         "phone",
+         *         "website",
+         *         "email"
+         *       ]
+         *     }
+         * @example {
+         *       "name": "Registry bakeries – Finistère",
+         *       "registry": {
+         *         "naf_codes": [
+         *           "10.71C"
+         *         ],
+         *         "place": {
+         *           "kind": "department",
+         *           "code": "29"
+         *         }
+         *       },
+         *       "enrichments": [
+         *         "phone",
+         *         "email"
+         *       ],
+         *       "max_leads": 500
+         *     }
+         */
         CreateExport: {
             /** @example Bakeries – Brest */
             name: string;
-            criteria: components["schemas"]["Criteria"];
+            /** @description A map-first export: what and where. Send it or `registry`, not both. */
+            criteria?: components["schemas"]["Criteria"];
+            registry?: components["schemas"]["RegistryFilters"];
             filters?: components["schemas"]["Filters"];
             /**
              * @example [
@@ -637,6 +673,55 @@ export interface components {
             max_leads?: number;
             /** @description Only businesses none of your exports delivered before. */
             only_new?: boolean;
+        };
+        /** @description Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone. */
+        RegistryFilters: {
+            /**
+             * @description NAF rév. 2 activity codes (any of them); none: every activity.
+             * @example [
+             *       "10.71C"
+             *     ]
+             */
+            naf_codes?: string[];
+            /**
+             * @description Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.
+             * @example {
+             *       "kind": "department",
+             *       "code": "29"
+             *     }
+             */
+            place?: {
+                /** @constant */
+                kind: "france";
+            } | {
+                /** @constant */
+                kind: "region";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "department";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "commune";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "postcode";
+                code: string;
+            };
+            /**
+             * @description INSEE headcount bands ("tranches d’effectif").
+             * @example [
+             *       "01",
+             *       "02"
+             *     ]
+             */
+            headcount_bands?: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
+            legal_forms?: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
+            /** @description Active establishments of active companies only (default). */
+            active_only?: boolean;
+            labels?: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
         };
         AddEnrichments: {
             enrichments: components["schemas"]["EnrichmentType"][];

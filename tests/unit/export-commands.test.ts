@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   AddEnrichmentBodySchema,
   CreateExportSchema,
+  CreateRegistryExportSchema,
   EnrichmentChoiceSchema,
   EnrichmentMapSchema,
   ExportDetailCommandSchema,
@@ -107,5 +108,31 @@ describe('resume banner', () => {
     expect(offersResume({ status: 'interrupted', can_resume: true })).toBe(true)
     expect(offersResume({ status: 'interrupted', can_resume: false })).toBe(false)
     expect(offersResume({ status: 'failed', can_resume: true })).toBe(false)
+  })
+})
+
+describe('export from the registry (/companies)', () => {
+  const fields = (filters: string): Array<[string, string]> => [
+    ['intent', 'create-registry-export'],
+    ['name', 'Boulangeries du Finistère'],
+    ['options', 'phone'],
+    ['filters', filters],
+  ]
+
+  it('reads the page’s filters from the hidden field, with the registry schema’s defaults', () => {
+    const submission = parseWithZod(form(fields(JSON.stringify({ nafCodes: ['10.71c'], place: { kind: 'department', code: '29' } }))), { schema: CreateRegistryExportSchema })
+    expect(submission.status).toBe('success')
+    if (submission.status !== 'success') return
+    expect(submission.value.filters).toEqual({ nafCodes: ['10.71C'], place: { kind: 'department', code: '29' }, headcountBands: [], legalForms: [], activeOnly: true, labels: [] })
+    expect(submission.value.options).toEqual(['phone'])
+  })
+
+  it('refuses filters that are not JSON or not registry filters with one localized message', () => {
+    for (const bad of ['{', JSON.stringify({ place: { kind: 'department', code: 'Finistère' } }), '']) {
+      const submission = parseWithZod(form(fields(bad)), { schema: CreateRegistryExportSchema })
+      expect(submission.status).toBe('error')
+      if (submission.status !== 'error') continue
+      expect(submission.error?.filters).toEqual(['companies.errors.invalidFilters'])
+    }
   })
 })

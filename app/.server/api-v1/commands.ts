@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { EnrichmentTypeSchema } from '#app/domain/api-export.ts'
 import { MAX_RATING, MAX_REVIEWS, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
+import { registryFiltersSchema, type RegistryFilters } from '#app/domain/registry-search.ts'
 
 const PlaceName = z.string().max(200)
 
@@ -45,18 +46,61 @@ export function toSearchFilters(filters: ApiFilters | undefined): SearchFilters 
   }
 }
 
+const registryShape = registryFiltersSchema.shape
+
+/**
+ * The registry filters of `/companies` in the API's snake_case; their rules and defaults are registryFiltersSchema's
+ * (optional here so the document shows them as such).
+ */
+const ApiRegistryFiltersSchema = z
+  .object({
+    naf_codes: registryShape.nafCodes.unwrap().optional().meta({ description: 'NAF rév. 2 activity codes (any of them); none: every activity.', example: ['10.71C'] }),
+    place: registryShape.place.unwrap().optional().meta({
+      description: 'Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.',
+      example: { kind: 'department', code: '29' },
+    }),
+    headcount_bands: registryShape.headcountBands.unwrap().optional().meta({ description: 'INSEE headcount bands ("tranches d’effectif").', example: ['01', '02'] }),
+    legal_forms: registryShape.legalForms.unwrap().optional(),
+    active_only: registryShape.activeOnly.unwrap().optional().meta({ description: 'Active establishments of active companies only (default).' }),
+    labels: registryShape.labels.unwrap().optional(),
+  })
+  .meta({
+    id: 'RegistryFilters',
+    description:
+      'Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone.',
+  })
+
+export function toRegistryFilters(filters: z.output<typeof ApiRegistryFiltersSchema>): RegistryFilters {
+  return registryFiltersSchema.parse({
+    nafCodes: filters.naf_codes,
+    place: filters.place,
+    headcountBands: filters.headcount_bands,
+    legalForms: filters.legal_forms,
+    activeOnly: filters.active_only,
+    labels: filters.labels,
+  })
+}
+
 const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
 
 export const CreateExportBodySchema = z
   .object({
     name: z.string().max(1000).meta({ example: 'Bakeries – Brest' }),
-    criteria: ApiCriteriaSchema,
+    criteria: ApiCriteriaSchema.optional().meta({ description: 'A map-first export: what and where. Send it or `registry`, not both.' }),
+    registry: ApiRegistryFiltersSchema.optional(),
     filters: ApiFiltersSchema.optional(),
     enrichments: EnrichmentListSchema.meta({ example: ['phone', 'website', 'email'] }),
     max_leads: z.int().min(1).optional().meta({ description: 'Caps the leads, and so the credits, of this export.' }),
     only_new: z.boolean().optional().meta({ description: 'Only businesses none of your exports delivered before.' }),
   })
-  .meta({ id: 'CreateExport' })
+  .refine((body) => (body.criteria === undefined) !== (body.registry === undefined), { message: 'api.v1.criteriaOrRegistry', path: ['criteria'] })
+  .meta({
+    id: 'CreateExport',
+    examples: [
+      { name: 'Bakeries – Brest', criteria: { sector: 'bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' }, enrichments: ['phone', 'website', 'email'] },
+      { name: 'Registry bakeries – Finistère', registry: { naf_codes: ['10.71C'], place: { kind: 'department', code: '29' } }, enrichments: ['phone', 'email'], max_leads: 500 },
+    ],
+  })
 
 export const PreviewBodySchema = z
   .object({ criteria: ApiCriteriaSchema, filters: ApiFiltersSchema.optional(), enrichments: EnrichmentListSchema.optional() })

@@ -52,6 +52,9 @@ const MATCHED_BY: Record<string, Record<FileLang, string>> = {
   siren: { fr: 'SIREN affiché sur le site', en: 'SIREN printed on the site' },
   name_postcode: { fr: 'Nom et code postal', en: 'Name and postcode' },
   site: { fr: 'Affiché sur le site, absent du registre', en: 'Printed on the site, not in the registry' },
+  // A registry-first export (app/.server/registry/map-match.ts): the registry listed it; the map found it, or not.
+  registry_map: { fr: 'Registre, trouvé sur la carte', en: 'Registry, found on the map' },
+  registry_not_online: { fr: 'Non trouvé en ligne', en: 'Not found online' },
 }
 
 /** "site" → "Printed on the site, not in the registry" / "Affiché sur le site, absent du registre". */

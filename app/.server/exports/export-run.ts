@@ -7,6 +7,7 @@ import { resolveCategory } from '#app/.server/search/preview.ts'
 import { resolveCriteria, searchParamsOf, type LocationRefusal } from '#app/.server/search/resolve-criteria.ts'
 import type { SearchParams, ResolvedCategory } from '#app/.server/sources/types.ts'
 import type { LeadSource } from '#app/.server/sources/index.ts'
+import type { RegistrySearchClient } from '#app/.server/registry/search.ts'
 import { ENRICHMENT } from '#app/domain/enrichment-types.ts'
 import { normalizeEnrichmentOptions, selectedTypes } from '#app/domain/enrichment.ts'
 import { isLanguage } from '#app/i18n.ts'
@@ -18,6 +19,8 @@ export interface ProcessOptions {
   db?: Kysely<Database>
   /** Default: getLeadSource() from the environment. */
   source?: LeadSource
+  /** A registry-first export's registry (default: REGISTRY_URL through the deployment's budget). */
+  registry?: RegistrySearchClient
   /** Abort = stop now (shutdown, job lost): recorded work stays, the rest stays pending; the call rejects. */
   signal?: AbortSignal
   log?: (message: string) => void

@@ -10,6 +10,11 @@ import { ENRICHMENT_TABLE, type EnrichmentStatusColumn } from '#app/domain/enric
 import { storable, UNNAMED_BUSINESS, type TaskType } from './enrichers.ts'
 import { addExclusions, applyGates, gatesFor } from './lead-gates.ts'
 import { exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
+import { registryCandidates, storedRegistryFilters } from './registry-source.ts'
+import { RegistrySearchError } from '#app/.server/registry/search.ts'
+
+/** A business to record; a registry-first export's come with their registry data (admin_fr_info). */
+type Candidate = Business & { adminFrInfo?: JsonObject }
 
 const SEARCH_BATCH = 100
 /** How many businesses the source may yield per lead kept, when gates leave some out. */
@@ -27,7 +32,8 @@ function errorDetails(phase: string, error: unknown): JsonObject {
 }
 
 function isRetryableSourceError(error: unknown): boolean {
-  return error instanceof LeadSourceError && error.code !== 'bad_request'
+  // The registry of a registry-first export fails as a source does (rate limited, down): the queue retries the run.
+  return (error instanceof LeadSourceError && error.code !== 'bad_request') || error instanceof RegistrySearchError
 }
 
 /**
@@ -84,8 +90,8 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
   const gates = await gatesFor(db, row, options.leadGates)
   const excluded: Record<string, number> = {}
   const seen = new Set<string>()
-  let candidates: Business[] = []
-  let batch: Array<{ business: Business; position: number }> = []
+  let candidates: Candidate[] = []
+  let batch: Array<{ business: Candidate; position: number }> = []
   let position = 0
   let lastProgress = Date.now()
   const interval = options.progressIntervalMs ?? 250
@@ -94,7 +100,7 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
     const verdict = await applyGates(gates, candidates)
     candidates = []
     addExclusions(excluded, verdict.excluded)
-    for (const business of verdict.kept) if (position < maxLeads) batch.push({ business, position: position++ })
+    for (const business of verdict.kept as Candidate[]) if (position < maxLeads) batch.push({ business, position: position++ })
     if (batch.length === 0) return
     const current = batch
     batch = []
@@ -111,7 +117,11 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
 
   // Gates leave some businesses out, so the source is asked for more; the cap still holds on what is kept.
   const limit = gates.length ? maxLeads * GATED_SOURCE_FACTOR : maxLeads
-  for await (const business of source.search(search.params, search.category, { limit, signal: options.signal })) {
+  const registry = storedRegistryFilters(row.search_params)
+  const stream: AsyncIterable<Candidate> = registry
+    ? registryCandidates(registry, { source, params: search.params, category: search.category, limit, signal: options.signal, client: options.registry })
+    : source.search(search.params, search.category, { limit, signal: options.signal })
+  for await (const business of stream) {
     const key = `${business.source}\u0000${storable(business.placeId)}`
     if (seen.has(key)) continue
     seen.add(key)
@@ -142,7 +152,7 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
 }
 
 /** Upserts a batch of businesses as the user's leads and links them to the export, in one transaction. */
-async function linkBatch(db: Kysely<Database>, exportId: string, userId: string, batch: Array<{ business: Business; position: number }>, types: TaskType[]) {
+async function linkBatch(db: Kysely<Database>, exportId: string, userId: string, batch: Array<{ business: Candidate; position: number }>, types: TaskType[]) {
   await db.transaction().execute(async (trx) => {
     // Lock order exports -> leads, as a delete takes them: a concurrent delete waits for (or beats) this batch.
     const locked = await sql`select 1 from public.exports where id = ${exportId} and user_id = ${userId} for key share`.execute(trx)
@@ -161,6 +171,8 @@ async function linkBatch(db: Kysely<Database>, exportId: string, userId: string,
           user_id: userId,
           position,
           ...statuses,
+          // A registry-first lead's registry data is its search result, recorded with it: no lookup, no charge (README).
+          ...(business.adminFrInfo && statuses.admin_fr_info_status === 'pending' ? { admin_fr_info_status: 'success' as const } : {}),
         })),
       )
       .onConflict((oc) => oc.columns(['export_id', 'lead_id']).doNothing())
@@ -169,11 +181,12 @@ async function linkBatch(db: Kysely<Database>, exportId: string, userId: string,
 }
 
 /** The businesses as the user's leads: source facts refreshed, enriched values kept. */
-function upsertLeads(trx: Transaction<Database>, userId: string, batch: Array<{ business: Business }>) {
+function upsertLeads(trx: Transaction<Database>, userId: string, batch: Array<{ business: Candidate }>) {
   return trx
     .insertInto('leads')
     .values(
       batch.map(({ business }) => storable(business)).map((b) => ({
+        ...(b.adminFrInfo ? { admin_fr_info: jsonb(b.adminFrInfo) } : {}),
         user_id: userId,
         source: b.source,
         place_id: b.placeId,
@@ -216,6 +229,8 @@ function upsertLeads(trx: Transaction<Database>, userId: string, batch: Array<{ 
         operational_state: eb.ref('excluded.operational_state'),
         full_address: eb.ref('excluded.full_address'),
         full_address_array: eb.ref('excluded.full_address_array'),
+        // Fresh registry data (a registry-first export) replaces an older match; a map export keeps what it has.
+        admin_fr_info: sql`coalesce(excluded.admin_fr_info, leads.admin_fr_info)`,
       })),
     )
     .returning(['id', 'source', 'place_id'])

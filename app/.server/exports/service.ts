@@ -23,6 +23,8 @@ import { storedSearchCriteria } from './export-run.ts'
 import { refreshProgress } from './progress.ts'
 import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import type { RegistryFilters } from '#app/domain/registry-search.ts'
+import { registryExportCriteria } from './registry-criteria.ts'
 import { env } from '#app/.server/env.server.ts'
 
 /** `messageKey`, when set, is more precise than the code's own message (e.g. which location level the plan requires). */
@@ -50,6 +52,11 @@ export interface CreateExportArgs {
    * (a scheduled run advances its saved search's next run in the same transaction). Default: a new one.
    */
   trx?: Transaction<Database>
+  /**
+   * A registry-first export (issue 22 item 4): the registry's establishments for these filters, matched to the map.
+   * Its place and activity then stand for `criteria` (registry-criteria.ts), which callers leave empty.
+   */
+  registry?: RegistryFilters
 }
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
@@ -71,6 +78,12 @@ async function hasCredits(trx: Transaction<Database>, userId: string, required =
 function resolveSent(sent: SearchCriteria | ResolvedCriteria): { ok: true; criteria: ResolvedCriteria } | ExportFailure {
   const resolution = 'location' in sent ? { ok: true as const, criteria: sent } : resolveCriteria(sent)
   return resolution.ok ? resolution : { ...fail('invalid_location'), messageKey: resolution.messageKey }
+}
+
+/** A registry-first export's place and activity as a search (registry-criteria.ts), else a 400 on the place. */
+function registrySearch(filters: RegistryFilters): { ok: true; criteria: ResolvedCriteria } | ExportFailure {
+  const criteria = registryExportCriteria(filters)
+  return criteria ? { ok: true, criteria } : { ...fail('invalid_location'), messageKey: 'companies.errors.unknownPlace' }
 }
 
 /** The plan's location rules (SPEC §5) on the resolved search, whatever the client sent, as the preview checks them. */
@@ -123,14 +136,15 @@ function replayOf(existing: { id: string; idempotency_fingerprint: string | null
 export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
-  const search = resolveSent(args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' })
+  const search = args.registry ? registrySearch(args.registry) : resolveSent(args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' })
   if (!search.ok) return search
   const { criteria } = search
   const { country = '', countryCode, region = '', department = '', city = '' } = criteria.location
   const validation = validateCreateExport({
     name: args.name ?? '',
     criteria: { sector: criteria.sector, country, region, department, city, ...(countryCode ? { countryCode } : {}) },
-    enrichmentOptions: args.enrichmentOptions,
+    // The registry data is what a registry-first export is for: always delivered (free: search-phase.ts).
+    enrichmentOptions: args.registry ? { ...args.enrichmentOptions, admin_fr_info: true } : args.enrichmentOptions,
   })
   if (!validation.ok) return fail(validation.code)
   if (args.maxLeads !== undefined && args.maxLeads !== null && !(Number.isInteger(args.maxLeads) && args.maxLeads >= 1 && args.maxLeads <= env.EXPORT_MAX_LEADS)) {
@@ -140,7 +154,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   if (refusal) return refusal
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
-  const limits = storedSearchLimits(args)
+  const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}) }
   const fingerprint = fingerprintOf({ name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) })
 
   const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUser(user.claims, fn))

@@ -14,6 +14,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
 import { normalizePhone, phoneTypeOf } from '#app/.server/enrichment/phones.ts'
 import { isClosedMatch } from '#app/.server/enrichment/registry-labels.ts'
+import { isNotFoundOnline } from '#app/.server/registry/map-match.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
 
@@ -178,6 +179,7 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     statuses: Object.fromEntries(ENRICHMENT_TABLE.map((entry) => [entry.key, lead[entry.statusColumn]])) as Record<string, LeadEnrichmentStatus>,
     reused: reusedByOption(lead.reused),
     registryClosed: isClosedMatch(lead.admin_fr_info),
+    notFoundOnline: isNotFoundOnline(lead.admin_fr_info),
     businessRef: `${lead.source}:${lead.place_id}`,
   }
 }

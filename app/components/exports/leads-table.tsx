@@ -65,9 +65,17 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
       // Types with no value worth showing in a cell (the registry match) say whether it was found; the file has it.
       // A match the registry says is closed is flagged: the business may not be worth contacting.
       if (status !== 'success') return <Missing status={status} />
-      return lead.registryClosed ? (
-        <span className="rounded-md bg-red-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-red-700" data-testid="registry-closed">
-          {t('exports.detail.registryClosed')}
+      if (lead.registryClosed) {
+        return (
+          <span className="rounded-md bg-red-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-red-700" data-testid="registry-closed">
+            {t('exports.detail.registryClosed')}
+          </span>
+        )
+      }
+      // A registry-first export's establishment the map does not know: its registry data is all there is.
+      return lead.notFoundOnline ? (
+        <span className="rounded-md bg-amber-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-800" data-testid="not-found-online">
+          {t('exports.detail.notFoundOnline')}
         </span>
       ) : (
         <span className="rounded-md bg-emerald-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700">{t('exports.detail.available')}</span>

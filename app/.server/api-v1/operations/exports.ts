@@ -7,7 +7,7 @@ import { API_EXPORT_COLUMNS, loadApiExport } from '#app/.server/exports/api-expo
 import { addEnrichment, createExport, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
 import { ApiExportSchema, API_EXPORT_STATUSES, toApiExport } from '#app/domain/api-export.ts'
 import { optionsFromValues } from '#app/domain/enrichment.ts'
-import { AddEnrichmentsBodySchema, CreateExportBodySchema, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import { AddEnrichmentsBodySchema, CreateExportBodySchema, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
 import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation, type ApiContext } from '../operation.ts'
@@ -32,7 +32,7 @@ export const exportOperations = [
     tag: 'Exports',
     summary: 'Start an export',
     description:
-      'Searches, then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one.',
+      'Searches (the map with `criteria`, or the company registry with `registry`), then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one.',
     headers: z.object({
       'Idempotency-Key': z.string().min(1).max(200).optional().meta({ description: 'Any string up to 200 characters: a retry with it never creates a second export.' }),
     }),
@@ -46,11 +46,14 @@ export const exportOperations = [
       409: { description: 'The Idempotency-Key was used with another body (`idempotency_conflict`).' },
     },
     async handler({ ctx, headers, body }) {
-      const criteria = toSearchCriteria(body.criteria)
+      const registry = body.registry ? toRegistryFilters(body.registry) : undefined
+      // The schema lets through exactly one of the two: a registry export searches France.
+      const criteria = body.criteria ? toSearchCriteria(body.criteria) : { sector: '', country: 'France', region: '', department: '', city: '' }
       const result = await createExport({
         user: ctx.user,
         name: body.name,
         criteria,
+        ...(registry ? { registry } : {}),
         enrichmentOptions: optionsFromValues(body.enrichments, { france: isFrance(criteria.country) }),
         // Namespaced: the API's keys never meet the keys the forms generate.
         idempotencyKey: headers['Idempotency-Key'] ? `api:${headers['Idempotency-Key']}` : '',
