@@ -1,4 +1,6 @@
 // Shared by server and client: the languages we ship and how i18next is configured.
+import i18next from 'i18next'
+
 export const supportedLanguages = ['en', 'fr'] as const
 export type Language = (typeof supportedLanguages)[number]
 export const fallbackLanguage: Language = 'en'
@@ -28,8 +30,45 @@ export function withFrenchSpacing<T>(messages: T): T {
   return fix(messages as Messages) as T
 }
 
+/**
+ * Namespaces the browser fetches with the pages that use them, not with every page's messages (vite.config.ts leaves
+ * them out of the messages' chunk and serves each as `virtual:page-messages/<language>/<namespace>`): a page's route
+ * module awaits usePageMessages() at its top, so its texts are there before it renders or hydrates. The server has
+ * every message.
+ */
+const PAGE_MESSAGES = {
+  companies: { en: () => import('virtual:page-messages/en/companies'), fr: () => import('virtual:page-messages/fr/companies') },
+  webhooks: { en: () => import('virtual:page-messages/en/webhooks'), fr: () => import('virtual:page-messages/fr/webhooks') },
+} satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
+type PageNamespace = keyof typeof PAGE_MESSAGES
+
+/** The page namespaces this browser loaded, for each language, and those a language switch must bring too. */
+const pageMessages: Record<Language, Messages> = { en: {}, fr: {} }
+const pageNamespaces = new Set<PageNamespace>()
+
+async function loadPageMessages(language: Language, namespace: PageNamespace): Promise<void> {
+  if (pageMessages[language][namespace]) return
+  const messages = (await PAGE_MESSAGES[namespace][language]()).default
+  pageMessages[language][namespace] = language === 'fr' ? withFrenchSpacing(messages) : messages
+}
+
 /** Loads one language's messages; Vite splits each into its own chunk so the client fetches only the active one. */
-export async function loadMessages(language: Language) {
-  if (language === 'fr') return withFrenchSpacing((await import('./locales/fr.json')).default)
-  return (await import('./locales/en.json')).default
+export async function loadMessages(language: Language): Promise<Messages> {
+  const base: Messages = language === 'fr' ? withFrenchSpacing((await import('./locales/fr.json')).default) : (await import('./locales/en.json')).default
+  await Promise.all([...pageNamespaces].map((namespace) => loadPageMessages(language, namespace)))
+  return { ...base, ...pageMessages[language] }
+}
+
+/**
+ * A route module's `await pageTexts('companies')` at its top (browser only; the browser's i18next is the default
+ * instance, entry.client.tsx): before i18next starts (the first page's route modules load before the entry), the
+ * texts join the messages the entry loads; later (a client navigation), they are added to the running instance.
+ */
+export async function pageTexts(namespace: PageNamespace): Promise<void> {
+  if (typeof document === 'undefined') return
+  pageNamespaces.add(namespace)
+  const language = i18next.isInitialized ? i18next.language : document.documentElement.lang
+  if (!isLanguage(language)) return
+  await loadPageMessages(language, namespace)
+  if (i18next.isInitialized) i18next.addResourceBundle(language, 'translation', { [namespace]: pageMessages[language][namespace] }, true, true)
 }

@@ -1,3 +1,4 @@
+import { pageTexts } from '#app/i18n.ts'
 import { useTranslation } from 'react-i18next'
 import { data, Link, useLocation, useNavigation } from 'react-router'
 import type { Route } from './+types/companies'
@@ -17,6 +18,9 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { readCompaniesQuery } from '#app/domain/companies-form.ts'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
+
+// This page's texts come with it, not with every page's messages (app/i18n.ts).
+await pageTexts('companies')
 
 export const handle: AppHandle = { titleKey: 'pages.companies' }
 

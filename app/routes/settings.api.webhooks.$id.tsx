@@ -1,3 +1,4 @@
+import { pageTexts } from '#app/i18n.ts'
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +18,9 @@ import { EventCheckboxes, typedEvents } from '#app/components/webhooks/event-che
 import { SecretNotice } from '#app/components/webhooks/secret-notice.tsx'
 import { WebhookEndpointCommandSchema } from '#app/domain/webhook-commands.ts'
 import { useIsPending } from '#app/utils/misc.ts'
+
+// This page's texts come with it, not with every page's messages (app/i18n.ts).
+await pageTexts('webhooks')
 
 export const handle: AppHandle = { titleKey: 'pages.webhookEndpoint' }
 

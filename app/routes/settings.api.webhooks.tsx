@@ -1,3 +1,4 @@
+import { pageTexts } from '#app/i18n.ts'
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
@@ -18,6 +19,9 @@ import { CreateWebhookEndpointSchema } from '#app/domain/webhook-commands.ts'
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_URL_MAX } from '#app/domain/webhooks.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
 import { useIsPending } from '#app/utils/misc.ts'
+
+// This page's texts come with it, not with every page's messages (app/i18n.ts).
+await pageTexts('webhooks')
 
 export const handle: AppHandle = { titleKey: 'pages.webhooks' }
 

@@ -10,6 +10,19 @@ test.describe('language', () => {
     await expect(page.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true')
   })
 
+  test('a page whose texts come with it (app/i18n.ts pageTexts) speaks both languages, reached by a link and switched in place', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('lang-page-texts', testInfo) })
+    await page.goto('/settings/api')
+    // A client navigation (with JavaScript) loads the page's texts with its module.
+    await page.getByRole('link', { name: /webhooks/i }).first().click()
+    await expect(page.getByRole('heading', { name: 'Your endpoints' })).toBeVisible()
+    await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Français' }).click()
+    await expect(page.getByRole('heading', { name: 'Vos adresses' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Ajouter une adresse' })).toBeVisible()
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Vos adresses' })).toBeVisible()
+  })
+
   test('the header switcher turns the UI French, and it sticks after a reload', async ({ page, baseURL }, testInfo) => {
     await signUpViaRequest(page, baseURL, { email: uniqueEmail('lang', testInfo) })
     await page.goto('/')
