@@ -81,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           idempotencyKey: randomUUID(),
           credits: (await getCreditsSummary(user)).remaining,
           filters: JSON.stringify(search.result.filters),
-          defaultName: exportName(nafCodes, query.city || query.department || query.region, lang),
+          defaultName: exportName(nafCodes, query.city || findDepartment(query.department)?.nom || regions.find((r) => r.code === query.region)?.nom || '', lang),
           cost: {
             matches: { value: search.result.total, exact: !search.result.capped },
             exportCap: env.EXPORT_MAX_LEADS,

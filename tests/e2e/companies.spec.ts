@@ -114,7 +114,9 @@ for (const language of ['en', 'fr'] as const) {
       // The registry data is free and always included: locked on, out of the estimate.
       await expect(dialog.getByTestId('registry-free')).toBeVisible()
       await expectNoA11yViolations(page)
-      await page.screenshot({ path: testInfo.outputPath(`companies-export-${language}-${width}.png`), fullPage: true })
+      await page.screenshot({ path: testInfo.outputPath(`companies-export-${language}-${width}.png`) })
+      await dialog.getByTestId('export-cost').scrollIntoViewIfNeeded()
+      await page.screenshot({ path: testInfo.outputPath(`companies-export-${language}-${width}-cost.png`) })
 
       // A name left empty is refused (in the browser with JS, a 400 without), the max leads typed kept.
       await dialog.getByLabel(text.name).fill('')

@@ -29,15 +29,9 @@ export interface CompaniesExportState {
   result?: SubmissionResult<string[]>
 }
 
-// The registry data is what this export is for: always delivered and free (createExport forces it), so it shows
-// locked on and stays out of the priced choices.
-const REGISTRY_INCLUDED: EnrichmentOptions = { ...NO_ENRICHMENT, admin_fr_info: true }
-const DEFAULT_OPTIONS: EnrichmentOptions = { ...NO_ENRICHMENT, phone: true, website: true, email: true, social: true, admin_fr_info: true }
-
-/** The priced enrichments: what the cost panel counts (registry data is free on this export). */
-function charged(options: EnrichmentOptions): EnrichmentOptions {
-  return { ...options, admin_fr_info: false }
-}
+// The registry data is what this export is for: always delivered and free (createExport forces it). So it is no
+// choice here (the toggles are shown as outside France, without it) and stays out of the estimate; a note says so.
+const DEFAULT_OPTIONS: EnrichmentOptions = { ...NO_ENRICHMENT, phone: true, website: true, email: true, social: true }
 
 /**
  * "Export these companies": the search page's export modal (name, enrichments, max leads, only new, cost) for the
@@ -67,7 +61,7 @@ export function CompaniesExportModal({
   const location = useLocation()
   const formAction = `/companies${location.search}`
   const pending = useIsPending({ intent: 'create-registry-export', formAction })
-  const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules({ ...(last?.options ?? DEFAULT_OPTIONS), admin_fr_info: true }, { france: true }))
+  const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(last?.options ?? DEFAULT_OPTIONS, { france: false }))
   const [maxLeads, setMaxLeads] = useState(last?.maxLeads ?? '')
   const noCredits = !canStartExport(credits)
   const [form, fields] = useForm({
@@ -102,13 +96,13 @@ export function CompaniesExportModal({
             autoFocus: !noCredits,
           }}
         />
-        <EnrichmentToggles value={options} onChange={(next) => setOptions({ ...next, admin_fr_info: true })} france alreadyEnriched={REGISTRY_INCLUDED} />
+        <EnrichmentToggles value={options} onChange={setOptions} france={false} />
         <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800 ring-1 ring-emerald-200 ring-inset" data-testid="registry-free">
           {t('companies.export.registryFree')}
         </p>
         <OnlyNewOption defaultChecked={last?.onlyNew} />
         {noCredits ? null : (
-          <ExportCostPanel cost={cost} credits={credits} options={charged(options)} field={fields.maxLeads} typed={maxLeads} onTyped={setMaxLeads} last={last} hydrated={hydrated} />
+          <ExportCostPanel cost={cost} credits={credits} options={options} field={fields.maxLeads} typed={maxLeads} onTyped={setMaxLeads} last={last} hydrated={hydrated} />
         )}
         <ModalActions closeHref={closeHref} noCredits={noCredits} pending={pending} />
       </Form>
