@@ -15,7 +15,8 @@ import { allCategories, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { CompaniesForm, type CompaniesFieldErrors } from '#app/components/companies/companies-form.tsx'
 import { CompaniesResults } from '#app/components/companies/companies-results.tsx'
 import { CoveragePanel } from '#app/components/companies/coverage-panel.tsx'
-import { CompaniesExportModal, type CompaniesExportState } from '#app/components/companies/companies-export-modal.tsx'
+import type { CompaniesExportState } from '#app/components/companies/companies-export-modal.tsx'
+import { LazyCompaniesExportModal } from '#app/components/companies/lazy-companies-export-modal.tsx'
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
 import { createExport } from '#app/.server/exports/service.ts'
@@ -229,7 +230,7 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
           {exportForm ? (
-            <CompaniesExportModal
+            <LazyCompaniesExportModal
               filters={exportForm.filters}
               idempotencyKey={exportForm.idempotencyKey}
               credits={exportForm.credits}
