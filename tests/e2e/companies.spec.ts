@@ -150,3 +150,16 @@ test('a bad filter in the URL is a localized 400 that keeps the valid filters', 
   await expect(page.getByText('Unknown activity code. Please pick an activity from the list.')).toBeVisible()
   await expect(page.getByLabel('Activity code (NAF)')).toHaveValue('not an activity')
 })
+
+test('a tampered export command is a localized 400 with the modal as it was left, never a 500', async ({ page, baseURL }, testInfo) => {
+  await signUpViaRequest(page, baseURL, { email: uniqueEmail('companies-tampered', testInfo) })
+  const url = '/companies?run=1&active=1&naf=10.71C&headcount=02&department=69&export=1'
+  const form = { intent: 'create-registry-export', name: 'Kept name', maxLeads: '7', filters: '{"place":{"kind":"moon"}}' }
+  const response = await page.request.post(url, { form })
+  expect(response.status()).toBe(400)
+  const html = await response.text()
+  expect(html).toContain('Some filters are invalid')
+  expect(html).toContain('value="Kept name"')
+  expect((await page.request.post(url, { form: { intent: 'something-else' } })).status()).toBe(400)
+})
+
