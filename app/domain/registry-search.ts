@@ -8,6 +8,7 @@
  * establishment: the first matching one in the place searched (active first when only active ones are asked), else
  * the head office.
  */
+import { coordinate } from './geo-distance.ts'
 import { z } from 'zod'
 
 /** Results per page the registry allows at most. */
@@ -184,6 +185,9 @@ export interface RegistryEstablishment {
   postalCode: string | null
   communeCode: string | null
   city: string | null
+  /** Where the registry geocoded the establishment (WGS 84), null when it did not (or withheld it). */
+  latitude: number | null
+  longitude: number | null
   /** NAF rév. 2 (what categories and filters use): the establishment's, else the unit's. */
   activityCode: string | null
   /** NAF 2025, while the registry sends it (temporary field, removed on 2027-01-01). */
@@ -271,6 +275,9 @@ export function toRegistryEstablishment(value: unknown, filters: Pick<RegistryFi
     postalCode: text(place.code_postal),
     communeCode: text(place.commune),
     city: text(place.libelle_commune),
+    // A withheld address is withheld as a position too.
+    latitude: withheld ? null : coordinate(place.latitude, 90),
+    longitude: withheld ? null : coordinate(place.longitude, 180),
     activityCode: text(place.activite_principale) ?? text(result.activite_principale),
     activityCodeNaf25: text(place.activite_principale_naf25) ?? text(result.activite_principale_naf25),
     headcountBand: band && (HEADCOUNT_BANDS as readonly string[]).includes(band) ? (band as HeadcountBand) : null,

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { pageTexts } from '#app/i18n.ts'
 import { useTranslation } from 'react-i18next'
-import { data, Link, useLocation, useNavigation } from 'react-router'
+import { data, Link, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import type { Route } from './+types/companies'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
@@ -14,6 +16,14 @@ import { allCategories, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { CompaniesForm, type CompaniesFieldErrors } from '#app/components/companies/companies-form.tsx'
 import { CompaniesResults } from '#app/components/companies/companies-results.tsx'
 import { CoveragePanel } from '#app/components/companies/coverage-panel.tsx'
+import type { CompaniesExportState } from '#app/components/companies/companies-export-modal.tsx'
+import { LazyCompaniesExportModal } from '#app/components/companies/lazy-companies-export-modal.tsx'
+import { env } from '#app/.server/env.server.ts'
+import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
+import { createExport } from '#app/.server/exports/service.ts'
+import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
+import { CreateRegistryExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
+import { exportErrorMessageKey } from '#app/domain/exports.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { readCompaniesQuery } from '#app/domain/companies-form.ts'
@@ -69,8 +79,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   query.department = findDepartment(query.department)?.code ?? query.department
   const { regions, departments } = franceData()
   const collator = new Intl.Collator(lang)
+  // "Export these companies", reachable by URL so it also opens without JavaScript.
+  const exportForm =
+    url.searchParams.get('export') === '1' && search?.status === 'ok' && search.result.total > 0
+      ? {
+          idempotencyKey: randomUUID(),
+          credits: (await getCreditsSummary(user)).remaining,
+          filters: JSON.stringify(search.result.filters),
+          defaultName: exportName(nafCodes, query.city || findDepartment(query.department)?.nom || regions.find((r) => r.code === query.region)?.nom || '', lang),
+          cost: {
+            matches: { value: search.result.total, exact: !search.result.capped },
+            exportCap: env.EXPORT_MAX_LEADS,
+            fillRates: await currentFillRates(),
+          },
+        }
+      : null
   return data(
     {
+      exportForm,
       query,
       chosenNaf: nafCodes.map((code) => ({ code, label: nafLabelOf(code) })),
       options: {
@@ -88,11 +114,84 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
+/** "Boulangeries – 29": the activity (or the first code) and the place, as the search page names its exports. */
+function exportName(nafCodes: string[], place: string, lang: 'fr' | 'en'): string {
+  const activity = nafCodes.length === 1 ? (nafLabelOf(nafCodes[0]!) ?? nafCodes[0]) : nafCodes.length ? nafCodes.join(', ') : lang === 'fr' ? 'Entreprises' : 'Companies'
+  return [activity, place].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX)
+}
+
+/** The modal's fields as they were sent, so a refused form renders again as the user left it. */
+function sentForm(payload: Record<string, unknown>): Pick<CompaniesExportState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
+  const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+  return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france: true }), maxLeads: text(payload.maxLeads), onlyNew: payload.onlyNew === 'on' }
+}
+
+/** "Export these companies": the registry's establishments of the page's filters, matched to the map (service.ts). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(context, request)
+  const t = getInstance(context).t
+  const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
+  const formData = await request.formData()
+  if (formData.get('intent') !== 'create-registry-export') {
+    return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies CompaniesExportState, { status: 400 })
+  }
+  const submission = parseWithZod(formData, { schema: CreateRegistryExportSchema })
+  // Without JavaScript, "Recalculate" posts the modal's choices: they come back as sent, with the figures for them.
+  if (formData.get('recalculate') === '1') return data(sentForm(submission.payload) satisfies CompaniesExportState)
+  if (submission.status !== 'success') {
+    const filtersError = submission.error?.filters?.[0]
+    return data(
+      { ...sentForm(submission.payload), result: submission.reply(), ...(filtersError && { error: t(filtersError) }) } satisfies CompaniesExportState,
+      { status: 400 },
+    )
+  }
+  const { name, filters } = submission.value
+  const options = optionsFromValues(submission.value.options, { france: true })
+  const maxLeads = String(formData.get('maxLeads') ?? '').trim()
+  const overLimit = refused(await consumeLimit('exportCreate', user.id))
+  if (overLimit) {
+    const { status, message, headers } = refusalAnswer(context, overLimit)
+    return data({ name, options, maxLeads, error: message } satisfies CompaniesExportState, { status, headers })
+  }
+  const result = await createExport({
+    user,
+    name,
+    criteria: { sector: '', country: '', region: '', department: '', city: '' },
+    registry: filters,
+    enrichmentOptions: options,
+    idempotencyKey: submission.value.idempotencyKey || randomUUID(),
+    lang,
+    maxLeads: submission.value.maxLeads ?? null,
+    onlyNew: submission.value.onlyNew,
+  })
+  if (!result.ok) {
+    if (result.code === 'max_leads_invalid') {
+      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies CompaniesExportState, { status: result.status })
+    }
+    const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
+    const nameError = result.code === 'name_required' || result.code === 'name_too_long'
+    return data(
+      { name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies CompaniesExportState,
+      { status: result.status },
+    )
+  }
+  throw redirect(`/exports/${result.exportId}?started=1`)
+}
+
+/** The page's URL with or without one parameter (a modal opened by URL). */
+function withParam(search: string, key: string, value: string | null): string {
+  const params = new URLSearchParams([...new URLSearchParams(search)].filter(([name]) => name !== key && name !== 'index'))
+  if (value !== null) params.set(key, value)
+  return `/companies?${params}`
+}
+
 export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
   const navigation = useNavigation()
   const location = useLocation()
-  const { search } = loaderData
+  const { search, exportForm } = loaderData
+  const last = useActionData<typeof action>()
   const pending = navigation.state === 'loading' && navigation.location.pathname === '/companies'
   const errors: CompaniesFieldErrors = search?.status === 'error' && search.field ? { [search.field]: search.message } : {}
   const demo = search?.status === 'ok' && search.result.establishments.some((e) => e.demo)
@@ -127,7 +226,24 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
           <CompaniesResults total={search.result.total} capped={search.result.capped} establishments={search.result.establishments}>
             {search.result.total > 0 ? <CoveragePanel coverage={search.result.coverage} /> : null}
           </CompaniesResults>
-          {/* "Export these companies" (issue 22 item 4) goes here, under the preview and its coverage. */}
+          {search.result.total > 0 ? (
+            <div className="flex justify-end">
+              <Link to={withParam(location.search, 'export', '1')} preventScrollReset className={buttonClasses()} data-testid="companies-export">
+                {t('companies.export.open')}
+              </Link>
+            </div>
+          ) : null}
+          {exportForm ? (
+            <LazyCompaniesExportModal
+              filters={exportForm.filters}
+              idempotencyKey={exportForm.idempotencyKey}
+              credits={exportForm.credits}
+              cost={exportForm.cost}
+              defaultName={exportForm.defaultName}
+              closeHref={withParam(location.search, 'export', null)}
+              last={last}
+            />
+          ) : null}
         </>
       ) : null}
     </section>

@@ -23,7 +23,15 @@ import type { RegistryPlace } from '#app/domain/registry-search.ts'
 
 export type DemoCompany = Record<string, unknown>
 /** The demo registry's company for a name search (or a SIRET printed on a site): server/demo/registry.ts. */
-export type MakeCompany = (options: { name: string; postalCode: string | null; naf: string | null; seed: number; siret?: string }) => DemoCompany
+export type MakeCompany = (options: {
+  name: string
+  postalCode: string | null
+  naf: string | null
+  seed: number
+  siret?: string
+  /** Where the demo map shows the business: the registry geocodes it a few metres off, as two real geocoders do. */
+  position?: { latitude: number; longitude: number }
+}) => DemoCompany
 
 /** A search with many categories (e.g. a shared NAF code) reads the first ones only: the demo answers in time. */
 const MAX_CATEGORIES = 8
@@ -104,7 +112,8 @@ function buildUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCo
       perCommune.set(commune.code, entry)
       const siret = printedSiret(business)
       const seed = nameSeed(business.name, business.postalCode, normalize)
-      add(makeCompany({ name: business.name, postalCode: business.postalCode, naf, seed, ...(siret ? { siret } : {}) }))
+      const position = business.latitude !== null && business.longitude !== null ? { latitude: business.latitude, longitude: business.longitude } : undefined
+      add(makeCompany({ name: business.name, postalCode: business.postalCode, naf, seed, ...(siret ? { siret } : {}), ...(position ? { position } : {}) }))
     }
     const sector = sectorForCategory(category)
     for (const { commune, count } of perCommune.values()) {

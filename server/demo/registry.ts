@@ -24,7 +24,7 @@ import { foldToAscii } from '#app/domain/text.ts'
 import { env } from '#app/.server/env.server.ts'
 import { cityName, franceData } from '#app/.server/geo/france.ts'
 import type { RegistryPlace } from '#app/domain/registry-search.ts'
-import { demoRegistryUniverse, nameSeed } from './registry-universe.ts'
+import { demoRegistryUniverse, nameSeed, type MakeCompany } from './registry-universe.ts'
 
 /** Options of the shared demo server; the port is remembered as "demo-registry". */
 export type DemoRegistryOptions = DemoServerOptions
@@ -60,7 +60,19 @@ function communeOf(postalCode: string): { code: string; name: string } | null {
   return commune ? { code: commune.code, name: cityName(commune).toUpperCase() } : null
 }
 
-function makeCompany(options: { name: string; postalCode: string | null; naf: string | null; seed: number; siret?: string }): Company {
+/** Up to this many metres between the demo map's position and the registry's geocoding of the same business. */
+const GEOCODING_ERROR_METRES = 30
+
+/** The registry's coordinates (decimal strings, as recherche-entreprises sends them), a few metres off the map's. */
+function geocoded(rng: Rng, position: { latitude: number; longitude: number } | undefined) {
+  if (!position) return { latitude: null, longitude: null }
+  const metres = () => (rng.next() * 2 - 1) * GEOCODING_ERROR_METRES * Math.SQRT1_2
+  const latitude = position.latitude + metres() / 111_195
+  const longitude = position.longitude + metres() / (111_195 * Math.cos((position.latitude * Math.PI) / 180))
+  return { latitude: latitude.toFixed(6), longitude: longitude.toFixed(6) }
+}
+
+function makeCompany(options: Parameters<MakeCompany>[0]): Company {
   const rng = new Rng(options.seed)
   const siren = options.siret?.slice(0, 9) ?? completeLuhn(`${rng.int(3, 9)}${String(rng.int(0, 9_999_999)).padStart(7, '0')}`)
   const siret = options.siret && options.siret.length === 14 ? options.siret : completeLuhn(`${siren}000${rng.int(1, 9)}`)
@@ -77,6 +89,7 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
   const closed = Math.floor(options.seed / 10) % 20 === 7
   const state = closed ? 'C' : 'A'
   const placeState = closed ? 'F' : 'A'
+  const coordinates = geocoded(new Rng(hashString(`geocoding|${options.seed}`)), options.position)
   return {
     demo: true,
     siren,
@@ -105,12 +118,13 @@ function makeCompany(options: { name: string; postalCode: string | null; naf: st
       etat_administratif: placeState,
       liste_enseignes: null,
       nom_commercial: null,
+      ...coordinates,
     },
     // A sole trader is the person: the registry lists no director for it.
     dirigeants: short === 'EI' ? [] : [{ nom: rng.pick(SURNAMES), prenoms: rng.pick(FIRST_NAMES), qualite: short === 'SAS' ? 'Président' : 'Gérant', type_dirigeant: 'personne physique' }],
     finances: { [String(year)]: { ca: rng.int(80, 4_000) * 1000, resultat_net: rng.int(-50, 400) * 1000 } },
     complements: { est_entrepreneur_individuel: short === 'EI' },
-    matching_etablissements: [{ siret, code_postal: postalCode, libelle_commune: commune?.name ?? null, est_siege: true, etat_administratif: placeState }],
+    matching_etablissements: [{ siret, code_postal: postalCode, libelle_commune: commune?.name ?? null, est_siege: true, etat_administratif: placeState, ...coordinates }],
   }
 }
 

@@ -17,6 +17,11 @@ const TEXT = {
     total: /^[\d,]+\+? establishments? in the registry$/,
     onMap: /^(≈ \d+ % on the map, ± \d+ points, from [\d,]+ checked|\d+ of [\d,]+ on the map \(\d+ %\))$/,
     website: /with a website/,
+    export: 'Export these companies',
+    name: 'Export name',
+    maxLeads: 'Maximum number of leads',
+    start: 'Start export',
+    notFound: 'Not found online',
   },
   fr: {
     nav: 'Entreprises (France)',
@@ -28,6 +33,11 @@ const TEXT = {
     total: /^[\d\s\u202f\u00a0]+\+? établissements? au répertoire$/,
     onMap: /^(≈ \d+\u00a0% sur la carte, ± \d+ points, sur [\d\s\u202f\u00a0]+ vérifiés?|\d+ sur [\d\s\u202f\u00a0]+ sur la carte \(\d+\u00a0%\))$/,
     website: /avec un site web/,
+    export: 'Exporter ces entreprises',
+    name: "Nom de l'export",
+    maxLeads: 'Nombre maximal de prospects',
+    start: "Lancer l'export",
+    notFound: 'Non trouvée en ligne',
   },
 } as const
 
@@ -85,6 +95,50 @@ for (const language of ['en', 'fr'] as const) {
   })
 }
 
+for (const language of ['en', 'fr'] as const) {
+  test.describe(`companies export in ${language}`, () => {
+    test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
+    test.describe.configure({ timeout: 180_000 })
+
+    test(`"Export these companies": a refusal keeps what was typed, then the export completes with leads not found online (${language})`, async ({ page, baseURL }, testInfo) => {
+      const text = TEXT[language]
+      const width = language === 'fr' ? 375 : 1440
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 })
+      await signUpViaRequest(page, baseURL, { email: uniqueEmail(`companies-export-${language}`, testInfo) })
+      await page.goto('/companies')
+      await searchBakeries(page, language, { department: true })
+      await expect(page.getByTestId('companies-total')).toHaveText(text.total, { timeout: 40_000 })
+      await page.getByRole('link', { name: text.export }).click()
+      const dialog = page.getByRole('dialog', { name: text.export })
+      await expect(dialog).toBeVisible()
+      // The registry data is free and always included: locked on, out of the estimate.
+      await expect(dialog.getByTestId('registry-free')).toBeVisible()
+      await expectNoA11yViolations(page)
+      await page.screenshot({ path: testInfo.outputPath(`companies-export-${language}-${width}.png`) })
+      await dialog.getByTestId('export-cost').scrollIntoViewIfNeeded()
+      await page.screenshot({ path: testInfo.outputPath(`companies-export-${language}-${width}-cost.png`) })
+
+      // A name left empty is refused (in the browser with JS, a 400 without), the max leads typed kept.
+      await dialog.getByLabel(text.name).fill('')
+      await dialog.getByLabel(text.maxLeads).fill('12')
+      await dialog.getByRole('button', { name: text.start }).click()
+      await expect(dialog.getByLabel(text.name)).toHaveAttribute('aria-invalid', 'true')
+      await expect(dialog.getByLabel(text.maxLeads)).toHaveValue('12')
+      await expect(dialog.getByTestId('cost-leads')).toHaveText('12')
+
+      await dialog.getByLabel(text.name).fill(`Boulangeries 69 ${language}`)
+      await dialog.getByRole('button', { name: text.start }).click()
+      await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
+      await expect(async () => {
+        await page.reload()
+        await expect(page.locator('[data-status]').first()).toHaveAttribute('data-status', /^(completed|interrupted)$/, { timeout: 1000 })
+      }).toPass({ timeout: 120_000, intervals: [1000, 2000] })
+      await expect(page.getByTestId('not-found-online').filter({ visible: true }).first()).toHaveText(text.notFound)
+      await expectNoA11yViolations(page)
+    })
+  })
+}
+
 test('a bad filter in the URL is a localized 400 that keeps the valid filters', async ({ page, baseURL }, testInfo) => {
   await signUpViaRequest(page, baseURL, { email: uniqueEmail('companies-bad', testInfo) })
   const response = await page.goto('/companies?run=1&active=1&naf=10.71C&headcount=99&department=69')
@@ -96,3 +150,16 @@ test('a bad filter in the URL is a localized 400 that keeps the valid filters', 
   await expect(page.getByText('Unknown activity code. Please pick an activity from the list.')).toBeVisible()
   await expect(page.getByLabel('Activity code (NAF)')).toHaveValue('not an activity')
 })
+
+test('a tampered export command is a localized 400 with the modal as it was left, never a 500', async ({ page, baseURL }, testInfo) => {
+  await signUpViaRequest(page, baseURL, { email: uniqueEmail('companies-tampered', testInfo) })
+  const url = '/companies?run=1&active=1&naf=10.71C&headcount=02&department=69&export=1'
+  const form = { intent: 'create-registry-export', name: 'Kept name', maxLeads: '7', filters: '{"place":{"kind":"moon"}}' }
+  const response = await page.request.post(url, { form })
+  expect(response.status()).toBe(400)
+  const html = await response.text()
+  expect(html).toContain('Some filters are invalid')
+  expect(html).toContain('value="Kept name"')
+  expect((await page.request.post(url, { form: { intent: 'something-else' } })).status()).toBe(400)
+})
+

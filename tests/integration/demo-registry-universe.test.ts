@@ -11,6 +11,7 @@ import { resolveCriteria, searchParamsOf } from '#app/.server/search/resolve-cri
 import { demoSite } from '#app/.server/sources/demo/site.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import type { Business } from '#app/.server/sources/types.ts'
+import { distanceMetres, SAME_PLACE_METRES } from '#app/domain/geo-distance.ts'
 import { registryFiltersSchema, type RegistryFiltersInput } from '#app/domain/registry-search.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 
@@ -61,6 +62,14 @@ describe('demo registry universe', () => {
     expect(share).toBeGreaterThan(0.62)
     expect(share).toBeLessThan(0.78)
     expect(registry.every((e) => e.demo && e.communeCode === '29019' && e.activityCode === bakery?.naf?.[0])).toBe(true)
+    // Geocoded where the map shows them, a few metres off: each positioned establishment has a map business of its
+    // name within 150 m (the matchers' "same place"); those the map does not know carry no position.
+    const positioned = registry.filter((e) => e.latitude !== null)
+    expect(positioned.length).toBe(map.length)
+    for (const e of positioned) {
+      const near = map.filter((b) => (distanceMetres(e, b) ?? Infinity) <= SAME_PLACE_METRES)
+      expect(near.length, e.name ?? e.siren).toBeGreaterThan(0)
+    }
     const sirens = new Set(registry.map((e) => e.siren))
 
     // The enrichment's match, as an export runs it: the SIRET printed on the site first, else name and postcode.

@@ -41,6 +41,8 @@ function establishment(name: string | null, postalCode: string, extra: Partial<R
     postalCode,
     communeCode: '29019',
     city: 'Brest',
+    latitude: null,
+    longitude: null,
     activityCode: '10.71C',
     activityCodeNaf25: null,
     headcountBand: '02',
@@ -73,6 +75,18 @@ describe('matching a registry establishment to the map', () => {
     expect(matchOnMap(establishment('Boulangerie Le Goff', '29200'), index, new Set(map))).toBeNull()
   })
 
+  it('takes a shop geocoded within 150 m across a postcode boundary as the same place, and rules out one kilometres away', () => {
+    const here = { latitude: 48.39, longitude: -4.49 }
+    // map[2] (29000) is at the same position as the establishment: the same place, full confidence.
+    expect(matchOnMap(establishment('Boulangerie Le Goff', '29000', here), index, new Set([map[0]!]))?.confidence).toBe(1)
+    // Same name, same postcode, but 5 km away (a namesake): not this establishment; nor is the one in 29000.
+    const far = { latitude: 48.39 + 5_000 / 111_195, longitude: -4.49 }
+    expect(matchOnMap(establishment('Boulangerie Le Goff', '29200', far), index)).toBeNull()
+    // 500 m: position undecided, postcode and name decide as before.
+    const near = { latitude: 48.39 + 500 / 111_195, longitude: -4.49 }
+    expect(matchOnMap(establishment('Boulangerie Le Goff', '29200', near), index)?.business).toBe(map[0])
+  })
+
   it('finds nothing for an unknown name or a withheld one', () => {
     expect(matchOnMap(establishment('Garage Kerhuel', '29200'), index)).toBeNull()
     expect(matchOnMap(establishment(null, '29200'), index)).toBeNull()
@@ -89,6 +103,8 @@ describe('a registry-first lead', () => {
   it('not found online is delivered with its registry data, labelled "Not found online" in the file', () => {
     const lead = registryCandidate(establishment('Garage Kerhuel', '29200'), null, 'osm')
     expect(lead).toMatchObject({ source: 'osm', placeId: 'registry-55210055400013', name: 'Garage Kerhuel', phone: null, website: null, postalCode: '29200', countryCode: 'FR' })
+    // Placed where the registry geocoded it (none here).
+    expect(registryCandidate(establishment('Garage Kerhuel', '29200', { latitude: 48.4, longitude: -4.5 }), null, 'osm')).toMatchObject({ latitude: 48.4, longitude: -4.5 })
     expect(lead.adminFrInfo.matched_by).toBe(REGISTRY_NOT_ONLINE)
     expect(adminFrFields(readableRegistryInfo(lead.adminFrInfo, 'en'))).toMatchObject({ matched_by: 'Not found online', match_confidence: null })
     expect(adminFrFields(readableRegistryInfo(lead.adminFrInfo, 'fr')).matched_by).toBe('Non trouvé en ligne')

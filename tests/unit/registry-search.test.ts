@@ -129,7 +129,7 @@ describe('results → establishments', () => {
     siege: { siret: '81234567600017', adresse: '12 RUE DE SIAM 29200 BREST', code_postal: '29200', commune: '29019', etat_administratif: 'A', est_siege: true },
     matching_etablissements: [
       { siret: '81234567600025', adresse: '4 RUE KERAVEL 29000 QUIMPER', code_postal: '29000', commune: '29232', libelle_commune: 'QUIMPER', etat_administratif: 'F', activite_principale: '47.24Z' },
-      { siret: '81234567600033', adresse: '9 QUAI 29000 QUIMPER', code_postal: '29000', commune: '29232', libelle_commune: 'QUIMPER', etat_administratif: 'A', activite_principale: '10.71C', date_creation: '2020-01-01' },
+      { siret: '81234567600033', adresse: '9 QUAI 29000 QUIMPER', code_postal: '29000', commune: '29232', libelle_commune: 'QUIMPER', etat_administratif: 'A', activite_principale: '10.71C', date_creation: '2020-01-01', latitude: '47.995312', longitude: '-4.102874' },
     ],
     dirigeants: [
       { nom: 'MARTIN', prenoms: 'JEAN', qualite: 'Gérant', type_dirigeant: 'personne physique' },
@@ -147,6 +147,8 @@ describe('results → establishments', () => {
       postalCode: '29000',
       communeCode: '29232',
       city: 'QUIMPER',
+      latitude: 47.995312,
+      longitude: -4.102874,
       activityCode: '10.71C',
       activityCodeNaf25: null,
       headcountBand: '03',
@@ -162,7 +164,8 @@ describe('results → establishments', () => {
       personalDataWithheld: false,
       demo: false,
     })
-    expect(toRegistryEstablishment(company, { place: { kind: 'postcode', code: '29200' }, activeOnly: true })).toMatchObject({ siret: '81234567600017', headOffice: true })
+    // The head office carries no coordinates here: the position is unknown, not the other establishment's.
+    expect(toRegistryEstablishment(company, { place: { kind: 'postcode', code: '29200' }, activeOnly: true })).toMatchObject({ siret: '81234567600017', headOffice: true, latitude: null, longitude: null })
   })
 
   it('reads the temporary NAF 2025 field when sent, and does without it', () => {

@@ -11,6 +11,7 @@ import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
 import { LeadSourceError } from '#app/.server/sources/types.ts'
 import { companiesFilters, type CompaniesField } from './companies-query.ts'
 import type { MapCoverage } from '#app/domain/coverage.ts'
+import type { RegistryFiltersInput } from '#app/domain/registry-search.ts'
 import { registryCoverage } from './coverage.ts'
 import { previewRegistry } from './preview.ts'
 import { createRegistrySearchClient, RegistrySearchError, type LabelledEstablishment, type RegistrySearchClient } from './search.ts'
@@ -24,6 +25,8 @@ export type CompaniesSearchOutcome =
       /** null: could not be measured this time; needs_activity: every activity at once is not looked up on the map. */
       coverage: MapCoverage | 'needs_activity' | null
       nafCodes: string[]
+      /** What was counted, so "Export these companies" exports exactly these establishments. */
+      filters: RegistryFiltersInput
     }
   | { ok: false; status: number; messageKey: string; field?: CompaniesField; plan?: boolean; nafCodes: string[] }
 
@@ -53,5 +56,5 @@ export async function searchCompanies(
       if (!(error instanceof RegistrySearchError || error instanceof LeadSourceError || isDatabaseUnavailable(error))) throw error
     }
   }
-  return { ok: true, total: preview.total, capped: preview.capped, establishments: preview.establishments, coverage, nafCodes }
+  return { ok: true, total: preview.total, capped: preview.capped, establishments: preview.establishments, coverage, nafCodes, filters }
 }

@@ -3,13 +3,15 @@
  * 100: at most 4 registry pages, read through the rate-limited, day-cached client) are looked up among the map
  * source's businesses for the same place and activity: same postcode (or town) and a similar name, by the enrichment's
  * name rules (enrichment/registry-names.ts) or because the registry's legal name begins with the map's trade name
- * ("Au Pain Doré" / "AU PAIN DORE FRERES (EURL)"), or the same street number with a looser name. The registry's
- * establishments carry no position here, so the postcode stands for it. The shares found on the
+ * ("Au Pain Doré" / "AU PAIN DORE FRERES (EURL)"), or the same street number or the same position (within a
+ * shopfront's geocoding error) with a looser name; positions far apart rule a pair out (app/domain/geo-distance.ts),
+ * whatever the name. The shares found on the
  * map and with a website are estimates for the whole set (app/domain/coverage.ts), exact when the sample is the set.
  */
 import { LRUCache } from 'lru-cache'
 import type { Language } from '#app/i18n.ts'
 import { estimateShare, type MapCoverage } from '#app/domain/coverage.ts'
+import { positionEvidence } from '#app/domain/geo-distance.ts'
 import { registryFiltersSchema, type RegistryFilters, type RegistryFiltersInput } from '#app/domain/registry-search.ts'
 import { nameSimilarity, normalizeCompanyName } from '#app/.server/enrichment/registry-names.ts'
 import { normalizeName } from '#app/.server/geo/france.ts'
@@ -52,9 +54,13 @@ const streetNumber = (address: string | null) => /^\s*(\d+)/.exec(address ?? '')
 /** The map business that is this establishment, if any (see the module comment). */
 function findOnMap(establishment: LabelledEstablishment, businesses: readonly Business[]): Business | null {
   const city = establishment.city ? normalizeName(establishment.city) : null
-  const near = businesses.filter((business) =>
-    establishment.postalCode && business.postalCode ? business.postalCode === establishment.postalCode : city !== null && business.city !== null && normalizeName(business.city) === city,
-  )
+  const samePostcodeOrTown = (business: Business) =>
+    establishment.postalCode && business.postalCode ? business.postalCode === establishment.postalCode : city !== null && business.city !== null && normalizeName(business.city) === city
+  // A shop geocoded on the other side of a postcode boundary is still near; one kilometres away is not, whatever its postcode.
+  const near = businesses.filter((business) => {
+    const position = positionEvidence(establishment, business)
+    return position === 'same_place' || (position === 'undecided' && samePostcodeOrTown(business))
+  })
   if (establishment.siret) {
     const bySiret = near.find((business) => business.siret === establishment.siret) ?? businesses.find((business) => business.siret === establishment.siret)
     if (bySiret) return bySiret
@@ -65,7 +71,8 @@ function findOnMap(establishment: LabelledEstablishment, businesses: readonly Bu
   for (const business of near) {
     const score = legalNameExtends(establishment.name, business.name) ? 1 : nameSimilarity(establishment.name, business.name)
     const sameNumber = streetNumber(establishment.address) !== null && streetNumber(establishment.address) === streetNumber(business.address)
-    if (score >= SAME_NAME || (sameNumber && score >= SIMILAR_NAME)) {
+    const samePlace = sameNumber || positionEvidence(establishment, business) === 'same_place'
+    if (score >= SAME_NAME || (samePlace && score >= SIMILAR_NAME)) {
       if (!best || score > best.score) best = { business, score }
     }
   }

@@ -2,12 +2,14 @@
  * A registry-first export's leads (issue 22 item 4): each establishment the registry lists is matched to the map
  * source of the same place and category, which alone knows its phone, website, rating and reviews. The score is the
  * enrichment's registry match read the other way (enrichment/registry.ts): name similarity × (0.75 + 0.25 × same
- * postcode), so a confidence means the same in both directions; below 0.5 the establishment is "not found online"
+ * place), so a confidence means the same in both directions. The same place is the same postcode, or both positions
+ * within a shopfront's geocoding error; positions far apart rule the pair out (app/domain/geo-distance.ts). Below 0.5 the establishment is "not found online"
  * and is delivered with its registry data only.
  */
 import type { JsonObject } from '#app/.server/db.ts'
 import { nameSimilarity } from '#app/.server/enrichment/registry-names.ts'
 import type { Business, LeadSourceName } from '#app/.server/sources/types.ts'
+import { positionEvidence } from '#app/domain/geo-distance.ts'
 import type { RegistryEstablishment } from '#app/domain/registry-search.ts'
 
 /** As the enrichment's registry match: below this a name is not the same business. */
@@ -48,8 +50,10 @@ export function indexMap(businesses: readonly Business[]): Map<string, Business[
 
 function score(establishment: RegistryEstablishment, business: Business): number {
   if (!establishment.name) return 0
-  const samePostcode = establishment.postalCode !== null && establishment.postalCode === business.postalCode
-  return Math.round(nameSimilarity(business.name, establishment.name) * (0.75 + 0.25 * (samePostcode ? 1 : 0)) * 1000) / 1000
+  const position = positionEvidence(establishment, business)
+  if (position === 'other_place') return 0
+  const samePlace = position === 'same_place' || (establishment.postalCode !== null && establishment.postalCode === business.postalCode)
+  return Math.round(nameSimilarity(business.name, establishment.name) * (0.75 + 0.25 * (samePlace ? 1 : 0)) * 1000) / 1000
 }
 
 /**
@@ -120,8 +124,8 @@ export function registryCandidate(establishment: RegistryEstablishment, match: M
     city: establishment.city,
     postalCode: establishment.postalCode,
     countryCode: 'FR',
-    latitude: null,
-    longitude: null,
+    latitude: establishment.latitude,
+    longitude: establishment.longitude,
     businessTypes: establishment.activityCode ? [establishment.activityCode] : [],
     website: null,
     phone: null,
