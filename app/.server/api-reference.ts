@@ -5,9 +5,10 @@ import { buildApiReference, slug, type AnyOpenApiDocument, type ApiReference, ty
 import { env } from './env.server.ts'
 
 /**
- * The /developers reference in the reader's language. The document is in English; French summaries and
- * descriptions come from fr.json (`developers.operations.<operationId>.summary|description`, tags under
- * `developers.tags.<tag slug>`), and a text without a translation stays the document's English.
+ * The /developers reference in the reader's language: summaries and descriptions come from the locale files
+ * (`developers.operations.<operationId>.summary|description`, tags under `developers.tags.<tag slug>`; en.json holds the
+ * document's own English, checked equal in tests/unit/api-reference-document.test.ts), and a text missing there stays
+ * the document's.
  */
 
 // The document never changes while the process runs: one reference per language and origin. Bounded, since
@@ -17,9 +18,8 @@ const cache = new LRUCache<string, ApiReference>({ max: 16 })
 function translator(i18n: i18n): ReferenceText {
   return (key, english) => {
     const path = key.operationId ? `developers.operations.${key.operationId}.${key.field}` : `developers.tags.${slug(key.tag ?? '')}.${key.field}`
-    // Only French holds these keys: English (and a missing French text) reads the document's own.
-    if (i18n.language !== 'fr' || !i18n.exists(path, { lng: 'fr', fallbackLng: false })) return english
-    return i18n.t(path, { lng: 'fr' })
+    if (!i18n.exists(path, { fallbackLng: false })) return english
+    return i18n.t(path)
   }
 }
 

@@ -4,6 +4,7 @@ import { openApiDocument } from '#app/.server/api-v1/openapi.ts'
 import { PROBLEM_CODES } from '#app/.server/api-v1/problem.ts'
 import { buildApiReference, slug } from '#app/domain/api-reference.ts'
 import type { OpenApiDocument } from '#app/domain/api-reference-schema.ts'
+import en from '#app/locales/en.json'
 import fr from '#app/locales/fr.json'
 
 // The real document (app/.server/api-v1/openapi.ts), as GET /api/v1/openapi.json serves it.
@@ -19,6 +20,13 @@ describe('the /developers reference of the real API document', () => {
     expect(missing, 'operations without developers.operations.<id>.summary in fr.json').toEqual([])
     const undescribed = operations.filter((operation) => operation.description && !french.operations[operation.operationId!]?.description).map((operation) => operation.operationId)
     expect(undescribed, 'operations without developers.operations.<id>.description in fr.json').toEqual([])
+  })
+
+  it('keeps in en.json exactly the document’s own English, so both locale files hold the same keys', () => {
+    const english = en.developers as unknown as { operations: Record<string, { summary?: string; description?: string }>; tags: Record<string, { summary?: string }> }
+    const fromDocument = Object.fromEntries(operations.map((operation) => [operation.operationId!, { summary: operation.summary, ...(operation.description ? { description: operation.description } : {}) }]))
+    expect(english.operations).toEqual(fromDocument)
+    expect(english.tags).toEqual(Object.fromEntries(operations.map((operation) => [slug(operation.tags![0]!), { summary: operation.tags![0] }])))
   })
 
   it('has no French text for an operation or a tag the document no longer has', () => {
