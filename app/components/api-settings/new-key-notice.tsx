@@ -1,44 +1,8 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Alert } from '#app/components/ui/alert.tsx'
-import { Button } from '#app/components/ui/button.tsx'
-import { useHydrated } from '#app/utils/misc.ts'
+import { ShownOnceSecret } from '#app/components/ui/shown-once-secret.tsx'
 
-/** The new key, shown once: selectable without JavaScript, with a Copy button when it runs. */
+/** The new key, shown once. */
 export function NewKeyNotice({ name, apiKey }: { name: string; apiKey: string }) {
   const { t } = useTranslation()
-  const hydrated = useHydrated()
-  const [copied, setCopied] = useState(false)
-  return (
-    <Alert tone="success">
-      <div className="space-y-3" data-testid="new-api-key">
-        <p className="font-semibold">{t('apiSettings.createdTitle', { name })}</p>
-        <p>{t('apiSettings.createdHint')}</p>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <label htmlFor="new-api-key" className="sr-only">
-            {t('apiSettings.keyLabel')}
-          </label>
-          <input
-            id="new-api-key"
-            readOnly
-            value={apiKey}
-            onFocus={(event) => event.currentTarget.select()}
-            className="block w-full min-w-0 rounded-lg border-0 bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-inset ring-emerald-300 focus:ring-2 focus:ring-brand-600 focus:outline-none"
-          />
-          {hydrated ? (
-            <Button
-              type="button"
-              variant="secondary"
-              className="shrink-0"
-              onClick={() => {
-                void navigator.clipboard?.writeText(apiKey).then(() => setCopied(true))
-              }}
-            >
-              {copied ? t('apiSettings.copied') : t('apiSettings.copy')}
-            </Button>
-          ) : null}
-        </div>
-      </div>
-    </Alert>
-  )
+  return <ShownOnceSecret id="new-api-key" title={t('apiSettings.createdTitle', { name })} hint={t('apiSettings.createdHint')} label={t('apiSettings.keyLabel')} secret={apiKey} />
 }

@@ -1,37 +1,8 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Alert } from '#app/components/ui/alert.tsx'
-import { Button } from '#app/components/ui/button.tsx'
-import { useHydrated } from '#app/utils/misc.ts'
+import { ShownOnceSecret } from '#app/components/ui/shown-once-secret.tsx'
 
-/** A signing secret, shown once (creation or rotation): selectable without JavaScript, with Copy when it runs. */
+/** A signing secret, shown once (creation or rotation). */
 export function SecretNotice({ title, secret }: { title: string; secret: string }) {
   const { t } = useTranslation()
-  const hydrated = useHydrated()
-  const [copied, setCopied] = useState(false)
-  return (
-    <Alert tone="success">
-      <div className="space-y-3" data-testid="webhook-secret">
-        <p className="font-semibold">{title}</p>
-        <p>{t('webhooks.secretHint')}</p>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <label htmlFor="webhook-secret" className="sr-only">
-            {t('webhooks.secretLabel')}
-          </label>
-          <input
-            id="webhook-secret"
-            readOnly
-            value={secret}
-            onFocus={(event) => event.currentTarget.select()}
-            className="block w-full min-w-0 rounded-lg border-0 bg-white px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-inset ring-emerald-300 focus:ring-2 focus:ring-brand-600 focus:outline-none"
-          />
-          {hydrated ? (
-            <Button type="button" variant="secondary" className="shrink-0" onClick={() => void navigator.clipboard?.writeText(secret).then(() => setCopied(true))}>
-              {copied ? t('apiSettings.copied') : t('apiSettings.copy')}
-            </Button>
-          ) : null}
-        </div>
-      </div>
-    </Alert>
-  )
+  return <ShownOnceSecret id="webhook-secret" title={title} hint={t('webhooks.secretHint')} label={t('webhooks.secretLabel')} secret={secret} />
 }
