@@ -19,7 +19,8 @@ export async function startServer({ env = {}, prefix = 'leadatlas-bench-' }: { e
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
   fs.chmodSync(dataDir, 0o755)
   const port = await getPort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  // BENCH_CPU_PROF_DIR=<dir>: the server writes a V8 CPU profile there when it stops (--cpu-prof is not allowed in NODE_OPTIONS).
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : []), '--import', 'tsx', 'server/start.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
