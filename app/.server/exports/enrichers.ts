@@ -258,7 +258,8 @@ function registryInfo(result: RegistryOutcome, findings: WebsiteFindings | null)
 
 /**
  * A lead whose company the do-not-contact list names, learnt only during its enrichment: every task ends not_found,
- * so nothing of it is delivered or charged (not even the source's phone), as if the search had left it out.
+ * so nothing is found for it or charged (the phone task neither, even with the source's number), as if the search
+ * had left it out.
  */
 function givesNothing(pending: ReadonlySet<TaskType>, crawled: boolean): LeadEnrichmentResult {
   return { outcomes: Object.fromEntries([...pending].map((type) => [type, 'not_found' satisfies TaskOutcome])), values: {}, crawled }
