@@ -87,15 +87,17 @@ const businessKey = (source: string, placeId: string) => `${source}\u0000${place
  * age: an opt-out is honoured on the best knowledge there is, even one older than the reuse window.
  */
 async function storedMatches(db: Kysely<Database>, userId: string, batch: readonly Business[]): Promise<Map<string, CompanyIds[]>> {
+  const sources = [...new Set(batch.map((business) => business.source))]
   const placeIds = [...new Set(batch.map((business) => storable(business.placeId)))]
+  // Both lookups walk their table's unique key (user, source, place id / source, place id, task).
   const { rows } = await sql<{ source: string; place_id: string; info: unknown }>`
     select l.source, l.place_id, l.admin_fr_info as info
       from public.leads l
-     where l.user_id = ${userId} and l.place_id = any(${placeIds}::text[]) and l.admin_fr_info is not null
+     where l.user_id = ${userId} and l.source = any(${sources}::text[]) and l.place_id = any(${placeIds}::text[]) and l.admin_fr_info is not null
     union all
     select r.source, r.place_id, r.value -> 'admin_fr_info' as info
       from public.enrichment_results r
-     where r.task = 'admin_fr_info' and r.place_id = any(${placeIds}::text[])`.execute(db)
+     where r.source = any(${sources}::text[]) and r.place_id = any(${placeIds}::text[]) and r.task = 'admin_fr_info'`.execute(db)
   const found = new Map<string, CompanyIds[]>()
   for (const row of rows) {
     const ids = registryMatchIds(row.info)
