@@ -214,6 +214,25 @@ describe('registry-first export', () => {
     }
   })
 
+  it('"only new" after a map-first export leaves out every establishment it delivered, by place or by SIRET', async () => {
+    const owner = await createUser()
+    const mapCriteria = { sector: 'bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' }
+    const created = await createExport({ user: { ...owner }, name: 'Carte', criteria: mapCriteria, enrichmentOptions: { ...OPTIONS, admin_fr_info: true }, idempotencyKey: randomUUID(), lang: 'fr' })
+    if (!created.ok) throw new Error(created.code)
+    await run(created.exportId)
+    const delivered = await leadsOf(created.exportId)
+    const sirets = new Set(delivered.flatMap((lead) => (lead.admin_fr_info_status === 'success' && lead.admin_fr_info.results[0]?.siret) || []))
+    expect(sirets.size).toBeGreaterThan(delivered.length / 2)
+
+    const again = await registryExport(owner, { onlyNew: true })
+    const fresh = await leadsOf(again)
+    expect(fresh.filter((lead) => sirets.has(lead.admin_fr_info.results[0]!.siret ?? '') || delivered.some((old) => old.place_id === lead.place_id))).toEqual([])
+    expect(fresh.length).toBeGreaterThan(0)
+    const { excluded, charged, used } = await accounts(again)
+    expect(excluded?.already_exported).toBeGreaterThanOrEqual(sirets.size)
+    expect(charged).toBe(used)
+  })
+
   it('the API door runs the same command: same leads, stored filters, plan rules', async () => {
     const { api, user: apiUser } = await createApiUser(admin, 5_000)
     const body = { naf_codes: filters.nafCodes, place: { kind: 'commune' as const, code: '29019' }, active_only: false }
