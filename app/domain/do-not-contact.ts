@@ -113,6 +113,12 @@ export function parseDncList(text: string, defaultCountry: CountryCode = 'FR'): 
   return { entries, rejected }
 }
 
+/** A business as the registry identifies it: one establishment (SIRET) of one company (SIREN), either possibly unknown. */
+export interface CompanyIds {
+  siret: string | null
+  siren: string | null
+}
+
 /** What of a business the list is compared with. */
 export interface DncCandidate {
   source: string
@@ -120,7 +126,11 @@ export interface DncCandidate {
   website: string | null
   phones: readonly string[]
   emails: readonly string[]
-  siret: string | null
+  /**
+   * Every identity known for it before anything is spent: the source's SIRET, the registry establishment a
+   * registry-first export lists, the registry match an earlier export stored.
+   */
+  companies: readonly CompanyIds[]
   countryCode: string | null
 }
 
@@ -149,15 +159,40 @@ function emailListed(index: DncIndex, email: string): boolean {
 }
 
 /**
+ * Which entry names this establishment or its company: a SIRET entry one establishment; a SIREN entry every
+ * establishment of the company, those whose SIRET is unknown (only the SIREN is known) included.
+ */
+export function companyListing(index: DncIndex, { siret, siren }: CompanyIds): 'siret' | 'siren' | null {
+  if (siret && index.byKind.siret.has(siret)) return 'siret'
+  const company = siren || siret?.slice(0, 9)
+  return company && index.byKind.siren.has(company) ? 'siren' : null
+}
+
+const idText = (value: unknown): string | null => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? value.trim() : null)
+
+/**
+ * The identity of a stored registry match (leads.admin_fr_info, enrichment_results): its best result, `results[0]`
+ * (the object itself for an older shape); null when it names no company.
+ */
+export function registryMatchIds(info: unknown): CompanyIds | null {
+  if (typeof info !== 'object' || info === null) return null
+  const { results } = info as { results?: unknown }
+  const best = (Array.isArray(results) ? results[0] : info) as { siret?: unknown; siren?: unknown } | null | undefined
+  if (typeof best !== 'object' || best === null) return null
+  const ids = { siret: idText(best.siret), siren: idText(best.siren) }
+  return ids.siret || ids.siren ? ids : null
+}
+
+/**
  * Why a business must be left out of an export (before anything is spent on it), or null. An email on the list
  * does not exclude the business: only that address is removed (`allowedEmails`).
  */
 export function dncExclusionReason(index: DncIndex, business: DncCandidate): Exclude<DncKind, 'email'> | null {
   if (index.byKind.business.has(`${business.source}:${business.placeId}`)) return 'business'
-  if (business.siret) {
-    if (index.byKind.siret.has(business.siret)) return 'siret'
-    if (index.byKind.siren.has(business.siret.slice(0, 9))) return 'siren'
-  }
+  // A SIRET entry wins over a SIREN entry naming the same company (the more precise reason is the one counted).
+  const listings = business.companies.map((ids) => companyListing(index, ids))
+  if (listings.includes('siret')) return 'siret'
+  if (listings.includes('siren')) return 'siren'
   if (business.website && domainListed(index, domainOf(business.website))) return 'domain'
   const country = (business.countryCode ?? 'FR').toUpperCase() as CountryCode
   if (business.phones.some((phone) => index.byKind.phone.has(phoneOf(phone, country) ?? ''))) return 'phone'

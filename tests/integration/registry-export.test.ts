@@ -1,7 +1,8 @@
 // Registry-first exports (issue 22 item 4) through the real command and processor: real database, demo map source,
 // demo websites and demo registry (the map is about 70 % of the registry). Every establishment is delivered with its
 // registry data; those the map does not know say "not found online" and cost nothing; the do-not-contact list and
-// "only new" apply; the API door runs the same command.
+// "only new" apply; a business paid for in a map-first export is not paid again in a registry-first one (nor the other
+// way round); the API door runs the same command.
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -180,6 +181,56 @@ describe('registry-first export', () => {
     const { excluded, charged } = await accounts(exportId)
     expect(excluded?.dnc_siren).toBe(2)
     expect(charged).toBe(successes(leads))
+  })
+
+  it('never pays twice for a business across a map-first and a registry-first export, in either order', async () => {
+    const mapCriteria = { sector: 'bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' }
+    const mapExport = async (owner: SessionUser) => {
+      const created = await createExport({ user: { ...owner }, name: 'Boulangeries de la carte', criteria: mapCriteria, enrichmentOptions: OPTIONS, idempotencyKey: randomUUID(), lang: 'fr' })
+      if (!created.ok) throw new Error(`createExport refused: ${created.code}`)
+      await run(created.exportId)
+      return created.exportId
+    }
+    const paidLeads = async (exportId: string) => {
+      const { rows } = await admin.query<{ lead_id: string }>('select distinct lead_id from public.credit_ledger where export_id = $1 and delta < 0', [exportId])
+      return new Set(rows.map((row) => row.lead_id))
+    }
+    const linked = async (exportId: string) => {
+      const { rows } = await admin.query<{ lead_id: string }>('select lead_id from public.export_leads where export_id = $1', [exportId])
+      return new Set(rows.map((row) => row.lead_id))
+    }
+
+    for (const order of [['map', 'registry'], ['registry', 'map']] as const) {
+      const owner = await createUser()
+      const [firstId, secondId] = order[0] === 'map' ? [await mapExport(owner), await registryExport(owner)] : [await registryExport(owner), await mapExport(owner)]
+      const paidFirst = await paidLeads(firstId)
+      const both = [...(await linked(secondId))].filter((leadId) => paidFirst.has(leadId))
+      // The map's businesses are the same leads in both (the registry-first one found them on the map).
+      expect(both.length, order.join(' then ')).toBeGreaterThan(paidFirst.size / 2)
+      const paidAgain = [...(await paidLeads(secondId))].filter((leadId) => paidFirst.has(leadId))
+      expect(paidAgain, order.join(' then ')).toEqual([])
+      const { charged, used } = await accounts(secondId)
+      expect(charged).toBe(used)
+    }
+  })
+
+  it('"only new" after a map-first export leaves out every establishment it delivered, by place or by SIRET', async () => {
+    const owner = await createUser()
+    const mapCriteria = { sector: 'bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' }
+    const created = await createExport({ user: { ...owner }, name: 'Carte', criteria: mapCriteria, enrichmentOptions: { ...OPTIONS, admin_fr_info: true }, idempotencyKey: randomUUID(), lang: 'fr' })
+    if (!created.ok) throw new Error(created.code)
+    await run(created.exportId)
+    const delivered = await leadsOf(created.exportId)
+    const sirets = new Set(delivered.flatMap((lead) => (lead.admin_fr_info_status === 'success' && lead.admin_fr_info.results[0]?.siret) || []))
+    expect(sirets.size).toBeGreaterThan(delivered.length / 2)
+
+    const again = await registryExport(owner, { onlyNew: true })
+    const fresh = await leadsOf(again)
+    expect(fresh.filter((lead) => sirets.has(lead.admin_fr_info.results[0]!.siret ?? '') || delivered.some((old) => old.place_id === lead.place_id))).toEqual([])
+    expect(fresh.length).toBeGreaterThan(0)
+    const { excluded, charged, used } = await accounts(again)
+    expect(excluded?.already_exported).toBeGreaterThanOrEqual(sirets.size)
+    expect(charged).toBe(used)
   })
 
   it('the API door runs the same command: same leads, stored filters, plan rules', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allowedEmails, type DncCandidate, dncExclusionReason, indexDncList, parseDncEntry, parseDncList } from '#app/domain/do-not-contact.ts'
+import { allowedEmails, companyListing, type DncCandidate, dncExclusionReason, indexDncList, parseDncEntry, parseDncList, registryMatchIds } from '#app/domain/do-not-contact.ts'
 
 describe('parseDncEntry', () => {
   it.each([
@@ -42,7 +42,7 @@ describe('exclusion', () => {
     website: 'https://shop.boulangerie-martin.fr/',
     phones: ['04 78 12 34 56'],
     emails: ['contact@boulangerie-martin.fr'],
-    siret: '55210055400013',
+    companies: [{ siret: '55210055400013', siren: null }],
     countryCode: 'FR',
   }
   const reasonWith = (text: string, candidate = business) => dncExclusionReason(indexDncList(parseDncList(text).entries), candidate)
@@ -61,8 +61,51 @@ describe('exclusion', () => {
     expect(reasonWith('martin.fr')).toBeNull()
   })
 
+  it('catches an establishment whose SIRET is unknown by its SIREN entry, never by another establishment\'s SIRET entry', () => {
+    const sirenOnly = { ...business, companies: [{ siret: null, siren: '552100554' }] }
+    expect(reasonWith('552100554', sirenOnly)).toBe('siren')
+    expect(reasonWith('55210055400013', sirenOnly)).toBeNull()
+    expect(reasonWith('552100555', sirenOnly)).toBeNull()
+  })
+
+  it('catches a business by any identity known for it (the source\'s SIRET, a registry match), the SIRET entry first', () => {
+    const matched = { ...business, companies: [{ siret: null, siren: null }, { siret: '73282932000074', siren: '732829320' }] }
+    expect(reasonWith('73282932000074', matched)).toBe('siret')
+    expect(reasonWith('732829320', matched)).toBe('siren')
+    expect(reasonWith('732829320\n73282932000074', matched)).toBe('siret')
+    expect(reasonWith('73282932000075', matched)).toBeNull()
+    expect(reasonWith('73282932000074', { ...business, companies: [] })).toBeNull()
+  })
+
   it('removes listed addresses and addresses at listed domains from the delivered emails', () => {
     const index = indexDncList(parseDncList('jean@exemple.fr\nlisted.fr').entries)
     expect(allowedEmails(index, ['Jean@Exemple.fr', 'marie@exemple.fr', 'x@sub.listed.fr', 'y@notlisted.fr'])).toEqual(['marie@exemple.fr', 'y@notlisted.fr'])
+  })
+})
+
+describe('companyListing', () => {
+  const index = indexDncList(parseDncList('552100554\n73282932000074').entries)
+
+  it('names the SIRET entry of one establishment, the SIREN entry of every establishment of the company', () => {
+    expect(companyListing(index, { siret: '73282932000074', siren: '732829320' })).toBe('siret')
+    expect(companyListing(index, { siret: '55210055400099', siren: null })).toBe('siren')
+    expect(companyListing(index, { siret: null, siren: '552100554' })).toBe('siren')
+    expect(companyListing(index, { siret: '73282932000082', siren: '732829320' })).toBeNull()
+    expect(companyListing(index, { siret: null, siren: null })).toBeNull()
+  })
+})
+
+describe('registryMatchIds', () => {
+  it('reads the best result of a stored registry match, or of an older flat shape', () => {
+    expect(registryMatchIds({ results: [{ siren: '552100554', siret: '55210055400013' }, { siren: '732829320', siret: null }], confidence: 0.9 })).toEqual({
+      siren: '552100554',
+      siret: '55210055400013',
+    })
+    expect(registryMatchIds({ results: [{ siren: '552100554', siret: null }], matched_by: 'registry_map' })).toEqual({ siren: '552100554', siret: null })
+    expect(registryMatchIds({ siren: '552100554' })).toEqual({ siren: '552100554', siret: null })
+  })
+
+  it('is null for what names no company', () => {
+    for (const info of [null, undefined, 'x', {}, { results: [] }, { results: [null] }, { results: [{ siren: '', siret: 'n/a' }] }]) expect(registryMatchIds(info)).toBeNull()
   })
 })

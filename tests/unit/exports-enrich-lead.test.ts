@@ -149,6 +149,20 @@ describe('enrichLead', () => {
     expect((await enrichLead({ ...lead, countryCode: 'DE' }, task, { enrichers: unknown, exportCountryCode: 'FR' })).outcomes).toEqual({ admin_fr_info: 'not_found' })
   })
 
+  it('a company the do-not-contact list names (the site\'s SIRET, or the registry match) gives nothing at all, the source\'s phone included', async () => {
+    const withPhone = { ...lead, phone: '04 78 11 11 11', sourceEmails: ['jean@boulangerie.example'] }
+    const listedSite = fake({ crawl: vi.fn(async () => ({ ...OK, status: 'not_found' as const, listed: true })) })
+    const bySite = await enrichLead(withPhone, ALL, { enrichers: listedSite, exportCountryCode: 'FR' })
+    expect(bySite.outcomes).toEqual({ phone: 'not_found', website: 'not_found', email: 'not_found', technologies: 'not_found', social_media: 'not_found', admin_fr_info: 'not_found' })
+    expect(bySite.values).toEqual({})
+    // Known from the site already: the registry is not asked.
+    expect(listedSite.lookupRegistry).not.toHaveBeenCalled()
+
+    const listedMatch = fake({ lookupRegistry: vi.fn(async () => ({ status: 'not_found' as const, listed: true })) })
+    const byRegistry = await enrichLead(withPhone, new Set<TaskType>(['phone', 'website', 'admin_fr_info']), { enrichers: listedMatch, exportCountryCode: 'FR' })
+    expect(byRegistry).toEqual({ outcomes: { phone: 'not_found', website: 'not_found', admin_fr_info: 'not_found' }, values: {}, crawled: true })
+  })
+
   it('an abort rejects: nothing of the lead is reported', async () => {
     const controller = new AbortController()
     const enrichers = fake({

@@ -2,14 +2,15 @@
  * The do-not-contact list in the enrichment phase, as a wrapper around the injected enrichers (so the phase itself
  * does not change): listed addresses, and addresses at listed domains, are removed from the email results before
  * they are recorded (an email task left with none is not_found, so not charged); a company the crawl or the
- * registry identifies as listed (SIREN / SIRET) gives nothing (README "Product decisions").
+ * registry identifies as listed (SIREN / SIRET) gives nothing: every task of the lead ends not_found, uncharged
+ * (enrichers.ts givesNothing; README "Only new businesses and the do-not-contact list").
  * What it removed is added to exports.excluded (dnc_email, dnc_registry) as each lead is recorded, so the counts
  * are there when the export completes.
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import { readDncList } from '#app/.server/do-not-contact/store.ts'
-import { allowedEmails, type DncIndex, indexDncList } from '#app/domain/do-not-contact.ts'
+import { allowedEmails, companyListing, indexDncList, registryMatchIds } from '#app/domain/do-not-contact.ts'
 import type { Enrichers, WebsiteFindings } from './enrichers.ts'
 
 export interface DncEnrichers {
@@ -18,12 +19,7 @@ export interface DncEnrichers {
   record(exportId: string): Promise<void>
 }
 
-function companyListed(index: DncIndex, siret: string | null | undefined, siren: string | null | undefined): boolean {
-  const company = siren || siret?.slice(0, 9)
-  return Boolean((siret && index.byKind.siret.has(siret)) || (company && index.byKind.siren.has(company)))
-}
-
-const NOTHING_FOUND: WebsiteFindings = { status: 'not_found', finalUrl: null, emails: [], socialMedia: {}, technologies: {}, phones: [], siret: null, siren: null }
+const LISTED: WebsiteFindings = { status: 'not_found', finalUrl: null, emails: [], socialMedia: {}, technologies: {}, phones: [], siret: null, siren: null, listed: true }
 
 export async function withDoNotContact(db: Kysely<Database>, userId: string, enrichers: Enrichers): Promise<DncEnrichers> {
   const entries = await readDncList(db, userId)
@@ -36,17 +32,16 @@ export async function withDoNotContact(db: Kysely<Database>, userId: string, enr
     close: enrichers.close ? () => enrichers.close?.() ?? Promise.resolve() : undefined,
     async crawl(url, options) {
       const findings = await enrichers.crawl(url, options)
-      if (!companyListed(index, findings.siret, findings.siren)) return findings
+      if (!companyListing(index, { siret: findings.siret, siren: findings.siren ?? null })) return findings
       removed.dnc_registry++
-      return NOTHING_FOUND
+      return LISTED
     },
     async lookupRegistry(query, options) {
       const result = await enrichers.lookupRegistry(query, options)
-      const best = result.status === 'success' ? (result.info.results?.[0] ?? result.info) : null
-      const ids = (best ?? {}) as { siret?: string | null; siren?: string | null }
-      if (!best || !companyListed(index, ids.siret, ids.siren)) return result
+      const ids = result.status === 'success' ? registryMatchIds(result.info) : null
+      if (!ids || !companyListing(index, ids)) return result
       removed.dnc_registry++
-      return { status: 'not_found' }
+      return { status: 'not_found', listed: true }
     },
     allowedEmails(emails) {
       const allowed = allowedEmails(index, enrichers.allowedEmails ? enrichers.allowedEmails(emails) : emails)

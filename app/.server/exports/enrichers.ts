@@ -34,12 +34,18 @@ export interface WebsiteFindings {
   /** The page the SIRET/SIREN was printed on (when the engine reports it). */
   companyIdsPage?: string | null
   error?: string
+  /** The user's do-not-contact list names the company the site prints (dnc-enrichers.ts): the lead gives nothing. */
+  listed?: boolean
 }
 
 type RegistryQuery = Omit<RegistryLead, 'latitude' | 'longitude'>
 
 /** `info` is stored as leads.admin_fr_info (it has a `results` list, SPEC §3). */
-type RegistryOutcome = { status: 'success'; info: JsonObject & { results?: unknown[] } } | { status: 'not_found' } | { status: 'failed'; error: string }
+type RegistryOutcome =
+  | { status: 'success'; info: JsonObject & { results?: unknown[] } }
+  /** `listed`: the match is a company the user's do-not-contact list names (dnc-enrichers.ts): the lead gives nothing. */
+  | { status: 'not_found'; listed?: boolean }
+  | { status: 'failed'; error: string }
 
 export interface Enrichers {
   crawl(url: string, options: { signal?: AbortSignal; countryCode?: string }): Promise<WebsiteFindings>
@@ -251,6 +257,15 @@ function registryInfo(result: RegistryOutcome, findings: WebsiteFindings | null)
 }
 
 /**
+ * A lead whose company the do-not-contact list names, learnt only during its enrichment: every task ends not_found,
+ * so nothing is found for it or charged (the phone task neither, even with the source's number), as if the search
+ * had left it out.
+ */
+function givesNothing(pending: ReadonlySet<TaskType>, crawled: boolean): LeadEnrichmentResult {
+  return { outcomes: Object.fromEntries([...pending].map((type) => [type, 'not_found' satisfies TaskOutcome])), values: {}, crawled }
+}
+
+/**
  * Runs the pending tasks of one lead: at most one website crawl (feeding website, email, social, technologies,
  * the phones and the SIRET for the registry), then the registry for French leads.
  *
@@ -279,6 +294,7 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
   let findings: WebsiteFindings | null = null
   if (wantsCrawl && lead.website) {
     findings = await crawlWebsite(lead.website, countryCode, context)
+    if (findings.listed) return givesNothing(pending, true)
   }
   const crawlFailed = findings?.status === 'failed'
   const ok = findings?.status === 'ok'
@@ -309,7 +325,8 @@ export async function enrichLead(lead: LeadForEnrichment, pending: ReadonlySet<T
     } else outcomes.phone = crawlFailed && !lead.phone ? 'failed' : 'not_found'
   }
   if (pending.has('admin_fr_info')) {
-    const result = french ? await lookupRegistry(lead, ok ? findings : null, context) : { status: 'not_found' as const }
+    const result: RegistryOutcome = french ? await lookupRegistry(lead, ok ? findings : null, context) : { status: 'not_found' }
+    if (result.status === 'not_found' && result.listed) return givesNothing(pending, findings !== null)
     const info = french ? registryInfo(result, ok ? findings : null) : null
     if (info) {
       outcomes.admin_fr_info = 'success'

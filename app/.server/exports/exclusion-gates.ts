@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import { readDncList } from '#app/.server/do-not-contact/store.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { allowedEmails, dncExclusionReason, indexDncList } from '#app/domain/do-not-contact.ts'
+import { allowedEmails, type CompanyIds, dncExclusionReason, type DncIndex, indexDncList, registryMatchIds } from '#app/domain/do-not-contact.ts'
 import { cleanSiret } from '#app/.server/enrichment/siret.ts'
 import { storable } from './enrichers.ts'
 import type { LeadGateFactory } from './lead-gates.ts'
@@ -76,16 +76,64 @@ async function exportedElsewhere(db: Kysely<Database>, userId: string, exportId:
   return new Set(rows.map((row) => `${row.source}\u0000${row.place_id}`))
 }
 
+/** A registry-first candidate carries its registry establishment (search-phase.ts). */
+type WithRegistryData = Business & { adminFrInfo?: unknown }
+
+const businessKey = (source: string, placeId: string) => `${source}\u0000${placeId}`
+
 /**
- * The do-not-contact list, read once per run. A kept business also loses the listed addresses its source gave,
- * so they are never stored with the lead (the email results are filtered again after the crawl: dnc-enrichers.ts).
+ * The registry matches already stored for these businesses, by business: the user's own lead's (an earlier export
+ * matched it) and the account-wide results store's (what the enrichment would reuse instead of asking again). Any
+ * age: an opt-out is honoured on the best knowledge there is, even one older than the reuse window.
+ */
+async function storedMatches(db: Kysely<Database>, userId: string, batch: readonly Business[]): Promise<Map<string, CompanyIds[]>> {
+  const sources = [...new Set(batch.map((business) => business.source))]
+  const placeIds = [...new Set(batch.map((business) => storable(business.placeId)))]
+  // Both lookups walk their table's unique key (user, source, place id / source, place id, task).
+  const { rows } = await sql<{ source: string; place_id: string; info: unknown }>`
+    select l.source, l.place_id, l.admin_fr_info as info
+      from public.leads l
+     where l.user_id = ${userId} and l.source = any(${sources}::text[]) and l.place_id = any(${placeIds}::text[]) and l.admin_fr_info is not null
+    union all
+    select r.source, r.place_id, r.value -> 'admin_fr_info' as info
+      from public.enrichment_results r
+     where r.source = any(${sources}::text[]) and r.place_id = any(${placeIds}::text[]) and r.task = 'admin_fr_info'`.execute(db)
+  const found = new Map<string, CompanyIds[]>()
+  for (const row of rows) {
+    const ids = registryMatchIds(row.info)
+    if (!ids) continue
+    const key = businessKey(row.source, row.place_id)
+    found.set(key, [...(found.get(key) ?? []), ids])
+  }
+  return found
+}
+
+/** Every identity the search knows a business by (do-not-contact.ts DncCandidate.companies). */
+function companiesOf(business: WithRegistryData, stored: ReadonlyMap<string, CompanyIds[]>): CompanyIds[] {
+  const companies: CompanyIds[] = []
+  const sourceSiret = business.siret?.replace(/\D/g, '')
+  if (sourceSiret) companies.push({ siret: sourceSiret, siren: null })
+  const registry = registryMatchIds(business.adminFrInfo)
+  if (registry) companies.push(registry)
+  companies.push(...(stored.get(businessKey(business.source, storable(business.placeId))) ?? []))
+  return companies
+}
+
+const listsCompanies = (index: DncIndex) => index.byKind.siret.size > 0 || index.byKind.siren.size > 0
+
+/**
+ * The do-not-contact list, read once per run. A SIREN or SIRET entry catches a business by any identity known before
+ * anything is spent on it (companiesOf): a registry-first establishment by its own, a map business by its source's
+ * SIRET or a registry match already stored. A kept business also loses the listed addresses its source gave, so they
+ * are never stored with the lead (the email results are filtered again after the crawl: dnc-enrichers.ts).
  */
 export const doNotContactGate: LeadGateFactory = async (db, row) => {
   const entries = await readDncList(db, row.user_id)
   if (entries.length === 0) return null
   const index = indexDncList(entries)
   return {
-    judge(batch: readonly Business[]) {
+    async judge(batch: readonly WithRegistryData[]) {
+      const stored = listsCompanies(index) ? await storedMatches(db, row.user_id, batch) : new Map<string, CompanyIds[]>()
       const verdicts = new Map<Business, string>()
       for (const business of batch) {
         const reason = dncExclusionReason(index, {
@@ -94,7 +142,7 @@ export const doNotContactGate: LeadGateFactory = async (db, row) => {
           website: business.website,
           phones: business.phone ? [business.phone] : [],
           emails: business.email,
-          siret: business.siret ?? null,
+          companies: companiesOf(business, stored),
           countryCode: business.countryCode,
         })
         if (reason) verdicts.set(business, `dnc_${reason}`)
