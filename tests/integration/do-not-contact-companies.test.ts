@@ -174,6 +174,22 @@ describe('map-first exports: the registry match', () => {
     expect(charged).toBe(used)
     expect(charged).toBeGreaterThan(0)
   })
+
+  it('a SIRET learnt during the enrichment also withholds the phone and website the results store already held', async () => {
+    const user = await createUser()
+    const { rows: withSite } = await admin.query<{ place_id: string }>(
+      `select place_id from public.enrichment_results where task = 'website' and place_id = any($1)`,
+      [matched.map((row) => row.place_id)],
+    )
+    const lead = matched.find((row) => row.place_id === withSite[0]?.place_id) ?? expect.unreachable('a matched business with a website')
+    // The store still holds this business's website (and phone), but not its registry match: that one is looked up.
+    await admin.query(`delete from public.enrichment_results where place_id = $1 and task = 'admin_fr_info'`, [lead.place_id])
+    await list(user, best(lead)!.siret!)
+    const exportId = await exportOf(user, 'map')
+    const caught = (await leadsOf(exportId)).find((row) => row.place_id === lead.place_id) ?? expect.unreachable('linked: its SIRET was unknown at the search')
+    expect(caught.statuses).toEqual(['not_found', 'not_found', 'not_found'])
+    expect(await chargedFor(exportId, [caught.lead_id])).toBe(0)
+  })
 })
 
 describe('registry-first exports', () => {

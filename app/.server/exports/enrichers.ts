@@ -101,6 +101,8 @@ export interface LeadEnrichmentResult {
   }
   /** Whether a website crawl ran (diagnostics, benchmark). */
   crawled: boolean
+  /** The do-not-contact list names the company this enrichment identified: the lead gives nothing (givesNothing). */
+  listed?: boolean
 }
 
 /**
@@ -261,8 +263,8 @@ function registryInfo(result: RegistryOutcome, findings: WebsiteFindings | null)
  * so nothing is found for it or charged (the phone task neither, even with the source's number), as if the search
  * had left it out.
  */
-function givesNothing(pending: ReadonlySet<TaskType>, crawled: boolean): LeadEnrichmentResult {
-  return { outcomes: Object.fromEntries([...pending].map((type) => [type, 'not_found' satisfies TaskOutcome])), values: {}, crawled }
+export function givesNothing(pending: Iterable<TaskType>, crawled: boolean): LeadEnrichmentResult {
+  return { outcomes: Object.fromEntries([...pending].map((type) => [type, 'not_found' satisfies TaskOutcome])), values: {}, crawled, listed: true }
 }
 
 /**

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database, JsonObject } from '#app/.server/db.ts'
 import { ENRICHMENT_TABLE } from '#app/domain/enrichment-types.ts'
-import { enrichLead, storable, type LeadEnrichmentContext, type LeadEnrichmentResult, type TaskOutcome, type TaskType } from './enrichers.ts'
+import { enrichLead, givesNothing, storable, type LeadEnrichmentContext, type LeadEnrichmentResult, type TaskOutcome, type TaskType } from './enrichers.ts'
 import { recheckStoredEmails } from './email-recheck.ts'
 import { leadForEnrichment, type PendingLead } from './pending-leads.ts'
 
@@ -120,6 +120,8 @@ export async function enrichWithStore(
   const rest = new Set([...pending].filter((task) => !outcomes[task]))
   if (rest.size === 0) return { outcomes, values, crawled: false }
   const found = await enrichLead(leadForEnrichment(lead), rest, context)
+  // A listed company learnt by this crawl or registry lookup gives nothing, the stored results included.
+  if (found.listed) return givesNothing(pending, found.crawled)
   await storeResults(db, lead, found)
   return { outcomes: { ...found.outcomes, ...outcomes }, values: { ...found.values, ...values }, crawled: found.crawled }
 }
