@@ -7,7 +7,7 @@ import type { Route } from './+types/companies'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
-import { franceData, findDepartment } from '#app/.server/geo/france.ts'
+import { franceData, findDepartment, findRegion } from '#app/.server/geo/france.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
 import { nafLabelOf, nafOptions } from '#app/.server/registry/companies-query.ts'
@@ -75,8 +75,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       }
     }
   }
-  // The department select sends codes; a name typed in a URL shows as its code when it is known.
-  query.department = findDepartment(query.department)?.code ?? query.department
+  // The pickers show names: a code typed in a URL ("69") shows as its department's name when it is known.
+  query.region = findRegion(query.region)?.nom ?? query.region
+  query.department = findDepartment(query.department)?.nom ?? query.department
   const { regions, departments } = franceData()
   const collator = new Intl.Collator(lang)
   // "Export these companies", reachable by URL so it also opens without JavaScript.
@@ -86,7 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           idempotencyKey: randomUUID(),
           credits: (await getCreditsSummary(user)).remaining,
           filters: JSON.stringify(search.result.filters),
-          defaultName: exportName(nafCodes, query.city || findDepartment(query.department)?.nom || regions.find((r) => r.code === query.region)?.nom || '', lang),
+          defaultName: exportName(nafCodes, query.city || query.department || query.region, lang),
           cost: {
             matches: { value: search.result.total, exact: !search.result.capped },
             exportCap: env.EXPORT_MAX_LEADS,

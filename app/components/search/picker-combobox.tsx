@@ -29,6 +29,7 @@ export function PickerCombobox({
   status,
   footer,
   hint,
+  error,
 }: {
   id?: string
   label: string
@@ -45,10 +46,13 @@ export function PickerCombobox({
   footer?: React.ReactNode
   /** Helper text under the field (e.g. why it is disabled), kept out of the narrow placeholder. */
   hint?: string
+  /** The server's refusal of the value sent, under the field. */
+  error?: string
 }) {
   const fallbackId = useId()
   const inputId = id ?? fallbackId
   const hintId = hint ? `${inputId}-hint` : undefined
+  const errorId = error ? `${inputId}-error` : undefined
   const [, setQuery] = useState('')
   const selected = value ? ({ value, label: displayValue } satisfies PickerOption) : null
   return (
@@ -72,7 +76,8 @@ export function PickerCombobox({
           inputId={inputId}
           label={label}
           placeholder={placeholder}
-          hintId={hintId}
+          describedBy={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+          invalid={Boolean(error)}
           onQueryChange={(query) => {
             setQuery(query)
             onQueryChange(query)
@@ -85,6 +90,11 @@ export function PickerCombobox({
           {hint}
         </p>
       ) : null}
+      {error ? (
+        <p id={errorId} className="mt-1.5 text-xs text-red-700">
+          {error}
+        </p>
+      ) : null}
     </div>
   )
 }
@@ -93,13 +103,15 @@ function PickerInput({
   inputId,
   label,
   placeholder,
-  hintId,
+  describedBy,
+  invalid,
   onQueryChange,
 }: {
   inputId: string
   label: string
   placeholder?: string
-  hintId?: string
+  describedBy?: string
+  invalid: boolean
   onQueryChange: (query: string) => void
 }) {
   const { t } = useTranslation()
@@ -109,10 +121,11 @@ function PickerInput({
         id={inputId}
         autoComplete="off"
         placeholder={placeholder}
-        aria-describedby={hintId}
+        aria-describedby={describedBy}
+        aria-invalid={invalid || undefined}
         displayValue={(option: PickerOption | null) => option?.label ?? ''}
         onChange={(event) => onQueryChange(event.target.value)}
-        className="block w-full rounded-lg border-0 bg-white py-2 pr-10 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none data-disabled:cursor-not-allowed data-disabled:bg-slate-50 data-disabled:text-slate-400"
+        className="block w-full rounded-lg border-0 bg-white py-2 pr-10 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none aria-invalid:ring-red-400 data-disabled:cursor-not-allowed data-disabled:bg-slate-50 data-disabled:text-slate-400"
       />
       <ComboboxButton aria-label={t('search.showOptions', { field: label })} className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-2 text-slate-400 data-disabled:cursor-not-allowed">
         <Icon name="chevronDown" className="size-5" />
