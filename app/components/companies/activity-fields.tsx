@@ -2,8 +2,8 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { COMPANIES_FIELDS as F, nafCodeIn } from '#app/domain/companies-form.ts'
 import { filterByMatch, normalizeForSearch } from '#app/domain/text.ts'
-import { PickerCombobox } from '#app/utils/lazy-combobox.tsx'
-import { CategoryPicker, NoJsTextInput } from '../search/pickers.tsx'
+import { CategoryPicker, PickerCombobox } from '#app/utils/lazy-combobox.tsx'
+import { NoJsTextInput } from '../search/no-js-pickers.tsx'
 import type { CompaniesFieldErrors, CompaniesFormOptions } from './companies-form.tsx'
 
 export interface ChosenNaf {

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import { levelAvailable, withLevel, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 import { COMPANIES_FIELDS as F } from '#app/domain/companies-form.ts'
-import { LocationPicker, NoJsLocationSelect, NoJsTextInput } from '../search/pickers.tsx'
+import { LocationPicker } from '#app/utils/lazy-combobox.tsx'
+import { NoJsLocationSelect, NoJsTextInput } from '../search/no-js-pickers.tsx'
 import type { CompaniesFieldErrors, CompaniesFormOptions } from './companies-form.tsx'
 
 /** The registry is French: the place pickers list France's regions, departments and communes, as the search page does. */

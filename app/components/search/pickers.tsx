@@ -1,128 +1,14 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { LocationLevel } from '#app/domain/search.ts'
-import { PickerCombobox } from '#app/utils/lazy-combobox.tsx'
-import { cn } from '#app/utils/misc.ts'
-import type { PickerOption } from './picker-combobox.tsx'
+import { PickerCombobox, type PickerOption } from './combobox.tsx'
 import { filterCategoryOptions, filterLocations, useCategoryOptions, useLocationOptions } from './use-picker-options.ts'
 
 /*
- * The place and category pickers of the search page and of /companies: a combobox with JavaScript (rendered once
- * useComboboxReady() is true), a server-rendered select or text input of the same name without. They know nothing of
- * the page's form state: a value, its options and a change handler.
+ * The category and place comboboxes of the search page and of /companies, in the chunk fetched on the first
+ * interaction with the form (app/utils/lazy-combobox.tsx; no-js-pickers.tsx until then). They know nothing of the
+ * page's form state: a value, where its options come from, and a change handler.
  */
-
-const fieldClasses =
-  'mt-1.5 block w-full rounded-lg border-0 bg-white text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none aria-invalid:ring-red-400'
-
-/** The hint and the error under a field, and the ids the field names in aria-describedby. */
-function FieldNotes({ id, hint, error }: { id: string; hint?: string | null; error?: string }) {
-  return (
-    <>
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-1.5 text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1.5 text-xs text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </>
-  )
-}
-
-function describedBy(id: string, hint?: string | null, error?: string): string | undefined {
-  return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
-}
-
-/** Without JavaScript: free text (a category, an activity, a postcode), the known values suggested by the browser. */
-export function NoJsTextInput({ id, name, label, value, suggestions, placeholder, hint, error }: { id: string; name: string; label: string; value: string; suggestions?: string[]; placeholder?: string; hint?: string; error?: string }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type="text"
-        list={suggestions ? `${id}-options` : undefined}
-        defaultValue={value}
-        placeholder={placeholder}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        maxLength={200}
-        autoComplete="off"
-        className={cn(fieldClasses, 'px-3 py-2')}
-      />
-      {suggestions ? (
-        <datalist id={`${id}-options`}>
-          {suggestions.map((text) => (
-            <option key={text} value={text} />
-          ))}
-        </datalist>
-      ) : null}
-      <FieldNotes id={id} hint={hint} error={error} />
-    </div>
-  )
-}
-
-/** Without JavaScript: a server-rendered select of one level's places (names), a value sent that is not listed kept. */
-export function NoJsLocationSelect({
-  id,
-  name,
-  label,
-  value,
-  options,
-  placeholder,
-  disabled = false,
-  hint,
-  error,
-  autoFocus = false,
-}: {
-  id: string
-  name: string
-  label: string
-  value: string
-  options: Array<{ name: string; code?: string }>
-  placeholder: string
-  disabled?: boolean
-  hint?: string | null
-  error?: string
-  autoFocus?: boolean
-}) {
-  const hasValue = options.some((option) => option.name === value)
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={value}
-        disabled={disabled}
-        // Rendered as the HTML attribute by the server: the browser focuses it on load, no script needed (the user asked
-        // for this level with "Load the next level").
-        autoFocus={autoFocus}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        className={cn(fieldClasses, 'py-2 pr-8 pl-3 disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-400')}
-      >
-        <option value="">{placeholder}</option>
-        {value && !hasValue ? <option value={value}>{value}</option> : null}
-        {options.map((option) => (
-          <option key={option.code ?? option.name} value={option.name}>
-            {option.name}
-          </option>
-        ))}
-      </select>
-      <FieldNotes id={id} hint={hint} error={error} />
-    </div>
-  )
-}
 
 /**
  * The category combobox: the categories of the interface's language, matched on both languages' labels and terms.

@@ -2,13 +2,13 @@ import { useTranslation } from 'react-i18next'
 import { Form, useSearchParams } from 'react-router'
 import type { CategoryOption } from '#app/domain/categories.ts'
 import { hasSectorOrLocation, levelAvailable, LOCATION_LEVELS, parentLevel, withLevel, type LevelsWithData, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
-import { useComboboxReady } from '#app/utils/lazy-combobox.tsx'
+import { CategoryPicker, LocationPicker, useComboboxReady, useKnownLocationLevels } from '#app/utils/lazy-combobox.tsx'
 import { cn } from '#app/utils/misc.ts'
 import { changedFields, useTypedBeforeHydration, type TypedValues } from '#app/utils/typed-before-hydration.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
-import { CategoryPicker, LocationPicker, NoJsTextInput, NoJsLocationSelect } from './pickers.tsx'
-import { useKnownLocationLevels, type LocationOption } from './use-picker-options.ts'
+import { NoJsLocationSelect, NoJsTextInput } from './no-js-pickers.tsx'
+import type { LocationOption } from './use-picker-options.ts'
 
 export interface ServerPickerOptions {
   country: LocationOption[]
@@ -68,10 +68,6 @@ export function SearchForm({
 }) {
   const { i18n } = useTranslation()
   const canSubmit = hasSectorOrLocation(criteria)
-  // Which levels have data: what the pickers loaded, else what the server said for this country and region.
-  const known = useKnownLocationLevels(criteria, i18n.language)
-  const server = serverOptions.levels
-  const levels = server.country === criteria.country && server.region === criteria.region ? { ...server.withData, ...known } : known
   // What was typed into the no-JS inputs while the scripts loaded moves into the comboboxes: at hydration, and
   // again as the comboboxes replace them (their chunk arrives after hydration).
   const restoreTyped = (typed: TypedValues) => {
@@ -90,15 +86,19 @@ export function SearchForm({
     onCriteriaChange(next, label)
   }
   const formRef = useTypedBeforeHydration(restoreTyped)
-  // Without JavaScript "Load the next level" reloads the page: the keyboard lands on the level it loaded (the first
-  // one now offered and still empty), not back at the top of the page.
-  const [searchParams] = useSearchParams()
-  const loadedLevel = searchParams.get('refine') === '1' ? LOCATION_LEVELS.find((level) => !criteria[level] && levelAvailable(level, criteria, levels)) : undefined
   // Hydrated and the combobox chunk loaded (app/utils/lazy-combobox.tsx: on the first interaction); until then the no-JS pickers.
   const hydrated = useComboboxReady(formRef, () => {
     const typed = formRef.current ? changedFields(formRef.current) : new Map()
     if (typed.size) restoreTyped(typed)
   })
+  // Which levels have data: what the pickers loaded, else what the server said for this country and region.
+  const known = useKnownLocationLevels(criteria, i18n.language, hydrated)
+  const server = serverOptions.levels
+  const levels = server.country === criteria.country && server.region === criteria.region ? { ...server.withData, ...known } : known
+  // Without JavaScript "Load the next level" reloads the page: the keyboard lands on the level it loaded (the first
+  // one now offered and still empty), not back at the top of the page.
+  const [searchParams] = useSearchParams()
+  const loadedLevel = searchParams.get('refine') === '1' ? LOCATION_LEVELS.find((level) => !criteria[level] && levelAvailable(level, criteria, levels)) : undefined
   return (
     <Form ref={formRef} method="get" action="/" onSubmit={onSubmit} data-pickers={hydrated ? 'enhanced' : 'native'} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6" aria-describedby={!canSubmit ? 'search-requirement' : undefined}>
       {/* The category has its own row: five pickers in one row left each too narrow for its placeholder. */}
