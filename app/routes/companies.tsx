@@ -16,7 +16,7 @@ import { allCategories, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { CompaniesForm, type CompaniesFieldErrors } from '#app/components/companies/companies-form.tsx'
 import { CompaniesResults } from '#app/components/companies/companies-results.tsx'
 import { CoveragePanel } from '#app/components/companies/coverage-panel.tsx'
-import type { CompaniesExportState } from '#app/components/companies/companies-export-modal.tsx'
+import type { ExportFormState } from '#app/components/exports/export-modal.tsx'
 import { LazyCompaniesExportModal } from '#app/components/companies/lazy-companies-export-modal.tsx'
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
@@ -122,7 +122,7 @@ function exportName(nafCodes: string[], place: string, lang: 'fr' | 'en'): strin
 }
 
 /** The modal's fields as they were sent, so a refused form renders again as the user left it. */
-function sentForm(payload: Record<string, unknown>): Pick<CompaniesExportState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
+function sentForm(payload: Record<string, unknown>): Pick<ExportFormState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
   const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
   return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france: true }), maxLeads: text(payload.maxLeads), onlyNew: payload.onlyNew === 'on' }
@@ -135,15 +135,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const formData = await request.formData()
   if (formData.get('intent') !== 'create-registry-export') {
-    return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies CompaniesExportState, { status: 400 })
+    return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies ExportFormState, { status: 400 })
   }
   const submission = parseWithZod(formData, { schema: CreateRegistryExportSchema })
   // Without JavaScript, "Recalculate" posts the modal's choices: they come back as sent, with the figures for them.
-  if (formData.get('recalculate') === '1') return data(sentForm(submission.payload) satisfies CompaniesExportState)
+  if (formData.get('recalculate') === '1') return data(sentForm(submission.payload) satisfies ExportFormState)
   if (submission.status !== 'success') {
     const filtersError = submission.error?.filters?.[0]
     return data(
-      { ...sentForm(submission.payload), result: submission.reply(), ...(filtersError && { error: t(filtersError) }) } satisfies CompaniesExportState,
+      { ...sentForm(submission.payload), result: submission.reply(), ...(filtersError && { error: t(filtersError) }) } satisfies ExportFormState,
       { status: 400 },
     )
   }
@@ -153,7 +153,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const overLimit = refused(await consumeLimit('exportCreate', user.id))
   if (overLimit) {
     const { status, message, headers } = refusalAnswer(context, overLimit)
-    return data({ name, options, maxLeads, error: message } satisfies CompaniesExportState, { status, headers })
+    return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
   }
   const result = await createExport({
     user,
@@ -168,12 +168,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   })
   if (!result.ok) {
     if (result.code === 'max_leads_invalid') {
-      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies CompaniesExportState, { status: result.status })
+      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies ExportFormState, { status: result.status })
     }
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
     return data(
-      { name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies CompaniesExportState,
+      { name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState,
       { status: result.status },
     )
   }

@@ -6,7 +6,7 @@ import { NoJsLocationSelect, NoJsTextInput } from '../search/no-js-pickers.tsx'
 import type { CompaniesFieldErrors, CompaniesFormOptions } from './companies-form.tsx'
 
 /** The registry is French: the place pickers list France's regions, departments and communes, as the search page does. */
-export const FRANCE = 'France'
+const FRANCE = 'France'
 
 export type CompaniesPlace = Pick<SearchCriteria, 'region' | 'department' | 'city'>
 

@@ -75,7 +75,7 @@ export function CategoryPicker({
 }
 
 /** Where a level's places are listed: the names of the places above it (the /api/locations parameters). */
-export interface LocationParents {
+interface LocationParents {
   countryName?: string
   regionName?: string
   departmentName?: string
