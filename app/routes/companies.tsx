@@ -12,7 +12,7 @@ import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
 import { nafLabelOf, nafOptions } from '#app/.server/registry/companies-query.ts'
 import { searchCompanies } from '#app/.server/registry/companies-search.ts'
-import { allCategories, labelOf } from '#app/.server/taxonomy/categories.ts'
+import { allCategories, findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { CompaniesForm, type CompaniesFieldErrors } from '#app/components/companies/companies-form.tsx'
 import { CompaniesResults } from '#app/components/companies/companies-results.tsx'
 import { CoveragePanel } from '#app/components/companies/coverage-panel.tsx'
@@ -95,10 +95,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           },
         }
       : null
+  // The category picker shows the category's label, whichever way it was sent (its id from the combobox, a label typed).
+  const category = query.sector ? (getCategory(query.sector) ?? findCategory(query.sector, lang)) : undefined
   return data(
     {
       exportForm,
       query,
+      sectorLabel: category ? labelOf(category, lang) : query.sector,
       chosenNaf: nafCodes.map((code) => ({ code, label: nafLabelOf(code) })),
       options: {
         categories: allCategories()
@@ -208,7 +211,7 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
         </Alert>
       ) : null}
       {/* A new answer (another search) starts the form again from what the server read. */}
-      <CompaniesForm key={location.search} query={loaderData.query} chosenNaf={loaderData.chosenNaf} options={loaderData.options} errors={errors} pending={pending} />
+      <CompaniesForm key={location.search} query={loaderData.query} sectorLabel={loaderData.sectorLabel} chosenNaf={loaderData.chosenNaf} options={loaderData.options} errors={errors} pending={pending} />
       {search?.status === 'error' && !search.field ? (
         <Alert tone="error" id="companies-error">
           {search.message}

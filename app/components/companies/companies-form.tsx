@@ -29,19 +29,22 @@ const checkboxClasses = 'size-4 shrink-0 rounded border-slate-300 text-brand-600
  */
 export function CompaniesForm({
   query,
+  sectorLabel,
   chosenNaf,
   options,
   errors,
   pending,
 }: {
   query: CompaniesQuery
+  /** The category sent, as its label in the interface's language. */
+  sectorLabel: string
   chosenNaf: ChosenNaf[]
   options: CompaniesFormOptions
   errors: CompaniesFieldErrors
   pending: boolean
 }) {
   const { t } = useTranslation()
-  const [sector, setSector] = useState({ value: query.sector, label: query.sector })
+  const [sector, setSector] = useState({ value: query.sector, label: sectorLabel })
   const [chosen, setChosen] = useState(chosenNaf)
   const [place, setPlace] = useState<CompaniesPlace>({ region: query.region, department: query.department, city: query.city })
   const formRef = useRef<HTMLFormElement>(null)
