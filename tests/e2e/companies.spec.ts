@@ -193,7 +193,10 @@ test('a region, a department and a commune or postcode with the pickers, several
   await signUpViaRequest(page, baseURL, { email: uniqueEmail('companies-pickers', testInfo) })
   await page.goto('/companies')
   const search = async (city: string) => {
+    const before = page.url()
     await page.getByRole('button', { name: text.search, exact: true }).click()
+    // The previous search's count stays on the page until the new answer: wait for the new URL first.
+    await page.waitForURL((url) => url.href !== before)
     await expect(page.getByTestId('companies-total')).toHaveText(text.total, { timeout: 40_000 })
     const params = new URL(page.url()).searchParams
     expect([params.get('region'), params.get('department'), params.get('city')]).toEqual([PLACE.region, PLACE.department, city])
