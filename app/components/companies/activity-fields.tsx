@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { COMPANIES_FIELDS as F, nafCodeIn } from '#app/domain/companies-form.ts'
+import { COMPANIES_FIELDS as F, nafCodeIn, nafOptionParts } from '#app/domain/companies-form.ts'
 import { filterByMatch, normalizeForSearch } from '#app/domain/text.ts'
 import { CategoryPicker, PickerCombobox } from '#app/utils/lazy-combobox.tsx'
 import { NoJsTextInput } from '../search/no-js-pickers.tsx'
@@ -105,8 +105,8 @@ function NafPicker({
       options={items.map((entry) => ({ value: entry.text, label: entry.text }))}
       onQueryChange={setQuery}
       onChange={(option) => {
-        const code = option ? nafCodeIn(option.value) : null
-        if (option && code) onChoose({ code, label: option.value.slice(option.value.indexOf('—') + 1).trim() || null })
+        const picked = option ? nafOptionParts(option.value) : null
+        if (picked) onChoose(picked)
       }}
       placeholder={t('companies.form.nafPlaceholder')}
       status={query.trim() && items.length === 0 ? t('companies.form.noActivity') : null}

@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
-import { COMPANIES_FIELDS as F, HEADCOUNT_CHOICES, LEGAL_FORM_FAMILY_IDS, nafCodeIn, REGISTRY_LABEL_IDS, type CompaniesQuery } from '#app/domain/companies-form.ts'
+import { COMPANIES_FIELDS as F, HEADCOUNT_CHOICES, LEGAL_FORM_FAMILY_IDS, nafCodeIn, REGISTRY_LABEL_IDS, withCompaniesPlace, type CompaniesPlace, type CompaniesQuery } from '#app/domain/companies-form.ts'
 import { useComboboxReady } from '#app/utils/lazy-combobox.tsx'
 import { changedFields } from '#app/utils/typed-before-hydration.ts'
 import { Button } from '../ui/button.tsx'
 import { ActivityFields, type ChosenNaf } from './activity-fields.tsx'
-import { PlaceFields, withPlace, type CompaniesPlace } from './place-fields.tsx'
+import { PlaceFields } from './place-fields.tsx'
 
 export interface CompaniesFormOptions {
   /** Labels of the categories that have NAF codes. */
@@ -59,7 +59,7 @@ export function CompaniesForm({
     let next = place
     for (const level of ['region', 'department', 'city'] as const) {
       const value = text(level)
-      if (value !== undefined) next = withPlace(next, level, value)
+      if (value !== undefined) next = withCompaniesPlace(next, level, value)
     }
     setPlace(next)
   })

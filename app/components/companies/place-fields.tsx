@@ -1,20 +1,12 @@
 import { useTranslation } from 'react-i18next'
-import { levelAvailable, withLevel, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
-import { COMPANIES_FIELDS as F } from '#app/domain/companies-form.ts'
+import { levelAvailable, type SearchCriteria } from '#app/domain/search.ts'
+import { COMPANIES_FIELDS as F, withCompaniesPlace as withPlace, type CompaniesPlace } from '#app/domain/companies-form.ts'
 import { LocationPicker } from '#app/utils/lazy-combobox.tsx'
 import { NoJsLocationSelect, NoJsTextInput } from '../search/no-js-pickers.tsx'
 import type { CompaniesFieldErrors, CompaniesFormOptions } from './companies-form.tsx'
 
 /** The registry is French: the place pickers list France's regions, departments and communes, as the search page does. */
 const FRANCE = 'France'
-
-export type CompaniesPlace = Pick<SearchCriteria, 'region' | 'department' | 'city'>
-
-/** Picking a level clears the levels below it, as on the search page. */
-export function withPlace(place: CompaniesPlace, level: Exclude<LocationLevel, 'country'>, value: string): CompaniesPlace {
-  const { region, department, city } = withLevel({ sector: '', country: FRANCE, ...place }, level, value)
-  return { region, department, city }
-}
 
 /**
  * Region, department and a commune or postcode. With JavaScript the search page's comboboxes (each level inside the
