@@ -41,8 +41,8 @@ export function ActivityFields({
   enhanced: boolean
 }) {
   const { t } = useTranslation()
-  const category = { id: `companies-${F.sector}`, name: F.sector, label: t('companies.form.category'), hint: t('companies.form.categoryHint'), error: errors.sector }
-  const activity = { id: `companies-${F.nafAdd}`, name: F.nafAdd, label: t('companies.form.naf'), error: errors.nafAdd }
+  const category = { id: `companies-${F.sector}`, name: F.sector, label: t('companies.form.category'), placeholder: t('search.categoryPlaceholder'), hint: t('companies.form.categoryHint'), error: errors.sector }
+  const activity = { id: `companies-${F.nafAdd}`, name: F.nafAdd, label: t('companies.form.naf'), placeholder: t('companies.form.nafPlaceholder'), error: errors.nafAdd }
   return (
     <fieldset className="space-y-4">
       <legend className="text-base font-semibold text-slate-900">{t('companies.form.activity')}</legend>
@@ -69,6 +69,7 @@ function NafPicker({
   id,
   name,
   label,
+  placeholder,
   hint,
   error,
   naf,
@@ -78,6 +79,7 @@ function NafPicker({
   id: string
   name: string
   label: string
+  placeholder: string
   hint: string
   error?: string
   naf: string[]
@@ -108,7 +110,7 @@ function NafPicker({
         const picked = option ? nafOptionParts(option.value) : null
         if (picked) onChoose(picked)
       }}
-      placeholder={t('companies.form.nafPlaceholder')}
+      placeholder={placeholder}
       status={query.trim() && items.length === 0 ? t('companies.form.noActivity') : null}
       hint={hint}
       error={error}
