@@ -4,6 +4,7 @@
  * typed (names, labels), the server turns them into registry filters (app/.server/registry/companies-query.ts).
  */
 import { z } from 'zod'
+import { withLevel, type SearchCriteria } from './search.ts'
 import { HEADCOUNT_BANDS, type HeadcountBand, type LegalFormFamily, type RegistryLabel } from './registry-search.ts'
 
 export const LEGAL_FORM_FAMILY_IDS = ['soleTrader', 'sarl', 'sas', 'sa', 'association'] as const satisfies readonly LegalFormFamily[]
@@ -103,7 +104,27 @@ export function nafCodeIn(value: string): string | null {
   return match ? `${match[1]}.${match[2]}${(match[3] as string).toUpperCase()}` : null
 }
 
+
+const NAF_OPTION_SEPARATOR = ' — '
+
 /** The option text of a NAF code in the picker: the code first, so typing either the code or the label finds it. */
 export function nafOptionText(code: string, label: string): string {
-  return `${code} — ${label}`
+  return `${code}${NAF_OPTION_SEPARATOR}${label}`
+}
+
+/** A picker option's code and label (nafOptionText's parts), or null for text that names no code. */
+export function nafOptionParts(text: string): { code: string; label: string | null } | null {
+  const code = nafCodeIn(text)
+  if (!code) return null
+  const at = text.indexOf(NAF_OPTION_SEPARATOR)
+  return { code, label: at === -1 ? null : text.slice(at + NAF_OPTION_SEPARATOR.length).trim() || null }
+}
+
+/** The place of a `/companies` search: France's region, department and commune (or postcode). */
+export type CompaniesPlace = Pick<SearchCriteria, 'region' | 'department' | 'city'>
+
+/** Picking a level clears the levels below it, as on the search page (withLevel). */
+export function withCompaniesPlace(place: CompaniesPlace, level: keyof CompaniesPlace, value: string): CompaniesPlace {
+  const { region, department, city } = withLevel({ sector: '', country: 'France', ...place }, level, value)
+  return { region, department, city }
 }

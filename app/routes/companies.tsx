@@ -7,16 +7,16 @@ import type { Route } from './+types/companies'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
-import { franceData, findDepartment } from '#app/.server/geo/france.ts'
+import { franceData, findDepartment, findRegion } from '#app/.server/geo/france.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
 import { nafLabelOf, nafOptions } from '#app/.server/registry/companies-query.ts'
 import { searchCompanies } from '#app/.server/registry/companies-search.ts'
-import { allCategories, labelOf } from '#app/.server/taxonomy/categories.ts'
+import { allCategories, findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { CompaniesForm, type CompaniesFieldErrors } from '#app/components/companies/companies-form.tsx'
 import { CompaniesResults } from '#app/components/companies/companies-results.tsx'
 import { CoveragePanel } from '#app/components/companies/coverage-panel.tsx'
-import type { CompaniesExportState } from '#app/components/companies/companies-export-modal.tsx'
+import type { ExportFormState } from '#app/components/exports/export-modal.tsx'
 import { LazyCompaniesExportModal } from '#app/components/companies/lazy-companies-export-modal.tsx'
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
@@ -75,8 +75,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       }
     }
   }
-  // The department select sends codes; a name typed in a URL shows as its code when it is known.
-  query.department = findDepartment(query.department)?.code ?? query.department
+  // The pickers show names: a code typed in a URL ("69") shows as its department's name when it is known.
+  query.region = findRegion(query.region)?.nom ?? query.region
+  query.department = findDepartment(query.department)?.nom ?? query.department
   const { regions, departments } = franceData()
   const collator = new Intl.Collator(lang)
   // "Export these companies", reachable by URL so it also opens without JavaScript.
@@ -86,7 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           idempotencyKey: randomUUID(),
           credits: (await getCreditsSummary(user)).remaining,
           filters: JSON.stringify(search.result.filters),
-          defaultName: exportName(nafCodes, query.city || findDepartment(query.department)?.nom || regions.find((r) => r.code === query.region)?.nom || '', lang),
+          defaultName: exportName(nafCodes, query.city || query.department || query.region, lang),
           cost: {
             matches: { value: search.result.total, exact: !search.result.capped },
             exportCap: env.EXPORT_MAX_LEADS,
@@ -94,10 +95,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           },
         }
       : null
+  // The category picker shows the category's label, whichever way it was sent (its id from the combobox, a label typed).
+  const category = query.sector ? (getCategory(query.sector) ?? findCategory(query.sector, lang)) : undefined
   return data(
     {
       exportForm,
       query,
+      sectorLabel: category ? labelOf(category, lang) : query.sector,
       chosenNaf: nafCodes.map((code) => ({ code, label: nafLabelOf(code) })),
       options: {
         categories: allCategories()
@@ -121,7 +125,7 @@ function exportName(nafCodes: string[], place: string, lang: 'fr' | 'en'): strin
 }
 
 /** The modal's fields as they were sent, so a refused form renders again as the user left it. */
-function sentForm(payload: Record<string, unknown>): Pick<CompaniesExportState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
+function sentForm(payload: Record<string, unknown>): Pick<ExportFormState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
   const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
   return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france: true }), maxLeads: text(payload.maxLeads), onlyNew: payload.onlyNew === 'on' }
@@ -134,15 +138,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const formData = await request.formData()
   if (formData.get('intent') !== 'create-registry-export') {
-    return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies CompaniesExportState, { status: 400 })
+    return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies ExportFormState, { status: 400 })
   }
   const submission = parseWithZod(formData, { schema: CreateRegistryExportSchema })
   // Without JavaScript, "Recalculate" posts the modal's choices: they come back as sent, with the figures for them.
-  if (formData.get('recalculate') === '1') return data(sentForm(submission.payload) satisfies CompaniesExportState)
+  if (formData.get('recalculate') === '1') return data(sentForm(submission.payload) satisfies ExportFormState)
   if (submission.status !== 'success') {
     const filtersError = submission.error?.filters?.[0]
     return data(
-      { ...sentForm(submission.payload), result: submission.reply(), ...(filtersError && { error: t(filtersError) }) } satisfies CompaniesExportState,
+      { ...sentForm(submission.payload), result: submission.reply(), ...(filtersError && { error: t(filtersError) }) } satisfies ExportFormState,
       { status: 400 },
     )
   }
@@ -152,7 +156,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const overLimit = refused(await consumeLimit('exportCreate', user.id))
   if (overLimit) {
     const { status, message, headers } = refusalAnswer(context, overLimit)
-    return data({ name, options, maxLeads, error: message } satisfies CompaniesExportState, { status, headers })
+    return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
   }
   const result = await createExport({
     user,
@@ -167,12 +171,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   })
   if (!result.ok) {
     if (result.code === 'max_leads_invalid') {
-      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies CompaniesExportState, { status: result.status })
+      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies ExportFormState, { status: result.status })
     }
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     const nameError = result.code === 'name_required' || result.code === 'name_too_long'
     return data(
-      { name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies CompaniesExportState,
+      { name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState,
       { status: result.status },
     )
   }
@@ -207,7 +211,7 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
         </Alert>
       ) : null}
       {/* A new answer (another search) starts the form again from what the server read. */}
-      <CompaniesForm key={location.search} query={loaderData.query} chosenNaf={loaderData.chosenNaf} options={loaderData.options} errors={errors} pending={pending} />
+      <CompaniesForm key={location.search} query={loaderData.query} sectorLabel={loaderData.sectorLabel} chosenNaf={loaderData.chosenNaf} options={loaderData.options} errors={errors} pending={pending} />
       {search?.status === 'error' && !search.field ? (
         <Alert tone="error" id="companies-error">
           {search.message}

@@ -5,7 +5,8 @@
 // touched (focus or pointer press inside it, or focus already there when the page hydrates): a
 // visitor who only reads the results never downloads it. Until it has arrived (and for good if it
 // never does) the form keeps its no-JavaScript pickers, and what is typed into them is carried over.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react'
+import type { LevelsWithData, SearchCriteria } from '#app/domain/search.ts'
 import type * as PickerModule from '#app/components/search/picker-combobox.tsx'
 import { onFirstInteraction } from './first-interaction.ts'
 
@@ -61,9 +62,44 @@ export function useComboboxReady(formRef: React.RefObject<HTMLFormElement | null
   return ready
 }
 
-/** The search picker combobox; render it only once useComboboxReady() is true. */
+function loadedModule(): PickerComboboxModule {
+  if (!loaded) throw new Error('A combobox picker rendered before useComboboxReady() was true')
+  return loaded
+}
+
+/** The search picker combobox; render it (and the two below) only once useComboboxReady() is true. */
 export function PickerCombobox(props: React.ComponentProps<PickerComboboxModule['PickerCombobox']>) {
-  if (!loaded) throw new Error('PickerCombobox rendered before useComboboxReady() was true')
-  const Picker = loaded.PickerCombobox
+  const Picker = loadedModule().PickerCombobox
   return <Picker {...props} />
+}
+
+export function CategoryPicker(props: React.ComponentProps<PickerComboboxModule['CategoryPicker']>) {
+  const Picker = loadedModule().CategoryPicker
+  return <Picker {...props} />
+}
+
+export function LocationPicker(props: React.ComponentProps<PickerComboboxModule['LocationPicker']>) {
+  const Picker = loadedModule().LocationPicker
+  return <Picker {...props} />
+}
+
+/**
+ * Which levels have data for the chosen country and region, as far as the combobox pickers have loaded them (their
+ * lists live in their chunk): nothing known before it has arrived, the server judges then.
+ */
+export function knownLocationLevels(criteria: SearchCriteria, lang: string): LevelsWithData {
+  return loaded ? loaded.knownLocationLevels(criteria, lang) : {}
+}
+
+const subscribeNowhere = () => () => {}
+
+/** knownLocationLevels, kept current as the pickers' lists load; `ready` is useComboboxReady()'s answer. */
+export function useKnownLocationLevels(criteria: SearchCriteria, lang: string, ready: boolean): LevelsWithData {
+  const module = ready ? loaded : null
+  useSyncExternalStore(module?.subscribeLocations ?? subscribeNowhere, module?.locationsVersion ?? zero, zero)
+  return knownLocationLevels(criteria, lang)
+}
+
+function zero() {
+  return 0
 }

@@ -10,7 +10,10 @@ const TEXT = {
   en: {
     nav: 'Companies (France)',
     category: 'Category',
+    region: 'Region',
     department: 'Department',
+    naf: 'Activity code (NAF)',
+    city: 'Commune or postcode',
     search: 'Search',
     band: '3 to 5 employees',
     plan: 'Your plan requires selecting a region',
@@ -26,7 +29,10 @@ const TEXT = {
   fr: {
     nav: 'Entreprises (France)',
     category: 'Catégorie',
+    region: 'Région',
     department: 'Département',
+    naf: 'Code d’activité (NAF)',
+    city: 'Commune ou code postal',
     search: 'Rechercher',
     band: '3 à 5 salariés',
     plan: 'Votre offre nécessite de sélectionner une région',
@@ -41,10 +47,43 @@ const TEXT = {
   },
 } as const
 
-async function searchBakeries(page: Page, language: 'en' | 'fr', { department }: { department: boolean }) {
+const hasJs = (projectName: string) => projectName !== 'chromium-nojs'
+
+/** With JavaScript the pickers become the search page's comboboxes on the form's first touch (page weight). */
+async function enhance(page: Page) {
+  await expect(async () => {
+    await page.locator('form[data-pickers]').dispatchEvent('pointerdown')
+    await expect(page.locator('form[data-pickers="enhanced"]')).toBeVisible({ timeout: 1_000 })
+  }).toPass()
+}
+
+/** Types into a combobox and picks one of the options it lists. */
+async function pick(page: Page, label: string, typed: string, option: string | RegExp) {
+  const input = page.getByRole('combobox', { name: label, exact: true })
+  await input.click()
+  await input.fill(typed)
+  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click()
+}
+
+const PLACE = { region: 'Auvergne-Rhône-Alpes', department: 'Rhône' }
+
+async function searchBakeries(page: Page, language: 'en' | 'fr', js: boolean, { department }: { department: boolean }) {
   const text = TEXT[language]
-  await page.getByLabel(text.category, { exact: true }).fill(language === 'fr' ? 'Boulangerie' : 'Bakery')
-  await page.getByLabel(text.department, { exact: true }).selectOption(department ? { label: 'Rhône (69)' } : { index: 0 })
+  const category = language === 'fr' ? 'Boulangerie' : 'Bakery'
+  if (js) {
+    await enhance(page)
+    await pick(page, text.category, category, category)
+    if (department) {
+      await pick(page, text.region, 'rhone alpes', PLACE.region)
+      await pick(page, text.department, 'rhone', PLACE.department)
+    }
+  } else {
+    await page.getByLabel(text.category, { exact: true }).fill(category)
+    if (department) {
+      await page.getByLabel(text.region, { exact: true }).selectOption({ label: PLACE.region })
+      await page.getByLabel(text.department, { exact: true }).selectOption({ label: PLACE.department })
+    }
+  }
   await page.getByLabel(text.band, { exact: true }).check()
   await page.getByRole('button', { name: text.search, exact: true }).click()
 }
@@ -55,6 +94,7 @@ for (const language of ['en', 'fr'] as const) {
 
     test(`bakeries of a department with a headcount band: count, 20 establishments and map coverage (${language})`, async ({ page, baseURL }, testInfo) => {
       const text = TEXT[language]
+      const js = hasJs(testInfo.project.name)
       const width = language === 'fr' ? 375 : 1440
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 })
       await signUpViaRequest(page, baseURL, { email: uniqueEmail(`companies-${language}`, testInfo) })
@@ -63,12 +103,20 @@ for (const language of ['en', 'fr'] as const) {
       await expectNoA11yViolations(page)
 
       // A free trial needs a department: refused with the plan's message, what was chosen kept.
-      await searchBakeries(page, language, { department: false })
+      await searchBakeries(page, language, js, { department: false })
       await expect(page.locator('#companies-error')).toContainText(text.plan)
       await expect(page.getByLabel(text.band, { exact: true })).toBeChecked()
       await expect(page.getByLabel(/10\.71C/)).toBeChecked()
+      await expect(page.getByLabel(text.category, { exact: true })).toHaveValue(language === 'fr' ? 'Boulangerie' : 'Bakery')
 
-      await page.getByLabel(text.department, { exact: true }).selectOption({ label: 'Rhône (69)' })
+      if (js) {
+        await enhance(page)
+        await pick(page, text.region, 'auvergne', PLACE.region)
+        await pick(page, text.department, 'rhone', PLACE.department)
+      } else {
+        await page.getByLabel(text.region, { exact: true }).selectOption({ label: PLACE.region })
+        await page.getByLabel(text.department, { exact: true }).selectOption({ label: PLACE.department })
+      }
       await page.getByRole('button', { name: text.search, exact: true }).click()
       // The first search of a cold server builds the demo registry's set and reads the demo map: slow on a busy machine.
       await expect(page.getByTestId('companies-total')).toHaveText(text.total, { timeout: 40_000 })
@@ -106,7 +154,7 @@ for (const language of ['en', 'fr'] as const) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 })
       await signUpViaRequest(page, baseURL, { email: uniqueEmail(`companies-export-${language}`, testInfo) })
       await page.goto('/companies')
-      await searchBakeries(page, language, { department: true })
+      await searchBakeries(page, language, hasJs(testInfo.project.name), { department: true })
       await expect(page.getByTestId('companies-total')).toHaveText(text.total, { timeout: 40_000 })
       await page.getByRole('link', { name: text.export }).click()
       const dialog = page.getByRole('dialog', { name: text.export })
@@ -138,6 +186,61 @@ for (const language of ['en', 'fr'] as const) {
     })
   })
 }
+
+test('a region, a department and a commune or postcode with the pickers, several activities picked by label', async ({ page, baseURL }, testInfo) => {
+  const text = TEXT.en
+  const js = hasJs(testInfo.project.name)
+  await signUpViaRequest(page, baseURL, { email: uniqueEmail('companies-pickers', testInfo) })
+  await page.goto('/companies')
+  const search = async (city: string) => {
+    const before = page.url()
+    await page.getByRole('button', { name: text.search, exact: true }).click()
+    // The previous search's count stays on the page until the new answer: wait for the new URL first.
+    await page.waitForURL((url) => url.href !== before)
+    await expect(page.getByTestId('companies-total')).toHaveText(text.total, { timeout: 40_000 })
+    const params = new URL(page.url()).searchParams
+    expect([params.get('region'), params.get('department'), params.get('city')]).toEqual([PLACE.region, PLACE.department, city])
+    return params
+  }
+  if (js) {
+    await enhance(page)
+    // Each activity picked joins the chosen ones; the field is empty again for the next.
+    await pick(page, text.naf, 'boulangerie et', /^10\.71C — /)
+    await pick(page, text.naf, 'patisserie', /^10\.71D — /)
+    await expect(page.getByRole('combobox', { name: text.naf, exact: true })).toHaveValue('')
+    await expect(page.getByLabel(/10\.71C/)).toBeChecked()
+    await expect(page.getByLabel(/10\.71D/)).toBeChecked()
+    // A level waits for the one above it, as on the search page.
+    await expect(page.getByRole('combobox', { name: text.department, exact: true })).toBeDisabled()
+    await pick(page, text.region, 'auvergne', PLACE.region)
+    await pick(page, text.department, 'rhone', PLACE.department)
+    await pick(page, text.city, 'lyon', 'Lyon')
+    await expectNoA11yViolations(page)
+    await page.locator('form[action="/companies"]').screenshot({ path: testInfo.outputPath('companies-pickers-en-1440-form.png') })
+    expect((await search('Lyon')).getAll('naf')).toEqual(['10.71C', '10.71D'])
+    // A postcode is typed as is.
+    await enhance(page)
+    await pick(page, text.city, '69003', 'Use "69003"')
+  } else {
+    // Without JavaScript one activity per search joins the ticked ones; the region's departments are listed.
+    await page.getByLabel(text.naf, { exact: true }).fill('Boulangerie et boulangerie-pâtisserie')
+    await page.getByLabel(text.region, { exact: true }).selectOption({ label: PLACE.region })
+    await page.getByLabel(text.department, { exact: true }).selectOption({ label: PLACE.department })
+    await page.getByLabel(text.city, { exact: true }).fill('Lyon')
+    await search('Lyon')
+    await expect(page.getByLabel(/10\.71C/)).toBeChecked()
+    await page.getByLabel(text.naf, { exact: true }).fill('10.71D')
+    expect((await search('Lyon')).getAll('naf')).toEqual(['10.71C'])
+    await expect(page.getByLabel(/10\.71C/)).toBeChecked()
+    await expect(page.getByLabel(/10\.71D/)).toBeChecked()
+    await expect(page.getByLabel(text.department, { exact: true }).locator('option', { hasText: 'Isère' })).toHaveCount(1)
+    await expect(page.getByLabel(text.department, { exact: true }).locator('option', { hasText: 'Gironde' })).toHaveCount(0)
+    await page.getByLabel(text.city, { exact: true }).fill('69003')
+  }
+  await search('69003')
+  await expect(page.getByLabel(/10\.71C/)).toBeChecked()
+  await expect(page.getByLabel(/10\.71D/)).toBeChecked()
+})
 
 test('a bad filter in the URL is a localized 400 that keeps the valid filters', async ({ page, baseURL }, testInfo) => {
   await signUpViaRequest(page, baseURL, { email: uniqueEmail('companies-bad', testInfo) })

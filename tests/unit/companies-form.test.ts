@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EMPTY_COMPANIES_QUERY, nafCodeIn, readCompaniesQuery } from '#app/domain/companies-form.ts'
+import { EMPTY_COMPANIES_QUERY, nafCodeIn, nafOptionParts, nafOptionText, readCompaniesQuery, withCompaniesPlace } from '#app/domain/companies-form.ts'
 
 const read = (query: string) => readCompaniesQuery(new URLSearchParams(query))
 
@@ -30,5 +30,22 @@ describe('nafCodeIn', () => {
     expect(nafCodeIn('1071c')).toBe('10.71C')
     expect(nafCodeIn('10.71 C')).toBe('10.71C')
     expect(nafCodeIn('Boulangerie')).toBeNull()
+  })
+})
+
+describe('nafOptionParts', () => {
+  it('reads back the code and label of a picker option, and a code alone', () => {
+    expect(nafOptionParts(nafOptionText('10.71C', 'Boulangerie et boulangerie-pâtisserie'))).toEqual({ code: '10.71C', label: 'Boulangerie et boulangerie-pâtisserie' })
+    expect(nafOptionParts('1071c')).toEqual({ code: '10.71C', label: null })
+    expect(nafOptionParts('Boulangerie')).toBeNull()
+  })
+})
+
+describe('withCompaniesPlace', () => {
+  const lyon = { region: 'Auvergne-Rhône-Alpes', department: 'Rhône', city: 'Lyon' }
+  it('clears the levels below the one picked, as on the search page', () => {
+    expect(withCompaniesPlace(lyon, 'region', 'Bretagne')).toEqual({ region: 'Bretagne', department: '', city: '' })
+    expect(withCompaniesPlace(lyon, 'department', 'Isère')).toEqual({ region: 'Auvergne-Rhône-Alpes', department: 'Isère', city: '' })
+    expect(withCompaniesPlace(lyon, 'city', '69003')).toEqual({ ...lyon, city: '69003' })
   })
 })

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
+import type { CreateExportSchema, CreateRegistryExportSchema } from '#app/domain/export-commands.ts'
 import { canStartExport, errorNeedsPlans, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
@@ -56,53 +57,66 @@ function useExportChoices(last: ExportFormState | undefined, france: boolean) {
   return { options, setOptions, maxLeads, setMaxLeads, formRef }
 }
 
-/** "Enrich and export": export name + enrichment toggles; posts to the search route's action. */
+/** What one page's export command sends besides the user's choices, where, and validated with which schema. */
+export interface ExportCommand {
+  intent: string
+  /** The page's own URL (with its search): without JavaScript a refusal (4xx) renders the page and this modal again. */
+  action: string
+  /** The hidden fields: what the export is of and the idempotency key. */
+  fields: React.ReactNode
+  formId: string
+  /** The schema the action parses the command with, loaded with the modal's validation. */
+  loadSchema: () => Promise<typeof CreateExportSchema | typeof CreateRegistryExportSchema>
+}
+
+/**
+ * The export modal of the search page and of /companies: name, enrichment toggles, only new, max leads and the cost
+ * estimate, posted as the page's `command`. `requireEnrichment`: an export of nothing but the map's data is refused
+ * (the registry's export always carries its registry data, free, which `note` says).
+ */
 export function ExportModal({
-  criteria,
+  command,
+  title,
+  description,
   france,
-  idempotencyKey,
+  requireEnrichment = true,
+  note,
   credits,
   cost,
-  filters,
   closeHref,
   defaultName,
   last,
 }: {
-  criteria: SearchCriteria
+  command: ExportCommand
+  title: string
+  description: string
   france: boolean
-  idempotencyKey: string
+  requireEnrichment?: boolean
+  note?: React.ReactNode
   credits: number
   cost: ExportCostInfo
-  /** The search's filters, sent with the command so the export applies them. */
-  filters: FilterValues
   closeHref: string
   defaultName: string
   last?: ExportFormState
 }) {
   const { t } = useTranslation()
   const hydrated = useHydrated()
-  const formAction = useOwnFormAction()
-  const pending = useIsPending({ intent: 'create-export', formAction })
+  const pending = useIsPending({ intent: command.intent, formAction: command.action })
   const { options, setOptions, maxLeads, setMaxLeads, formRef } = useExportChoices(last, france)
-  const nothingSelected = selectedTypes(options).length === 0
+  const nothingSelected = requireEnrichment && selectedTypes(options).length === 0
   // Zero credits: say so before the user fills anything in (the server refuses anyway).
   const noCredits = !canStartExport(credits)
   // The app's own localized validation instead of the browser's bubble (noValidate), with and without JS.
   const [form, fields] = useForm({
-    id: 'export-form',
+    id: command.formId,
     lastResult: last?.result,
-    ...useLazyValidation('export-form', loadCreateExportSchema, { shouldValidate: 'onSubmit', shouldRevalidate: 'onInput' }),
+    ...useLazyValidation(command.formId, command.loadSchema, { shouldValidate: 'onSubmit', shouldRevalidate: 'onInput' }),
   })
   const nameErrors = fields.name.errors?.map((key) => t(key, { max: EXPORT_NAME_MAX })) ?? (last?.fieldError ? [last.fieldError] : undefined)
   return (
-    <Modal
-      title={t('exports.modal.title')}
-      description={t('exports.modal.description')}
-      size="lg"
-      closeControl={<CloseLink to={closeHref} />}
-    >
-      <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
-        <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} filters={filters} />
+    <Modal title={title} description={description} size="lg" closeControl={<CloseLink to={closeHref} />}>
+      <Form ref={formRef} method="post" action={command.action} {...getFormProps(form)} className="space-y-5">
+        {command.fields}
         {noCredits ? (
           <Alert tone="warning" title={t('upsell.noCreditsTitle')}>
             <span data-testid="no-credits-notice">{t('upsell.noCreditsExport')}</span> <PlansLink />
@@ -124,6 +138,7 @@ export function ExportModal({
           }}
         />
         <EnrichmentToggles value={options} onChange={setOptions} france={france} />
+        {note}
         <OnlyNewOption defaultChecked={last?.onlyNew} />
         {hydrated && nothingSelected ? <p className="text-sm text-amber-700">{t('exports.errors.noEnrichment')}</p> : null}
         {noCredits ? null : (
@@ -133,6 +148,29 @@ export function ExportModal({
       </Form>
     </Modal>
   )
+}
+
+/** "Enrich and export" of the search page: the search's criteria and filters, posted to the search route's action. */
+export function SearchExportModal({
+  criteria,
+  idempotencyKey,
+  filters,
+  ...modal
+}: Omit<React.ComponentProps<typeof ExportModal>, 'command' | 'title' | 'description'> & {
+  criteria: SearchCriteria
+  idempotencyKey: string
+  /** The search's filters, sent with the command so the export applies them. */
+  filters: FilterValues
+}) {
+  const { t } = useTranslation()
+  const command: ExportCommand = {
+    intent: 'create-export',
+    action: useOwnFormAction(),
+    formId: 'export-form',
+    loadSchema: loadCreateExportSchema,
+    fields: <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} filters={filters} />,
+  }
+  return <ExportModal {...modal} command={command} title={t('exports.modal.title')} description={t('exports.modal.description')} />
 }
 
 function CloseLink({ to }: { to: string }) {
@@ -158,10 +196,7 @@ function CommandFields({ criteria, idempotencyKey, filters }: { criteria: Search
   )
 }
 
-/**
- * Posting to the page's own URL (search + export=1): without JavaScript a refused post (400) renders the
- * search and this modal again, with the message under the field.
- */
+/** The search page's own URL (search + export=1), as an index route's action. */
 function useOwnFormAction() {
   const location = useLocation()
   const pageSearch = new URLSearchParams(location.search)

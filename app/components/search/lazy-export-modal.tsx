@@ -5,15 +5,15 @@
 import { lazy, Suspense } from 'react'
 
 const load = () => import('#app/components/exports/export-modal.tsx')
-type ExportModalProps = React.ComponentProps<Awaited<ReturnType<typeof load>>['ExportModal']>
+type ExportModalProps = React.ComponentProps<Awaited<ReturnType<typeof load>>['SearchExportModal']>
 
 // A static import would keep the module in the browser's first chunks; a top-level await on the
 // server only (the bundler drops the branch from the browser build) leaves nothing to suspend on.
 const serverModule = import.meta.env.SSR ? await load() : null
-const BrowserExportModal = lazy(() => load().then((module) => ({ default: module.ExportModal })))
+const BrowserExportModal = lazy(() => load().then((module) => ({ default: module.SearchExportModal })))
 
 export function LazyExportModal(props: ExportModalProps) {
-  const ExportModal = serverModule?.ExportModal ?? BrowserExportModal
+  const ExportModal = serverModule?.SearchExportModal ?? BrowserExportModal
   return (
     <Suspense fallback={null}>
       <ExportModal {...props} />

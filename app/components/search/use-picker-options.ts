@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { filterCategories, type CategoryOption } from '#app/domain/categories.ts'
 import { levelsWithData, type LevelsWithData, type SearchCriteria } from '#app/domain/search.ts'
 import { filterByMatch, normalizeForSearch } from '#app/domain/text.ts'
@@ -11,7 +11,7 @@ const CATEGORY_TTL_MS = 60 * 60 * 1000
 /** Pickers that read which levels have data re-render when a location list arrives. */
 const locationListeners = new Set<() => void>()
 let locationVersion = 0
-function subscribeLocations(listener: () => void) {
+export function subscribeLocations(listener: () => void) {
   locationListeners.add(listener)
   return () => {
     locationListeners.delete(listener)
@@ -146,10 +146,9 @@ export function knownLocationLevels(criteria: SearchCriteria, lang: string): Lev
   })
 }
 
-/** knownLocationLevels, kept current as the pickers' lists load. */
-export function useKnownLocationLevels(criteria: SearchCriteria, lang: string): LevelsWithData {
-  useSyncExternalStore(subscribeLocations, () => locationVersion, () => 0)
-  return knownLocationLevels(criteria, lang)
+/** Changes each time a location list arrives (useSyncExternalStore's snapshot). */
+export function locationsVersion(): number {
+  return locationVersion
 }
 
 /** The loaded options matching what is typed, as the server filters them (filterByMatch). */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useSubmit } from 'react-router'
 import type { PlanId } from '#app/domain/plans.ts'
 import { validateSearch, type SearchCriteria } from '#app/domain/search.ts'
-import { knownLocationLevels } from './use-picker-options.ts'
+import { knownLocationLevels } from '#app/utils/lazy-combobox.tsx'
 
 /**
  * The criteria the form shows. A new server answer (navigation, reload) resets them to what the URL says;
