@@ -32,39 +32,42 @@ export function PlaceFields({
   const department = { id: `companies-${F.department}`, name: F.department, label: t('search.department'), value: place.department, placeholder: t('companies.form.anyDepartment'), error: errors.department }
   const city = { id: `companies-${F.city}`, name: F.city, label: t('companies.form.city'), placeholder: t('companies.form.cityPlaceholder'), hint: t('companies.form.cityHint'), error: errors.city }
   return (
-    <fieldset className="space-y-4 border-t border-slate-100 pt-5">
-      <legend className="text-base font-semibold text-slate-900">{t('companies.form.place')}</legend>
-      <div className="grid items-start gap-4 md:grid-cols-3">
-        {enhanced ? (
-          <>
-            <LocationPicker {...region} level="region" parents={{ countryName: FRANCE }} enabled disabledText="" onChange={(value) => onChange(withPlace(place, 'region', value))} />
-            <LocationPicker
-              {...department}
-              level="department"
-              parents={{ countryName: FRANCE, regionName: place.region }}
-              enabled={levelAvailable('department', criteria)}
-              disabledText={t('search.needRegion')}
-              onChange={(value) => onChange(withPlace(place, 'department', value))}
-            />
-            <LocationPicker
-              {...city}
-              level="city"
-              value={place.city}
-              parents={{ countryName: FRANCE, regionName: place.region, departmentName: place.department }}
-              // A postcode or a commune's name can be typed anywhere in France: the list only helps once it can load.
-              enabled
-              listed={levelAvailable('city', criteria)}
-              allowTyped
-              disabledText=""
-              onChange={(value) => onChange(withPlace(place, 'city', value))}
-            />
-          </>
-        ) : (
-          <NoJsPlaceFields place={place} options={options} region={region} department={department} city={city} />
-        )}
-      </div>
-      <p className="text-xs text-slate-500">{t('companies.form.planHint')}</p>
-    </fieldset>
+    // The border sits on a wrapper: a fieldset draws its legend inside its top border, which left a gap under the title.
+    <div className="border-t border-slate-100 pt-5">
+      <fieldset className="space-y-4">
+        <legend className="text-base font-semibold text-slate-900">{t('companies.form.place')}</legend>
+        <div className="grid items-start gap-4 md:grid-cols-3">
+          {enhanced ? (
+            <>
+              <LocationPicker {...region} level="region" parents={{ countryName: FRANCE }} enabled disabledText="" onChange={(value) => onChange(withPlace(place, 'region', value))} />
+              <LocationPicker
+                {...department}
+                level="department"
+                parents={{ countryName: FRANCE, regionName: place.region }}
+                enabled={levelAvailable('department', criteria)}
+                disabledText={t('search.needRegion')}
+                onChange={(value) => onChange(withPlace(place, 'department', value))}
+              />
+              <LocationPicker
+                {...city}
+                level="city"
+                value={place.city}
+                parents={{ countryName: FRANCE, regionName: place.region, departmentName: place.department }}
+                // A postcode or a commune's name can be typed anywhere in France: the list only helps once it can load.
+                enabled
+                listed={levelAvailable('city', criteria)}
+                allowTyped
+                disabledText=""
+                onChange={(value) => onChange(withPlace(place, 'city', value))}
+              />
+            </>
+          ) : (
+            <NoJsPlaceFields place={place} options={options} region={region} department={department} city={city} />
+          )}
+        </div>
+        <p className="text-xs text-slate-500">{t('companies.form.planHint')}</p>
+      </fieldset>
+    </div>
   )
 }
 
