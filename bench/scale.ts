@@ -138,7 +138,7 @@ const database = await startBenchDatabase('leadatlas-scale-')
 const admin = new pg.Pool({ connectionString: database.superuserUrl, max: 2 })
 const registryRequests: number[] = []
 const registry = await startDemoRegistry({ onRequest: ({ path }) => path.startsWith('/search') && registryRequests.push(Date.now()) })
-const sites = await startDemoProcess('server/demo/websites.ts', { LATENCY_PROFILE: 'realistic', PORT: '0' })
+const sites = await startDemoProcess('server/demo/websites.ts', { LATENCY_PROFILE: 'realistic' })
 Object.assign(process.env, {
   DEMO_WEBSITES_URL: sites.url,
   REGISTRY_URL: registry.url,
