@@ -183,7 +183,7 @@ export async function enqueueBatches(boss: PgBoss, batches: ExportBatchData[], c
  * another user's third (-2) however long that one has waited, while one user's own exports keep their order.
  * It only orders the queue: a user alone still gets every free slot. See worker.ts for the rest of the fairness.
  */
-export async function fairPriority(db: PgBossDb, queue: string, userId: string): Promise<number> {
+async function fairPriority(db: PgBossDb, queue: string, userId: string): Promise<number> {
   const { rows } = await db.executeSql(
     `select count(*)::int as n from ${PGBOSS_SCHEMA}.job where name = $1 and group_id = $2 and state in ('created', 'retry', 'active')`,
     [queue, userId],
