@@ -87,7 +87,7 @@ function fairnessCheckIntervalMs(fairWaitSeconds: number): number {
 async function preemptionVictim(boss: PgBoss, queue: string, waitSeconds: number, userCap: number): Promise<string | null> {
   const { rows } = await boss.getDb().executeSql(
     `with live as (
-       select id, group_id, state, started_on, singleton_key, greatest(created_on, start_after) as ready_on
+       select id, group_id, state, started_on, singleton_key, data->>'exportId' as export_id, greatest(created_on, start_after) as ready_on
          from ${PGBOSS_SCHEMA}.job
         where name = $1 and group_id is not null and state in ('created', 'retry', 'active')
      ), held as (
@@ -104,8 +104,8 @@ async function preemptionVictim(boss: PgBoss, queue: string, waitSeconds: number
        from live l
        join held h using (group_id)
        cross join waiting w
-       join ${PGBOSS_SCHEMA}.job j on j.name = $1 and j.id = l.id
-       join public.exports e on e.id::text = j.data->>'exportId'
+       join public.exports e
+         on e.id = case when l.export_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then l.export_id::uuid end
       where l.state = 'active'
         and h.active >= w.active + 2
         and l.started_on <= now() - make_interval(secs => least($2, 1))
