@@ -6,7 +6,8 @@
  * same queue, and all export state lives in the database.
  *
  *   IN_PROCESS_WORKER=false   `npm start` queues jobs but runs none (run `npm run worker` processes instead)
- *   EXPORT_WORKER_JOBS        export batches (and, apart, export searches) run at once by one worker
+ *   EXPORT_WORKER_JOBS        export searches run at once by one worker; × ⌈EXPORT_CONCURRENCY / EXPORT_BATCH_SIZE⌉:
+ *                             its enrichment batches at once (the leads in flight stay WORKER_JOBS × CONCURRENCY)
  *   EXPORT_BATCH_SIZE         lead positions per batch job: one export's batches spread over every worker
  *   WORKER_SHUTDOWN_GRACE_SECONDS  `npm run worker` on SIGTERM: seconds its in-flight leads get to finish
  *   EXPORT_USER_CONCURRENCY   optional hard cap on one user's exports running at once across all workers (0: none)

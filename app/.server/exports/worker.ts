@@ -17,7 +17,7 @@ export interface ExportWorkerOptions {
   log?: (message: string) => void
   /** The configuration the defaults below and the queues come from (default: validateEnv() at registration). */
   config?: Env
-  /** Batches (and, apart, searches) run at once by this process (default EXPORT_WORKER_JOBS). */
+  /** Batches run at once by this process (default: EXPORT_WORKER_JOBS × ⌈EXPORT_CONCURRENCY / EXPORT_BATCH_SIZE⌉, see below). */
   localConcurrency?: number
   /** Lead positions per batch job (default EXPORT_BATCH_SIZE). */
   batchSize?: number
@@ -238,9 +238,15 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
   // One export, every worker: the run job only searches and plans; its enrichment is in batch jobs (batches.ts) that
   // any worker takes, ordered round-robin between users like the runs, so the fairness above applies per batch.
   // Runs and batches have a pool of slots each: a long search never holds a slot an enrichment batch could use.
-  const slots = Math.max(1, options.localConcurrency ?? config.EXPORT_WORKER_JOBS)
+  // A worker keeps the leads in flight it had when one run enriched a whole export per slot (EXPORT_WORKER_JOBS ×
+  // EXPORT_CONCURRENCY: throughput is leads in flight ÷ time per lead), so each such slot becomes as many batch slots
+  // as it takes batches to hold EXPORT_CONCURRENCY leads; while one batch waits on its slowest sites, the others
+  // keep the budget busy.
+  const slots = Math.max(1, config.EXPORT_WORKER_JOBS)
   const userCap = options.userConcurrency ?? config.EXPORT_USER_CONCURRENCY
   const batchSize = Math.max(1, options.batchSize ?? config.EXPORT_BATCH_SIZE)
+  const leadsPerSlot = Math.max(1, options.process?.concurrency ?? config.EXPORT_CONCURRENCY)
+  const batchSlots = Math.max(1, options.localConcurrency ?? slots * Math.ceil(leadsPerSlot / batchSize))
   const workOptions = {
     batchSize: 1 as const,
     includeMetadata: true as const,
@@ -255,7 +261,7 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
       runExport((job as JobWithMetadata<ExportJobData>).data.exportId, { ...processOptions, ...context, batchSize, enqueue: (batches) => enqueueBatches(boss, batches, config) }),
     ),
   )
-  await boss.work<ExportBatchData, ExportRunResult, typeof workOptions>(queues.batch, workOptions, async ([job]) =>
+  await boss.work<ExportBatchData, ExportRunResult, typeof workOptions>(queues.batch, { ...workOptions, localConcurrency: batchSlots }, async ([job]) =>
     run(queues.batch, job as JobWithMetadata<ExportBatchData>, (context) => runExportBatch((job as JobWithMetadata<ExportBatchData>).data, { ...processOptions, ...context })),
   )
   const fairWait = options.fairWaitSeconds ?? config.EXPORT_FAIR_WAIT_SECONDS
