@@ -142,4 +142,27 @@ describe('one export, two workers', () => {
     expect(accountProblems(account, LEADS)).toEqual([])
     expect(await balanceMatchesLedger(admin, userId)).toBe(true)
   })
+
+  it('a dead batch fails the export (resumable) only once its sibling batches are over', { timeout: 60_000 }, async () => {
+    const userId = await createUserWithCredits(admin, 10)
+    const { rows } = await admin.query(
+      `insert into public.exports (user_id, name, status, search_status, enrichment_status, search_params, enrichment_options, country)
+       values ($1, 'dead batch', 'processing', 'completed', 'processing', $2, $3, 'France') returning id`,
+      [userId, { ...LYON, lang: 'fr' }, { email: true }],
+    )
+    const exportId = rows[0].id as string
+    const { boss } = workers[0]!
+    // A sibling batch still queued (not startable for an hour), then the dead letter of another batch.
+    const sibling = await boss.send(exportQueueNames().batch, { exportId, userId, from: 8, to: 16 }, { singletonKey: `${exportId}:1`, startAfter: 3_600 })
+    await boss.send(exportQueueNames().dead, { exportId, userId, from: 0, to: 8 })
+    await waitFor(async () => (await admin.query(`select 1 from pgboss.job where name = $1 and data->>'exportId' = $2 and state = 'completed'`, [exportQueueNames().dead, exportId])).rows.length > 0, 'the dead letter to be looked at')
+    expect((await exportAccount(admin, exportId)).status).toBe('processing')
+
+    await boss.cancel(exportQueueNames().batch, sibling as string)
+    const failed = await waitFor(async () => {
+      const { rows: exports } = await admin.query('select status, can_resume, enrichment_status_details from public.exports where id = $1', [exportId])
+      return exports[0]?.status === 'failed' && exports[0]
+    }, 'the export to fail', 45_000)
+    expect(failed).toMatchObject({ can_resume: true, enrichment_status_details: { phase: 'run', error: 'the export run failed on every retry' } })
+  })
 })

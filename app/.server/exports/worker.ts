@@ -48,6 +48,8 @@ export interface ExportWorker {
   readonly active: number
 }
 
+/** Seconds between two looks of a dead letter at an export whose other jobs still run. */
+const DEAD_LETTER_RECHECK_SECONDS = 15
 /** Seconds before a run that yielded its slot may start again (its previous job completes well before). */
 const YIELD_REQUEUE_DELAY_SECONDS = 5
 /**
@@ -333,13 +335,18 @@ function startFairnessChecks(
 
 /**
  * A run or batch that failed on every retry (or whose worker died on the last one): the export must not stay
- * "processing" forever. It becomes failed and resumable, unless another run or batch of it is queued or running.
+ * "processing" forever. It becomes failed and resumable once no other run or batch of it is queued or running (a
+ * dead batch's siblings end `partial`, leaving its range pending: the dead letter looks again until they are done;
+ * an export a newer run completed meanwhile is left alone).
  */
 async function workDeadLetters(boss: PgBoss, queues: { run: string; batch: string; dead: string }): Promise<void> {
   await boss.work<ExportJobData>(queues.dead, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
     const exportId = job?.data?.exportId
     if (typeof exportId !== 'string') return
-    if ((await liveExportJobs(boss.getDb(), exportId)).length > 0) return
+    if ((await liveExportJobs(boss.getDb(), exportId)).length > 0) {
+      await boss.send(queues.dead, { exportId, userId: job?.data?.userId }, { startAfter: DEAD_LETTER_RECHECK_SECONDS })
+      return
+    }
     await markRunFailed(exportId, new Error('the export run failed on every retry'))
   })
 }
