@@ -3,7 +3,8 @@
 // Postgres, one fake registry and one fake website host. One worker is killed (SIGKILL) mid-export; every export
 // still completes, each success is charged once, and the politeness limits hold as the fake servers saw them:
 // the registry never gets more than REGISTRY_REQUESTS_PER_SECOND in any 1 s window, and the website host never has
-// more than ENRICH_DEMO_HOST_CONCURRENCY (2) requests in flight, across both workers.
+// more than ENRICH_DEMO_HOST_CONCURRENCY (2) requests in flight, across both workers (the per-host cap must be
+// global for that, issue 23 item 1: a cap counted per process lets N workers send N × 2).
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
