@@ -14,6 +14,7 @@ import { enrichLeads, searchExport } from './processor.ts'
 import { refreshProgress } from './progress.ts'
 import type { ExportBatchData } from './queue.ts'
 import { adminDb } from '#app/.server/db.ts'
+import { batchRange } from '#app/domain/export-batches.ts'
 
 export interface RunExportOptions extends ProcessOptions {
   batchSize: number
@@ -35,7 +36,7 @@ export async function runExport(exportId: string, options: RunExportOptions): Pr
   if (rows.length === 0) return finishEnrichment(db, exportId, { reason: null, enrichedLeads: 0, charged: 0, log })
   await db.updateTable('exports').set({ enrichment_status: 'processing' }).where('id', '=', exportId).where('status', '=', 'processing').execute()
   await refreshProgress(db, exportId, { phase: 'enrichment' })
-  await options.enqueue(rows.map(({ batch }) => ({ exportId, userId: row.user_id, from: batch * options.batchSize, to: (batch + 1) * options.batchSize })))
+  await options.enqueue(rows.map(({ batch }) => ({ exportId, userId: row.user_id, ...batchRange(batch, options.batchSize) })))
   log(`export ${exportId}: enrichment split into ${rows.length} batch(es) of ${options.batchSize} positions`)
   return { outcome: 'batched', leads: 0, enrichedLeads: 0, charged: 0 }
 }

@@ -19,6 +19,7 @@
  */
 import { PgBoss, type Db as PgBossDb, type Queue } from 'pg-boss'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
+import { batchNumber } from '#app/domain/export-batches.ts'
 
 export type { PgBossDb }
 
@@ -170,7 +171,7 @@ export async function enqueueBatches(boss: PgBoss, batches: ExportBatchData[], c
     queue,
     batches.map((batch, index) => ({
       data: batch,
-      singletonKey: `${batch.exportId}:${Math.floor(batch.from / Math.max(1, batch.to - batch.from))}`,
+      singletonKey: `${batch.exportId}:${batchNumber(batch)}`,
       group: { id: batch.userId },
       priority: Math.max(-1_000, base - index),
     })),

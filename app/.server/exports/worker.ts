@@ -10,6 +10,7 @@ import type { Enrichers } from './enrichers.ts'
 import type { ProcessOptions, ProcessResult } from './processor.ts'
 import { enqueueBatches, ensureExportQueues, exportQueueNames, liveExportJobs, PGBOSS_SCHEMA, type ExportBatchData, type ExportJobData } from './queue.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
+import { batchSlots } from '#app/domain/export-batches.ts'
 
 export interface ExportWorkerOptions {
   /** The enrichment engine (or a factory called once at registration). */
@@ -248,7 +249,7 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
   const userCap = options.userConcurrency ?? config.EXPORT_USER_CONCURRENCY
   const batchSize = Math.max(1, options.batchSize ?? config.EXPORT_BATCH_SIZE)
   const leadsPerSlot = Math.max(1, options.process?.concurrency ?? config.EXPORT_CONCURRENCY)
-  const batchSlots = Math.max(1, options.localConcurrency ?? slots * Math.ceil(leadsPerSlot / batchSize))
+  const concurrentBatches = Math.max(1, options.localConcurrency ?? batchSlots(slots, leadsPerSlot, batchSize))
   const workOptions = {
     batchSize: 1 as const,
     includeMetadata: true as const,
@@ -263,7 +264,7 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
       runExport((job as JobWithMetadata<ExportJobData>).data.exportId, { ...processOptions, ...context, batchSize, enqueue: (batches) => enqueueBatches(boss, batches, config) }),
     ),
   )
-  await boss.work<ExportBatchData, ExportRunResult, typeof workOptions>(queues.batch, { ...workOptions, localConcurrency: batchSlots }, async ([job]) =>
+  await boss.work<ExportBatchData, ExportRunResult, typeof workOptions>(queues.batch, { ...workOptions, localConcurrency: concurrentBatches }, async ([job]) =>
     run(queues.batch, job as JobWithMetadata<ExportBatchData>, (context) => runExportBatch((job as JobWithMetadata<ExportBatchData>).data, { ...processOptions, ...context })),
   )
   const fairWait = options.fairWaitSeconds ?? config.EXPORT_FAIR_WAIT_SECONDS
