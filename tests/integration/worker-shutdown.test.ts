@@ -90,7 +90,7 @@ describe('SIGTERM mid-export', () => {
   it.each([
     { graceSeconds: 20, latencyMs: 150, inFlight: 'recorded' },
     { graceSeconds: 1, latencyMs: 1_500, inFlight: 'aborted' },
-  ])('grace $graceSeconds s, sites at $latencyMs ms: exits 0 within the grace, its leads in flight $inFlight; another worker completes the export', { timeout: 150_000 }, async ({ graceSeconds, latencyMs }) => {
+  ])('grace $graceSeconds s, sites at $latencyMs ms: exits 0 within the grace, its leads in flight $inFlight; another worker completes the export', { timeout: 150_000 }, async ({ graceSeconds, latencyMs, inFlight }) => {
     const sites = await startDemoWebsites({ latencyMs })
     servers.push(sites)
     const userId = await createUserWithCredits(admin, 1_000)
@@ -106,7 +106,10 @@ describe('SIGTERM mid-export', () => {
     expect(exit, first.output()).toEqual({ code: 0, signal: null })
     // The grace, plus pg-boss's stop and the process's exit (a few seconds at most on a loaded machine).
     expect(took, first.output()).toBeLessThan(graceSeconds * 1_000 + 10_000)
-    expect(first.output()).toMatch(/queued again for another worker/)
+    // Drained: its batches stopped taking leads and recorded those in flight ("released"); past the grace they are
+    // aborted instead ("aborted"). Either way each unfinished batch is queued again for another worker.
+    expect(first.output()).toMatch(inFlight === 'recorded' ? /released \(worker stopping\), queued again/ : /aborted \(worker stopping\), queued again/)
+    if (inFlight === 'recorded') expect(first.output()).not.toMatch(/aborted \(worker stopping\)/)
     const atExit = await exportAccount(admin, exportId)
     expect(atExit.status).toBe('processing')
     expect(atExit.pending).toBeGreaterThan(0)
