@@ -6,7 +6,10 @@
  * same queue, and all export state lives in the database.
  *
  *   IN_PROCESS_WORKER=false   `npm start` queues jobs but runs none (run `npm run worker` processes instead)
- *   EXPORT_WORKER_JOBS        exports run at once by one worker
+ *   EXPORT_WORKER_JOBS        export searches run at once by one worker; × ⌈EXPORT_CONCURRENCY / EXPORT_BATCH_SIZE⌉:
+ *                             its enrichment batches at once (the leads in flight stay WORKER_JOBS × CONCURRENCY)
+ *   EXPORT_BATCH_SIZE         lead positions per batch job: one export's batches spread over every worker
+ *   WORKER_SHUTDOWN_GRACE_SECONDS  `npm run worker` on SIGTERM: seconds its in-flight leads get to finish
  *   EXPORT_USER_CONCURRENCY   optional hard cap on one user's exports running at once across all workers (0: none)
  *   EXPORT_FAIR_WAIT_SECONDS  another user's export waits at most about this long before a busy user's newest run
  *                             yields its slot (0 = never preempt). Fairness: app/.server/exports/worker.ts
@@ -39,8 +42,11 @@ export interface StartWorkerOptions {
 
 export interface RunningWorker {
   boss: PgBoss
-  /** Stops taking jobs, aborts the running exports (their recorded work stays, the queue retries the rest), closes. */
-  stop: () => Promise<void>
+  /**
+   * Stops taking jobs; running batches record their leads in flight for `graceMs` at most (default 0: abort at
+   * once), then the rest is aborted and queued again for another worker (recorded work stays); closes.
+   */
+  stop: (options?: { graceMs?: number }) => Promise<void>
 }
 
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
@@ -79,10 +85,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   let stopped: Promise<void> | null = null
   return {
     boss,
-    stop: () =>
+    stop: (stopOptions) =>
       (stopped ??= (async () => {
         await stopRegistrations()
-        await exports?.stop().catch((error) => log(`worker stop: ${(error as Error).message}`))
+        await exports?.stop(stopOptions).catch((error) => log(`worker stop: ${(error as Error).message}`))
         setExportQueueBoss(undefined)
         await boss.stop({ graceful: true, timeout: 15_000 }).catch((error) => log(`pg-boss stop: ${(error as Error).message}`))
         log('Worker stopped')

@@ -4,8 +4,8 @@
  * transaction pooler). Enrichment settings come from the environment: ENRICH_ALLOW_HOSTS, REGISTRY_URL,
  * DEMO_WEBSITES_URL, EXPORT_* (see server/worker-slot.ts). LEADS_SOURCE=auto is resolved here as `npm start` does
  * (app/.server/sources/selection.ts): give the worker the same OVERPASS_URL and REGISTRY_URL as the app. SIGINT/SIGTERM
- * stop it gracefully: running exports are aborted with their recorded work kept, and the queue hands the rest to
- * another worker.
+ * stop it gracefully: no new job is taken, the leads in flight get WORKER_SHUTDOWN_GRACE_SECONDS to be recorded, what
+ * still runs then is aborted (left pending), and the unfinished batches are queued again for another worker.
  */
 import { closeDb } from '#app/.server/db.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
@@ -43,13 +43,16 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
-    log(`${signal} received, stopping...`)
+    const graceMs = config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000
+    log(`${signal} received, stopping (in-flight leads get ${config.WORKER_SHUTDOWN_GRACE_SECONDS} s)...`)
+    // The grace, then the aborted work's unwinding and pg-boss's own stop: past this, something hangs.
+    const forceMs = graceMs + 30_000
     const force = setTimeout(() => {
-      console.error('[worker] did not stop within 30 s, exiting')
+      console.error(`[worker] did not stop within ${forceMs / 1000} s, exiting`)
       process.exit(1)
-    }, 30_000)
+    }, forceMs)
     force.unref()
-    await worker.stop()
+    await worker.stop({ graceMs })
     await closeDb().catch(() => {})
     process.exit(0)
   }

@@ -201,6 +201,14 @@ export const envSchema = z.object({
   /** Days a stored email's verification stays good: older ones are verified again before a reuse delivers them. */
   EMAIL_RECHECK_DAYS: nonNegativeInt().default(30),
   EXPORT_WORKER_JOBS: positiveInt().default(2),
+  /**
+   * Lead positions per batch job: an export's enrichment is split into batches any worker takes. Small enough that
+   * a big export spreads over every worker and a preempted or released batch redoes little, large enough that the
+   * queue's per-job overhead (a poll, a few statements) stays negligible next to 50 leads' crawls.
+   */
+  EXPORT_BATCH_SIZE: positiveInt().default(50),
+  /** Seconds a stopping worker (SIGTERM) lets its in-flight leads finish before it aborts them (left pending, retried elsewhere). */
+  WORKER_SHUTDOWN_GRACE_SECONDS: nonNegativeInt().default(20),
   EXPORT_FAIR_WAIT_SECONDS: nonNegative().default(5),
   /** 0: no cap. */
   EXPORT_USER_CONCURRENCY: nonNegativeInt().default(0),

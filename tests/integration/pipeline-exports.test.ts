@@ -104,22 +104,32 @@ function waitForStatus(exportId: string, statuses: string[], timeoutMs = 60_000)
   )
 }
 
-async function jobStates(exportId: string) {
-  const { rows } = await admin.query(`select state from pgboss.job where name = $1 and singleton_key = $2 order by created_on`, [exportQueueNames().run, exportId])
+/** The states of an export's run jobs (search, then planning its batches), oldest first. */
+async function jobStates(exportId: string, queue = exportQueueNames().run) {
+  const { rows } = await admin.query(`select state from pgboss.job where name = $1 and data->>'exportId' = $2 order by created_on, singleton_key`, [queue, exportId])
   return rows.map((row) => row.state as string)
 }
 
-/** The job settles just after the run returns (pg-boss completes it after the handler): wait for it. */
-async function expectJobStates(exportId: string, expected: string[]) {
+/** The states of an export's batch jobs (its enrichment, queue.ts), oldest first. */
+function batchStates(exportId: string) {
+  return jobStates(exportId, exportQueueNames().batch)
+}
+
+/** A job settles just after its handler returns (pg-boss completes it after the handler): wait for it. */
+async function expectJobStates(exportId: string, expected: string[], queue = exportQueueNames().run) {
   let last: string[] = []
   await waitFor(
     async () => {
-      last = await jobStates(exportId)
+      last = await jobStates(exportId, queue)
       return JSON.stringify(last) === JSON.stringify(expected) || null
     },
     { timeoutMs: 10_000, what: `job states ${JSON.stringify(expected)} of ${exportId}` },
   ).catch(() => {})
   expect(last).toEqual(expected)
+}
+
+function expectBatchStates(exportId: string, expected: string[]) {
+  return expectJobStates(exportId, expected, exportQueueNames().batch)
 }
 
 async function launch(user: SessionUser, options: Partial<EnrichmentOptions> = ALL, name = 'Boulangeries Lyon') {
@@ -254,6 +264,7 @@ describe('create → run → completed', () => {
     expect(found.admin).toBeGreaterThan(0)
     expect(found.mobile).toBeGreaterThan(0)
     await expectJobStates(exportId, ['completed'])
+    await expectBatchStates(exportId, ['completed'])
   })
 })
 
@@ -409,10 +420,11 @@ describe('delete', () => {
       expect((await taskStats(exportId)).links).toBe(0)
       const { rows: leads } = await admin.query('select count(*)::int as n from public.leads where user_id = $1', [user.id])
       expect(leads[0].n).toBe(0)
-      // The run stops without an error, and the job is cancelled (not failed, not retried).
-      await waitFor(async () => logs.slice(before).some((line) => line.includes(`export ${exportId}: run deleted`)) || null, { what: 'the run to stop' })
+      // The batch stops without an error, and its job is cancelled (not failed, not retried); the run had handed over.
+      await waitFor(async () => logs.slice(before).some((line) => line.startsWith(`export ${exportId}: batch `) && line.endsWith(' deleted')) || null, { what: 'the batch to stop' })
       expect(logs.slice(before).filter((line) => line.includes(exportId) && /failed/.test(line))).toEqual([])
-      await expectJobStates(exportId, ['cancelled'])
+      await expectJobStates(exportId, ['completed'])
+      await expectBatchStates(exportId, ['cancelled'])
       // Nothing is charged after the delete, and the ledger keeps what was (billing history).
       const charged = (await ledger(exportId)).charged
       await new Promise((resolve) => setTimeout(resolve, 500))
@@ -462,9 +474,10 @@ describe('fairness', () => {
     await startTestWorker() // 2 slots (EXPORT_WORKER_JOBS default)
     for (const id of [...batch, small]) expect((await waitForStatus(id, ['completed', 'failed', 'interrupted'], 150_000)).status).toBe('completed')
 
+    // Each export's enrichment is its batch job (one per export here: fewer leads than EXPORT_BATCH_SIZE).
     const { rows } = await admin.query<{ id: string; started_on: Date; completed_on: Date }>(
-      `select singleton_key as id, started_on, completed_on from pgboss.job where name = $1 and singleton_key = any($2) and state = 'completed'`,
-      [exportQueueNames().run, [...batch, small]],
+      `select data->>'exportId' as id, started_on, completed_on from pgboss.job where name = $1 and data->>'exportId' = any($2) and state = 'completed'`,
+      [exportQueueNames().batch, [...batch, small]],
     )
     const runs = new Map(rows.map((row) => [row.id, row]))
     const start = (id: string) => runs.get(id)!.started_on.getTime()
@@ -492,11 +505,11 @@ describe('fairness', () => {
       await waitFor(async () => {
         const rows = await Promise.all(batch.map(exportRow))
         const stats = await Promise.all(batch.map(taskStats))
-        return rows.every((row) => row?.status === 'processing') && stats.every((s) => s.successes > 0) && (await Promise.all(batch.map(jobStates))).every((states) => states.includes('active'))
+        return rows.every((row) => row?.status === 'processing') && stats.every((s) => s.successes > 0) && (await Promise.all(batch.map(batchStates))).every((states) => states.includes('active'))
       }, { timeoutMs: 60_000, what: "the busy user's exports to hold both slots" })
       const waitingSince = Date.now()
       const small = await launch(other, { phone: true })
-      await waitFor(async () => (await jobStates(small)).includes('active') || (await exportRow(small))?.status === 'completed', { timeoutMs: 30_000, what: "the other user's export to start" })
+      await waitFor(async () => (await batchStates(small)).includes('active') || (await exportRow(small))?.status === 'completed', { timeoutMs: 30_000, what: "the other user's export to start enriching" })
       // It started while the busy user's exports were still running: one of them yielded its slot.
       const stillRunning = (await Promise.all(batch.map(exportRow))).filter((row) => row?.status === 'processing')
       expect(stillRunning.length).toBeGreaterThan(0)
@@ -549,16 +562,16 @@ describe('fairness', () => {
       // Three exports of the busy user: two hold both slots (in the enrichment phase), the third waits behind them.
       const batch = [await launch(busy, { email: true }), await launch(busy, { email: true }), await launch(busy, { email: true })]
       await waitFor(async () => {
-        const running = await Promise.all(batch.map(async (id) => (await jobStates(id)).includes('active') && (await exportRow(id))?.search_status === 'completed'))
+        const running = await Promise.all(batch.map(async (id) => (await batchStates(id)).includes('active')))
         return running.filter(Boolean).length === 2
       }, { timeoutMs: 60_000, what: "the busy user's exports to hold both slots" })
       const small = await launch(other, { phone: true })
-      await waitFor(async () => (await jobStates(small)).some((state) => state === 'active' || state === 'completed'), { timeoutMs: 30_000, what: "the other user's export to start" })
+      await waitFor(async () => (await batchStates(small)).some((state) => state === 'active' || state === 'completed'), { timeoutMs: 30_000, what: "the other user's export to start enriching" })
 
-      // Recorded by pg-boss in the database: when the job was queued, and when a worker started it.
+      // Recorded by pg-boss in the database: when its batch was queued (its search done), and when a worker started it.
       const { rows } = await admin.query<{ waited_ms: number }>(
-        `select extract(epoch from started_on - created_on) * 1000 as waited_ms from pgboss.job where name = $1 and singleton_key = $2 and started_on is not null order by started_on limit 1`,
-        [exportQueueNames().run, small],
+        `select extract(epoch from started_on - created_on) * 1000 as waited_ms from pgboss.job where name = $1 and data->>'exportId' = $2 and started_on is not null order by started_on limit 1`,
+        [exportQueueNames().batch, small],
       )
       const waited = Number(rows[0]!.waited_ms)
       console.info(`fairness: the other user's export waited ${Math.round(waited)} ms for a slot (EXPORT_FAIR_WAIT_SECONDS=${FAIR_WAIT_SECONDS})`)
@@ -641,7 +654,8 @@ describe('crash', () => {
       await new Promise((resolve) => child?.once('exit', resolve))
       const atCrash = await taskStats(exportId)
       expect(atCrash.pending).toBeGreaterThan(0)
-      await expectJobStates(exportId, ['active'])
+      await expectJobStates(exportId, ['completed'])
+      await expectBatchStates(exportId, ['active'])
 
       // Another worker (this process) takes over once the dead one's heartbeat lapses.
       process.env.EXPORT_MAX_LEADS = '40'
@@ -654,7 +668,7 @@ describe('crash', () => {
       expect(done.total_credits_used).toBe(stats.successes)
       expect(await ledger(exportId)).toEqual({ rows: stats.successes, charged: stats.successes, keys: stats.successes })
       await expectBalanced(user.id)
-      await expectJobStates(exportId, ['completed'])
+      await expectBatchStates(exportId, ['completed'])
     } finally {
       if (child && child.exitCode === null) child.kill('SIGKILL')
       await stopTestWorker()

@@ -1,8 +1,10 @@
 /**
- * The enrichment phase of an export run: every lead with a pending task is enriched (`concurrency` at once) and its
- * outcomes recorded (record-lead.ts), charging each success. Out of credits → `interrupted` + can_resume; export
- * deleted → stop quietly (finish-run.ts). Several walks over the pending leads if some remain (e.g. a racing
- * worker's lead that failed to record).
+ * The enrichment phase of an export run, or of one batch of it (a position range, batches.ts): every lead with a
+ * pending task is enriched (`concurrency` at once) and its outcomes recorded (record-lead.ts), charging each success.
+ * Out of credits → `interrupted` + can_resume; export deleted → stop quietly (finish-run.ts). Several walks over the
+ * pending leads if some remain (e.g. a racing worker's lead that failed to record). A batch whose range is done
+ * while other batches still have leads ends `partial`: the batch that finds nothing pending finishes the export.
+ * `drain` (a worker shutting down): no new lead is taken, the ones in flight are recorded, the phase ends `released`.
  */
 import type { Kysely } from 'kysely'
 import pMap from 'p-map'
@@ -11,10 +13,12 @@ import { unverifiedEmailMark } from './email-dns-flag.ts'
 import { closedInRegistry, excludesClosed, leaveOutClosedLead } from './closed-leads.ts'
 import { abortError, exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { finishEnrichment, type StopReason } from './finish-run.ts'
-import { pendingLeads, pendingTasks, type PendingLead } from './pending-leads.ts'
+import { hasPendingLeads, pendingLeads, pendingTasks, type PendingLead, type PositionRange } from './pending-leads.ts'
 import { refreshProgress } from './progress.ts'
 import { recordLeadEnrichment } from './record-lead.ts'
 import { enrichWithStore } from './results-store.ts'
+
+export type { PositionRange } from './pending-leads.ts'
 
 const MAX_WALKS = 3
 
@@ -77,7 +81,7 @@ export async function runEnrichmentPhase(
   db: Kysely<Database>,
   row: ExportRow,
   search: ExportSearch,
-  options: ProcessOptions & { concurrency: number; reuseDays: number; recheckDays: number },
+  options: ProcessOptions & { concurrency: number; reuseDays: number; recheckDays: number; range?: PositionRange },
 ): Promise<ProcessResult> {
   const exportId = row.id
   const log = options.log ?? (() => {})
@@ -90,6 +94,8 @@ export async function runEnrichmentPhase(
   const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf, reuseDays, recheckDays }
   const excludeClosed = excludesClosed(row.search_params)
   const markUnverified = unverifiedEmailMark(db, exportId)
+  const { range, drain } = options
+  const halted = () => stop.stopped() || drain?.aborted === true
 
   const enrichOne = async (lead: PendingLead) => {
     const pending = pendingTasks(lead)
@@ -107,13 +113,13 @@ export async function runEnrichmentPhase(
   }
 
   try {
-    for (let walk = 0; walk < MAX_WALKS && !stop.stopped(); walk++) {
+    for (let walk = 0; walk < MAX_WALKS && !halted(); walk++) {
       let found = 0
-      const leads = pendingLeads(db, exportId, { stopped: stop.stopped, onPage: (rows) => (found += rows) })
+      const leads = pendingLeads(db, exportId, { stopped: halted, onPage: (rows) => (found += rows), range })
       await pMap(
         stopOnFailure(leads, stop.halt),
         async (lead) => {
-          if (stop.stopped()) return
+          if (halted()) return
           try {
             await enrichOne(lead)
           } catch (error) {
@@ -138,6 +144,10 @@ export async function runEnrichmentPhase(
   if (reason === 'error') {
     await refreshProgress(db, exportId, { phase: 'enrichment' }).catch(() => {})
     throw stop.fatal()
+  }
+  if (reason === null && (drain?.aborted || (range && !(await hasPendingLeads(db, exportId, range)) && (await hasPendingLeads(db, exportId))))) {
+    await refreshProgress(db, exportId, { phase: 'enrichment' })
+    return { outcome: drain?.aborted ? 'released' : 'partial', leads: 0, ...totals }
   }
   return finishEnrichment(db, exportId, { reason, ...totals, log })
 }

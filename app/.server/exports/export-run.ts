@@ -23,6 +23,8 @@ export interface ProcessOptions {
   registry?: RegistrySearchClient
   /** Abort = stop now (shutdown, job lost): recorded work stays, the rest stays pending; the call rejects. */
   signal?: AbortSignal
+  /** Abort = take no new lead, record the ones in flight, end `released` (a worker shutting down gracefully). */
+  drain?: AbortSignal
   log?: (message: string) => void
   /** Leads enriched at once (default EXPORT_CONCURRENCY). */
   concurrency?: number
@@ -47,7 +49,11 @@ export interface ProcessOptions {
   onLeadRecorded?: (event: { leadId: string; charged: number; outOfCredits: boolean }) => void | Promise<void>
 }
 
-type ProcessOutcome = 'completed' | 'interrupted' | 'failed' | 'deleted' | 'skipped'
+/**
+ * `batched`: the run handed its enrichment to batch jobs; `partial`: a batch finished its range while others still
+ * run; `released`: a draining batch stopped early, its leads left pending for another worker.
+ */
+type ProcessOutcome = 'completed' | 'interrupted' | 'failed' | 'deleted' | 'skipped' | 'batched' | 'partial' | 'released'
 
 export interface ProcessResult {
   outcome: ProcessOutcome

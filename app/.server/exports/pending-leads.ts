@@ -28,16 +28,26 @@ export type PendingLead = Record<EnrichmentStatusColumn, EnrichmentStatus> & {
   social_media: Record<string, string> | null
 }
 
+/** Export lead positions [from, to): one batch (batches.ts). */
+export interface PositionRange {
+  from: number
+  to: number
+}
+
+function inRange(range: PositionRange | undefined) {
+  return range ? sql`and el.position >= ${range.from} and el.position < ${range.to}` : sql``
+}
+
 /**
- * One walk over the pending leads, a page fetched only when the previous one is used up. Stops early once
- * `stopped()` says so. `onPage` counts what the walk found.
+ * One walk over the pending leads (of `range` only, if given), a page fetched only when the previous one is used up.
+ * Stops early once `stopped()` says so. `onPage` counts what the walk found.
  */
 export async function* pendingLeads(
   db: Kysely<Database>,
   exportId: string,
-  { stopped, onPage }: { stopped: () => boolean; onPage: (rows: number) => void },
+  { stopped, onPage, range }: { stopped: () => boolean; onPage: (rows: number) => void; range?: PositionRange },
 ): AsyncGenerator<PendingLead, void, undefined> {
-  let cursor = { position: -1, leadId: ZERO_UUID }
+  let cursor = { position: range ? range.from - 1 : -1, leadId: ZERO_UUID }
   while (!stopped()) {
     const { rows } = await sql<PendingLead>`
       select el.lead_id, el.position, ${sql.raw(STATUS_COLUMNS.map((column) => `el.${column}`).join(', '))},
@@ -46,6 +56,7 @@ export async function* pendingLeads(
         join public.leads l on l.id = el.lead_id
        where el.export_id = ${exportId}
          and ${ANY_PENDING}
+         ${inRange(range)}
          and (el.position, el.lead_id) > (${cursor.position}, ${cursor.leadId}::uuid)
        order by el.position, el.lead_id
        limit ${PAGE_SIZE}`.execute(db)
@@ -58,6 +69,13 @@ export async function* pendingLeads(
     if (!last || rows.length < PAGE_SIZE) return
     cursor = { position: last.position, leadId: last.lead_id }
   }
+}
+
+/** Whether the export (or its `range`) still has a lead with a task pending. */
+export async function hasPendingLeads(db: Kysely<Database>, exportId: string, range?: PositionRange): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from public.export_leads el where el.export_id = ${exportId} and ${ANY_PENDING} ${inRange(range)}) as found`.execute(db)
+  return rows[0]?.found === true
 }
 
 export function pendingTasks(lead: PendingLead): Set<TaskType> {

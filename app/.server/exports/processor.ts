@@ -2,19 +2,37 @@
  * Runs one export (ARCHITECTURE §5): search phase (search-phase.ts), then enrichment phase (enrichment-phase.ts).
  * All state lives in the database, so any worker can run, re-run, resume or race on any export.
  *
+ * processExport runs both phases in one call (tests, benches, a single process). The queue splits them: the run job
+ * searches and then hands the enrichment to batch jobs (batches.ts), which call enrichLeads on their position range.
+ *
  * The privileged connection (adminDb) is used and every statement names the export's user.
  */
-import { adminDb } from '#app/.server/db.ts'
+import type { Kysely } from 'kysely'
+import { adminDb, type Database } from '#app/.server/db.ts'
 import { env } from '#app/.server/env.server.ts'
 import { withDoNotContact } from './dnc-enrichers.ts'
-import { runEnrichmentPhase } from './enrichment-phase.ts'
+import { runEnrichmentPhase, type PositionRange } from './enrichment-phase.ts'
 import { storedMaxLeads } from '#app/domain/export-cost.ts'
-import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, type ExportRow, type ProcessOptions, type ProcessResult } from './export-run.ts'
+import { chosenTaskTypes, EXPORT_ROW_COLUMNS, exportSearch, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { runSearchPhase } from './search-phase.ts'
 
 export type { ProcessOptions, ProcessResult } from './export-run.ts'
 
+/** An export whose search is done and whose leads are ready to enrich. */
+export interface SearchedExport {
+  db: Kysely<Database>
+  row: ExportRow
+  search: ExportSearch
+}
+
 export async function processExport(exportId: string, options: ProcessOptions): Promise<ProcessResult> {
+  const searched = await searchExport(exportId, options)
+  if ('outcome' in searched) return searched
+  return enrichLeads(searched, options)
+}
+
+/** The run's first part: status checks and the search phase. A result when the run ends there. */
+export async function searchExport(exportId: string, options: ProcessOptions): Promise<SearchedExport | ProcessResult> {
   const db = options.db ?? adminDb()
   const log = options.log ?? (() => {})
   options.signal?.throwIfAborted()
@@ -48,7 +66,13 @@ export async function processExport(exportId: string, options: ProcessOptions): 
     const ended = await runSearchPhase(db, row, search, chosenTaskTypes(row.enrichment_options), { ...options, maxLeads })
     if (ended) return ended
   }
+  return { db, row, search }
+}
 
+/** The enrichment phase over the export's leads, or only those at positions in `range` (a batch). */
+export async function enrichLeads({ db, row, search }: SearchedExport, options: ProcessOptions, range?: PositionRange): Promise<ProcessResult> {
+  const exportId = row.id
+  const log = options.log ?? (() => {})
   options.onPhase?.('enrichment')
   const concurrency = Math.max(1, options.concurrency ?? env.EXPORT_CONCURRENCY)
   const reuseDays = options.reuseDays ?? env.ENRICHMENT_REUSE_DAYS
@@ -60,7 +84,7 @@ export async function processExport(exportId: string, options: ProcessOptions): 
     await options.onLeadRecorded?.(event)
   }
   try {
-    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, reuseDays, recheckDays, enrichers: dnc.enrichers, onLeadRecorded })
+    return await runEnrichmentPhase(db, row, search, { ...options, concurrency, reuseDays, recheckDays, enrichers: dnc.enrichers, onLeadRecorded, range })
   } finally {
     await dnc.record(exportId).catch((error: unknown) => log(`export ${exportId}: do-not-contact counts not saved: ${String(error)}`))
   }

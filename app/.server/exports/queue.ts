@@ -8,12 +8,18 @@
  *                user's batch cannot keep another user's export waiting (see worker.ts: "Fairness").
  *                Heartbeat: a worker that dies (killed, OOM) loses its claim after `heartbeatSeconds` and the job
  *                is retried elsewhere; the state lives in the database, so the retry picks up the pending tasks.
- *   export-run-dead  dead letters: a run that failed on every retry marks its export failed (resumable).
+ *                The run does the search phase, then hands the enrichment to batch jobs (batches.ts).
+ *   export-run-batch one job per EXPORT_BATCH_SIZE positions of an export's leads with a task pending: any worker
+ *                takes any batch, so one big export uses every worker. Same policy and grouping as export-run,
+ *                keyed `${exportId}:${batchNo}` (one queued and one active per batch); its priority continues the
+ *                user's round-robin line, so two users' batches interleave.
+ *   export-run-dead  dead letters: a run or batch that failed on every retry marks its export failed (resumable).
  *
  * Jobs are sent inside the caller's transaction (`db` option): the export row and its job commit together.
  */
 import { PgBoss, type Db as PgBossDb, type Queue } from 'pg-boss'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
+import { batchNumber } from '#app/domain/export-batches.ts'
 
 export type { PgBossDb }
 
@@ -21,15 +27,21 @@ export type { PgBossDb }
  * Queue names. EXPORT_QUEUE (env) renames them, e.g. so one test file's worker consumes only its own jobs on a
  * database shared with other test files; every process of one deployment must agree on it.
  */
-export function exportQueueNames(config: Env = validateEnv()): { run: string; dead: string } {
+export function exportQueueNames(config: Env = validateEnv()): { run: string; batch: string; dead: string } {
   const run = config.EXPORT_QUEUE
-  return { run, dead: `${run}-dead` }
+  return { run, batch: `${run}-batch`, dead: `${run}-dead` }
 }
 export const PGBOSS_SCHEMA = 'pgboss'
 
 export interface ExportJobData {
   exportId: string
   userId: string
+}
+
+/** A batch: the export's leads at positions [from, to). */
+export interface ExportBatchData extends ExportJobData {
+  from: number
+  to: number
 }
 
 function exportQueueOptions(config: Env): Omit<Queue, 'name'> {
@@ -59,8 +71,10 @@ export async function ensureExportQueues(boss: PgBoss, config: Env = validateEnv
   const names = exportQueueNames(config)
   await boss.createQueue(names.dead, { policy: 'standard', retryLimit: 3 })
   const { policy: _policy, ...mutable } = exportQueueOptions(config)
-  await boss.createQueue(names.run, exportQueueOptions(config))
-  await boss.updateQueue(names.run, mutable)
+  for (const name of [names.run, names.batch]) {
+    await boss.createQueue(name, exportQueueOptions(config))
+    await boss.updateQueue(name, mutable)
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -144,6 +158,27 @@ export async function enqueueExport(db: PgBossDb, job: ExportJobData, boss?: PgB
 }
 
 /**
+ * Queues an export's batches (batches.ts). Their priorities continue the user's line (fairPriority) one step per
+ * batch, so another user's first batch goes right after this user's first one, not after all of them. Stately:
+ * a batch already queued (a run retried after it had planned) is not queued twice.
+ */
+export async function enqueueBatches(boss: PgBoss, batches: ExportBatchData[], config: Env = validateEnv()): Promise<void> {
+  const first = batches[0]
+  if (!first) return
+  const queue = exportQueueNames(config).batch
+  const base = await fairPriority(boss.getDb(), queue, first.userId)
+  await boss.insert(
+    queue,
+    batches.map((batch, index) => ({
+      data: batch,
+      singletonKey: `${batch.exportId}:${batchNumber(batch)}`,
+      group: { id: batch.userId },
+      priority: Math.max(-1_000, base - index),
+    })),
+  )
+}
+
+/**
  * Round-robin between users: pg-boss takes the highest priority first (then the oldest), and a job's priority is
  * minus the runs its user already has queued or running when it is sent. A user's first export (0) goes before
  * another user's third (-2) however long that one has waited, while one user's own exports keep their order.
@@ -157,12 +192,23 @@ async function fairPriority(db: PgBossDb, queue: string, userId: string): Promis
   return 0 - Math.min(1_000, Number((rows[0] as { n?: number } | undefined)?.n ?? 0))
 }
 
-/** Cancels the queued / running jobs of an export (delete). `db`: run inside the caller's transaction. */
+/** The queued / running jobs (run and batches) of an export, by queue. */
+export async function liveExportJobs(db: PgBossDb, exportId: string, config: Env = validateEnv()): Promise<Array<{ id: string; name: string }>> {
+  const names = exportQueueNames(config)
+  const { rows } = await db.executeSql(
+    `select id, name from ${PGBOSS_SCHEMA}.job
+      where name = any($1::text[]) and data->>'exportId' = $2 and state in ('created', 'retry', 'active')`,
+    [[names.run, names.batch], exportId],
+  )
+  return rows as Array<{ id: string; name: string }>
+}
+
+/** Cancels the queued / running jobs of an export, its batches included (delete). `db`: run inside the caller's transaction. */
 export async function cancelExportJobs(exportId: string, options: { db?: PgBossDb; boss?: PgBoss } = {}): Promise<number> {
   const sender = options.boss ?? (await getExportQueueBoss())
-  const queue = exportQueueNames().run
-  const jobs = await sender.findJobs<ExportJobData>(queue, { key: exportId, db: options.db })
-  const live = jobs.filter((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')
-  if (live.length) await sender.cancel(queue, live.map((job) => job.id), { db: options.db })
+  const live = await liveExportJobs(options.db ?? sender.getDb(), exportId)
+  for (const name of new Set(live.map((job) => job.name))) {
+    await sender.cancel(name, live.filter((job) => job.name === name).map((job) => job.id), { db: options.db })
+  }
   return live.length
 }

@@ -1,13 +1,16 @@
 /**
- * pg-boss consumers of the export queues (see queue.ts). Used by the in-process worker slot (`npm start`) and by the
+ * pg-boss consumers of the export queues (see queue.ts): run jobs (search, then planning the batches) and batch
+ * jobs (enrichment of a position range, batches.ts). Used by the in-process worker slot (`npm start`) and by the
  * standalone `npm run worker` process; both go through server/worker-slot.ts.
  */
 import type { PgBoss, JobWithMetadata } from 'pg-boss'
 import { adminDb } from '#app/.server/db.ts'
+import { runExport, runExportBatch } from './batches.ts'
 import type { Enrichers } from './enrichers.ts'
-import { processExport, type ProcessOptions, type ProcessResult } from './processor.ts'
-import { ensureExportQueues, exportQueueNames, PGBOSS_SCHEMA, type ExportJobData } from './queue.ts'
+import type { ProcessOptions, ProcessResult } from './processor.ts'
+import { enqueueBatches, ensureExportQueues, exportQueueNames, liveExportJobs, PGBOSS_SCHEMA, type ExportBatchData, type ExportJobData } from './queue.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
+import { batchSlots } from '#app/domain/export-batches.ts'
 
 export interface ExportWorkerOptions {
   /** The enrichment engine (or a factory called once at registration). */
@@ -15,8 +18,10 @@ export interface ExportWorkerOptions {
   log?: (message: string) => void
   /** The configuration the defaults below and the queues come from (default: validateEnv() at registration). */
   config?: Env
-  /** Exports run at once by this process (default EXPORT_WORKER_JOBS). */
+  /** Batches run at once by this process (default: EXPORT_WORKER_JOBS × ⌈EXPORT_CONCURRENCY / EXPORT_BATCH_SIZE⌉, see below). */
   localConcurrency?: number
+  /** Lead positions per batch job (default EXPORT_BATCH_SIZE). */
+  batchSize?: number
   /** Hard cap on one user's exports running at once across all workers (default EXPORT_USER_CONCURRENCY; 0: none). */
   userConcurrency?: number
   /**
@@ -26,20 +31,26 @@ export interface ExportWorkerOptions {
   fairWaitSeconds?: number
   /** Seconds between polls for new export jobs (default 1). */
   pollingIntervalSeconds?: number
-  /** Passed through to processExport (tests: concurrency, maxLeads, source...). */
-  process?: Omit<ProcessOptions, 'enrichers' | 'signal' | 'finalAttempt'>
+  /** Passed through to the runs and batches (tests: concurrency, maxLeads, source...). */
+  process?: Omit<ProcessOptions, 'enrichers' | 'signal' | 'drain' | 'finalAttempt'>
 }
 
 /** What a run's job completes with: the processor's result, or `yielded` (the run gave its slot up and is queued again). */
 type ExportRunResult = ProcessResult | { outcome: 'yielded'; leads: 0; enrichedLeads: 0; charged: 0 }
 
 export interface ExportWorker {
-  /** Stops taking jobs and aborts the running ones (their recorded work stays; the queue retries the rest). */
-  stop(): Promise<void>
+  /**
+   * Stops taking jobs; running batches take no new lead and record the ones in flight, for `graceMs` at most
+   * (default 0), then what still runs is aborted. Unfinished jobs are queued again for another worker; recorded work
+   * stays, unrecorded leads stay pending.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>
   /** Runs in flight (tests). */
   readonly active: number
 }
 
+/** Seconds between two looks of a dead letter at an export whose other jobs still run. */
+const DEAD_LETTER_RECHECK_SECONDS = 15
 /** Seconds before a run that yielded its slot may start again (its previous job completes well before). */
 const YIELD_REQUEUE_DELAY_SECONDS = 5
 /**
@@ -79,7 +90,7 @@ function fairnessCheckIntervalMs(fairWaitSeconds: number): number {
 async function preemptionVictim(boss: PgBoss, queue: string, waitSeconds: number, userCap: number): Promise<string | null> {
   const { rows } = await boss.getDb().executeSql(
     `with live as (
-       select id, group_id, state, started_on, singleton_key, greatest(created_on, start_after) as ready_on
+       select id, group_id, state, started_on, singleton_key, data->>'exportId' as export_id, greatest(created_on, start_after) as ready_on
          from ${PGBOSS_SCHEMA}.job
         where name = $1 and group_id is not null and state in ('created', 'retry', 'active')
      ), held as (
@@ -97,7 +108,7 @@ async function preemptionVictim(boss: PgBoss, queue: string, waitSeconds: number
        join held h using (group_id)
        cross join waiting w
        join public.exports e
-         on e.id = case when l.singleton_key ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then l.singleton_key::uuid end
+         on e.id = case when l.export_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then l.export_id::uuid end
       where l.state = 'active'
         and h.active >= w.active + 2
         and l.started_on <= now() - make_interval(secs => least($2, 1))
@@ -110,15 +121,16 @@ async function preemptionVictim(boss: PgBoss, queue: string, waitSeconds: number
 }
 
 /**
- * A yielded run's recorded work stays; the rest continues in a new job that keeps this one's place in the user's line
- * (same priority). It starts a few seconds later, once this job has completed (stately: one active per export).
+ * A yielded or released job's recorded work stays; the rest continues in a new job that keeps this one's place in the
+ * user's line (same priority), once this job has completed (stately: one active per key). A yielded job's copy waits
+ * a few seconds (the waiting export goes first); a released one (shutdown) is for any other worker at once.
  */
-async function requeueYielded(boss: PgBoss, queue: string, job: JobWithMetadata<ExportJobData>): Promise<void> {
+async function requeue(boss: PgBoss, queue: string, job: JobWithMetadata<ExportJobData>, startAfter: number): Promise<void> {
   await boss.send(queue, job.data, {
-    singletonKey: job.data.exportId,
+    singletonKey: job.singletonKey ?? job.data.exportId,
     group: { id: job.groupId ?? job.data.userId },
     priority: job.priority,
-    startAfter: YIELD_REQUEUE_DELAY_SECONDS,
+    startAfter,
   })
 }
 
@@ -126,27 +138,32 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError'
 }
 
-export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOptions): Promise<ExportWorker> {
-  const log = options.log ?? (() => {})
-  const config = options.config ?? validateEnv()
-  await ensureExportQueues(boss, config)
-  const queues = exportQueueNames(config)
-  const enrichers = typeof options.enrichers === 'function' ? await options.enrichers() : options.enrichers
-  const stopping = new AbortController()
-  let active = 0
+type Work = (context: Pick<ProcessOptions, 'signal' | 'drain' | 'finalAttempt' | 'log'>) => Promise<ProcessResult>
 
+/**
+ * Runs a job of the run or batch queue: yields its slot when the fairness check asks (requeued with its priority),
+ * and on shutdown hands what it did not finish to another worker (requeued at once).
+ */
+function jobRunner(
+  boss: PgBoss,
+  { runQueue, stopping, draining, log, processLog }: { runQueue: string; stopping: AbortController; draining: AbortController; log: (message: string) => void; processLog: (message: string) => void },
+) {
+  let active = 0
   /** Runs in flight in this process, by job id: what the fairness check may ask to yield. */
   const inflight = new Map<string, AbortController>()
-  /** Yielded runs still unwinding after their slot was freed, by export id (see YIELD_GRACE_MS). */
+  /** Yielded jobs still unwinding after their slot was freed, by singleton key (see YIELD_GRACE_MS). */
   const unwinding = new Map<string, Promise<void>>()
 
-  const run = async (job: JobWithMetadata<ExportJobData>): Promise<ExportRunResult> => {
+  const released: ExportRunResult = { outcome: 'released', leads: 0, enrichedLeads: 0, charged: 0 }
+
+  const run = async (queue: string, job: JobWithMetadata<ExportJobData>, work: Work): Promise<ExportRunResult> => {
     const exportId = job.data?.exportId
     if (typeof exportId !== 'string') {
       // A malformed job can never succeed: complete it instead of retrying it.
       log(`export job ${job.id} has no exportId: ignored`)
       return { outcome: 'skipped', leads: 0, enrichedLeads: 0, charged: 0 }
     }
+    const key = job.singletonKey ?? exportId
     const yieldSlot = new AbortController()
     const signal = AbortSignal.any([job.signal, stopping.signal, yieldSlot.signal])
     const finalAttempt = job.retryCount >= job.retryLimit
@@ -154,19 +171,30 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
     inflight.set(job.id, yieldSlot)
     let processing: Promise<ProcessResult> | undefined
     try {
-      await unwinding.get(exportId)
-      processing = processExport(exportId, { ...options.process, enrichers, signal, finalAttempt, log: options.process?.log ?? log })
+      await unwinding.get(key)
+      processing = work({ signal, drain: draining.signal, finalAttempt, log: processLog })
       const result = await releasableRun(processing, yieldSlot.signal)
-      log(`export ${exportId}: run ${result.outcome}`)
+      if (result.outcome === 'released') {
+        await requeue(boss, queue, job, 0)
+        log(`export ${exportId}: ${key} released (worker stopping), queued again for another worker`)
+        return released
+      }
+      log(`export ${exportId}: ${queue === runQueue ? 'run' : `batch ${key}`} ${result.outcome}`)
       return result
     } catch (error) {
       if (yieldSlot.signal.aborted && !job.signal.aborted && !stopping.signal.aborted) {
         const rest = (processing ?? Promise.resolve()).then(() => {}, () => {})
-        unwinding.set(exportId, rest)
-        void rest.finally(() => unwinding.get(exportId) === rest && unwinding.delete(exportId))
-        await requeueYielded(boss, queues.run, job)
+        unwinding.set(key, rest)
+        void rest.finally(() => unwinding.get(key) === rest && unwinding.delete(key))
+        await requeue(boss, queue, job, YIELD_REQUEUE_DELAY_SECONDS)
         log(`export ${exportId}: gave its slot to another user's export; queued again`)
         return { outcome: 'yielded', leads: 0, enrichedLeads: 0, charged: 0 }
+      }
+      if (stopping.signal.aborted && !job.signal.aborted) {
+        // Past the shutdown grace: the leads in flight were aborted (left pending); another worker takes the rest.
+        await requeue(boss, queue, job, 0)
+        log(`export ${exportId}: ${key} aborted (worker stopping), queued again for another worker`)
+        return released
       }
       if (!signal.aborted && !isAbort(error)) {
         log(`export ${exportId}: run failed (attempt ${job.retryCount + 1}/${job.retryLimit + 1}): ${(error as Error)?.message ?? error}`)
@@ -178,6 +206,21 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
       inflight.delete(job.id)
     }
   }
+
+  return { run, inflight, unwinding, active: () => active }
+}
+
+export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOptions): Promise<ExportWorker> {
+  const log = options.log ?? (() => {})
+  const config = options.config ?? validateEnv()
+  await ensureExportQueues(boss, config)
+  const queues = exportQueueNames(config)
+  const enrichers = typeof options.enrichers === 'function' ? await options.enrichers() : options.enrichers
+  const stopping = new AbortController()
+
+  /** Set when this process stops: batches take no new lead (see stop). */
+  const draining = new AbortController()
+  const { run, inflight, unwinding, active } = jobRunner(boss, { runQueue: queues.run, stopping, draining, log, processLog: options.process?.log ?? log })
 
   // Fairness between users. The problem: with 2 slots, a user who queues 3 big exports must not keep another user's
   // small export waiting until all of them are done; but a user alone must still get every slot (a sales user with
@@ -195,36 +238,72 @@ export async function registerExportWorker(boss: PgBoss, options: ExportWorkerOp
   //     after the yield at the latest (the worker then fetches the waiting job at once: it has the higher priority).
   //  3. EXPORT_USER_CONCURRENCY (optional) is a hard cap per user across all workers (pg-boss group concurrency).
   // Enrichment politeness is per website host inside the crawler, shared by every run of the process: unchanged.
-  const slots = Math.max(1, options.localConcurrency ?? config.EXPORT_WORKER_JOBS)
+  // One export, every worker: the run job only searches and plans; its enrichment is in batch jobs (batches.ts) that
+  // any worker takes, ordered round-robin between users like the runs, so the fairness above applies per batch.
+  // Runs and batches have a pool of slots each: a long search never holds a slot an enrichment batch could use.
+  // A worker keeps the leads in flight it had when one run enriched a whole export per slot (EXPORT_WORKER_JOBS ×
+  // EXPORT_CONCURRENCY: throughput is leads in flight ÷ time per lead), so each such slot becomes as many batch slots
+  // as it takes batches to hold EXPORT_CONCURRENCY leads; while one batch waits on its slowest sites, the others
+  // keep the budget busy.
+  const slots = Math.max(1, config.EXPORT_WORKER_JOBS)
   const userCap = options.userConcurrency ?? config.EXPORT_USER_CONCURRENCY
-  await boss.work<ExportJobData, ExportRunResult, { batchSize: 1; includeMetadata: true; localConcurrency: number; groupConcurrency?: number; pollingIntervalSeconds: number }>(
-    queues.run,
-    {
-      batchSize: 1,
-      includeMetadata: true,
-      localConcurrency: slots,
-      ...(userCap > 0 ? { groupConcurrency: userCap } : {}),
-      // Polling (see queue.ts on LISTEN/NOTIFY): a new export starts within a second.
-      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
-    },
-    async ([job]) => run(job as JobWithMetadata<ExportJobData>),
+  const batchSize = Math.max(1, options.batchSize ?? config.EXPORT_BATCH_SIZE)
+  const leadsPerSlot = Math.max(1, options.process?.concurrency ?? config.EXPORT_CONCURRENCY)
+  const concurrentBatches = Math.max(1, options.localConcurrency ?? batchSlots(slots, leadsPerSlot, batchSize))
+  const workOptions = {
+    batchSize: 1 as const,
+    includeMetadata: true as const,
+    localConcurrency: slots,
+    ...(userCap > 0 ? { groupConcurrency: userCap } : {}),
+    // Polling (see queue.ts on LISTEN/NOTIFY): a new export starts within a second.
+    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+  }
+  const processOptions = { ...options.process, enrichers }
+  await boss.work<ExportJobData, ExportRunResult, typeof workOptions>(queues.run, workOptions, async ([job]) =>
+    run(queues.run, job as JobWithMetadata<ExportJobData>, (context) =>
+      runExport((job as JobWithMetadata<ExportJobData>).data.exportId, { ...processOptions, ...context, batchSize, enqueue: (batches) => enqueueBatches(boss, batches, config) }),
+    ),
+  )
+  await boss.work<ExportBatchData, ExportRunResult, typeof workOptions>(queues.batch, { ...workOptions, localConcurrency: concurrentBatches }, async ([job]) =>
+    run(queues.batch, job as JobWithMetadata<ExportBatchData>, (context) => runExportBatch((job as JobWithMetadata<ExportBatchData>).data, { ...processOptions, ...context })),
   )
   const fairWait = options.fairWaitSeconds ?? config.EXPORT_FAIR_WAIT_SECONDS
-  const fairness = fairWait > 0 ? startFairnessChecks(boss, { queue: queues.run, fairWait, userCap, inflight, stopping: stopping.signal, log }) : undefined
+  const fairness = fairWait > 0 ? startFairnessChecks(boss, { queue: queues.batch, fairWait, userCap, inflight, stopping: stopping.signal, log }) : undefined
   await workDeadLetters(boss, queues)
 
+  let stopped: Promise<void> | undefined
   return {
     get active() {
-      return active
+      return active()
     },
-    stop: async () => {
-      clearInterval(fairness)
-      stopping.abort(new DOMException('worker stopping', 'AbortError'))
-      await Promise.all([boss.offWork(queues.run, { wait: true }), boss.offWork(queues.dead, { wait: true })]).catch(() => {})
-      await Promise.all(unwinding.values())
-      await enrichers.close?.().catch(() => {})
-    },
+    stop: ({ graceMs = 0 } = {}) =>
+      (stopped ??= (async () => {
+        clearInterval(fairness)
+        await stopGracefully(boss, { queues: [queues.run, queues.batch, queues.dead], graceMs, draining, stopping, active, log })
+        await Promise.all(unwinding.values())
+        await enrichers.close?.().catch(() => {})
+      })()),
   }
+}
+
+/**
+ * Shutdown: no new job (offWork stops the fetch loops at once; `wait` resolves when the handlers are done), running
+ * batches drain (no new lead; those in flight are recorded) for `graceMs` at most, then whatever still runs is aborted.
+ */
+async function stopGracefully(
+  boss: PgBoss,
+  { queues, graceMs, draining, stopping, active, log }: { queues: string[]; graceMs: number; draining: AbortController; stopping: AbortController; active: () => number; log: (message: string) => void },
+): Promise<void> {
+  const idle = Promise.all(queues.map((name) => boss.offWork(name, { wait: true }))).catch(() => {})
+  draining.abort()
+  if (active() > 0 && graceMs > 0) {
+    log(`stopping: ${active()} job(s) finishing their leads in flight (at most ${Math.round(graceMs / 1000)} s)`)
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([idle, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
+    clearTimeout(timer)
+  }
+  stopping.abort(new DOMException('worker stopping', 'AbortError'))
+  await idle
 }
 
 /** The periodic preemption check (see "Fairness" in registerExportWorker): asks the chosen run, if it is ours, to yield. */
@@ -256,15 +335,19 @@ function startFairnessChecks(
 }
 
 /**
- * A run that failed on every retry (or whose worker died on the last one): the export must not stay
- * "processing" forever. It becomes failed and resumable, unless a newer run of it is queued or running.
+ * A run or batch that failed on every retry (or whose worker died on the last one): the export must not stay
+ * "processing" forever. It becomes failed and resumable once no other run or batch of it is queued or running (a
+ * dead batch's siblings end `partial`, leaving its range pending: the dead letter looks again until they are done;
+ * an export a newer run completed meanwhile is left alone).
  */
-async function workDeadLetters(boss: PgBoss, queues: { run: string; dead: string }): Promise<void> {
+async function workDeadLetters(boss: PgBoss, queues: { run: string; batch: string; dead: string }): Promise<void> {
   await boss.work<ExportJobData>(queues.dead, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
     const exportId = job?.data?.exportId
     if (typeof exportId !== 'string') return
-    const live = await boss.findJobs<ExportJobData>(queues.run, { key: exportId })
-    if (live.some((other) => other.state === 'created' || other.state === 'retry' || other.state === 'active')) return
+    if ((await liveExportJobs(boss.getDb(), exportId)).length > 0) {
+      await boss.send(queues.dead, { exportId, userId: job?.data?.userId }, { startAfter: DEAD_LETTER_RECHECK_SECONDS })
+      return
+    }
     await markRunFailed(exportId, new Error('the export run failed on every retry'))
   })
 }
