@@ -383,6 +383,23 @@ describe('queue (POST /api/exports/queue)', () => {
     expect((await waitForStatus(orphan, ['completed', 'failed', 'interrupted'])).status).toBe('completed')
     await expectJobStates(orphan, ['completed'])
   })
+
+  it('a processing export whose run is over but whose batches are queued has its job', async () => {
+    const user = await createUser()
+    const { rows } = await admin.query(
+      `insert into public.exports (user_id, name, status, search_status, enrichment_status, search_params, enrichment_options, country, city)
+       values ($1, 'enriching', 'processing', 'completed', 'processing', $2, $3, 'France', 'Lyon') returning id`,
+      [user.id, { ...LYON, lang: 'fr' }, { email: true }],
+    )
+    const exportId = rows[0].id as string
+    const boss = worker!.boss
+    // A batch that starts in an hour: queued, not yet taken.
+    const batchJob = await boss.send(exportQueueNames().batch, { exportId, userId: user.id, from: 0, to: 50 }, { singletonKey: `${exportId}:0`, startAfter: 3600 })
+    expect(batchJob).toBeTruthy()
+    expect(await queueExport({ user, exportId })).toEqual({ ok: true, exportId, queued: false })
+    expect(await jobStates(exportId, exportQueueNames().run)).toEqual([])
+    await boss.cancel(exportQueueNames().batch, batchJob!)
+  })
 })
 
 describe('dead letters', () => {

@@ -21,7 +21,7 @@ import { normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type
 import { canResume, EXPORT_ERROR_STATUS, validateAddEnrichment, validateCreateExport, type ExportErrorCode } from '#app/domain/exports.ts'
 import { storedSearchCriteria } from './export-run.ts'
 import { refreshProgress } from './progress.ts'
-import { cancelExportJobs, enqueueExport, exportQueueNames, getExportQueueBoss } from './queue.ts'
+import { cancelExportJobs, enqueueExport, getExportQueueBoss, liveExportJobs } from './queue.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import type { RegistryFilters } from '#app/domain/registry-search.ts'
 import { registryExportCriteria } from './registry-criteria.ts'
@@ -322,8 +322,8 @@ export async function queueExport(args: { user: SessionUser | null | undefined; 
     await asService(trx)
     const db = fromKysely(trx)
     const boss = await getExportQueueBoss()
-    const jobs = await boss.findJobs(exportQueueNames().run, { key: exp.id, db })
-    if (jobs.some((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')) return { ok: true as const, exportId: exp.id, queued: false }
+    // A run or any of its batches queued or running: the export has its job.
+    if ((await liveExportJobs(db, exp.id)).length > 0) return { ok: true as const, exportId: exp.id, queued: false }
     const jobId = await enqueueExport(db, { exportId: exp.id, userId: user.id }, boss)
     return { ok: true as const, exportId: exp.id, queued: jobId !== null }
   })
