@@ -64,6 +64,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('trust proxy', options.trustProxy ?? false)
 
   app.use(requestLogging(options.logger ?? componentLogger('http')))
+  // Everything after runs in the request's context: the app's log lines carry its id and user (logger.ts).
+  app.use((_req, res, next) => runWithRequest(res.locals.observation as RequestObservation, next))
   app.use(requestMetrics)
   if (options.ops) app.use(opsEndpoints(options.ops))
   app.use(internalHeaders)
@@ -84,10 +86,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(express.raw({ type: isJson, limit: JSON_BODY_LIMIT }))
   app.use(express.raw({ type: () => true, limit: FORM_BODY_LIMIT }))
   app.use(bodyErrors)
-  app.use((req, res, next) => {
-    const observation = res.locals.observation as RequestObservation
-    void runWithRequest(observation, () => serve(handle, options.build, req, res)).catch(next)
-  })
+  app.use((req, res, next) => void serve(handle, options.build, req, res).catch(next))
   app.use(lastResort)
   return app
 }
@@ -118,7 +117,8 @@ function requestLogging(logger: Logger) {
     autoLogging: { ignore: (req) => OPS_PATHS.has((req.url ?? '').split('?')[0]!) },
     serializers: {
       req: (req: { id: unknown; method: string; url: string; raw?: { originalUrl?: string } }) => ({ id: req.id, method: req.method, url: scrubUrl(req.raw?.originalUrl ?? req.url) }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // The raw response: pino's own serializer says null when the client left before the headers went out.
+      res: (res: { statusCode: number | null; raw?: { statusCode: number } }) => ({ statusCode: res.raw?.statusCode ?? res.statusCode }),
     },
   })
 }

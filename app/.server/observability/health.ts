@@ -61,7 +61,8 @@ export async function checkReadiness(options: Omit<OpsOptions, 'metrics'>): Prom
     if (missing.length) checks.migrations = `${missing.length} not applied (first: ${missing[0]})`
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    if (/schema_migrations/.test(message)) checks.migrations = 'no migrations applied'
+    // 42883: the function is missing, so the migration that creates it (and those after) are not applied.
+    if ((error as { code?: string }).code === '42883') checks.migrations = 'not applied (applied_migration_versions missing)'
     else {
       checks.database = `unreachable: ${message}`
       checks.migrations = 'unknown'
@@ -71,7 +72,7 @@ export async function checkReadiness(options: Omit<OpsOptions, 'metrics'>): Prom
 }
 
 async function appliedMigrations(pool: pg.Pool): Promise<Set<string>> {
-  const { rows } = await pool.query<{ version: string }>('select version from supabase_migrations.schema_migrations')
+  const { rows } = await pool.query<{ version: string }>('select public.applied_migration_versions() as version')
   return new Set(rows.map((row) => row.version))
 }
 

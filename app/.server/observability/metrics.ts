@@ -158,7 +158,7 @@ async function readQueues(pool: pg.Pool, timeoutMs: number) {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('queue metrics timed out')), timeoutMs)
     })
-    const { rows } = await Promise.race([pool.query<{ name: string; state: string; jobs: number; oldest: number | null }>(QUEUE_SQL), timeout])
+    const rows = await Promise.race([queueRows(pool), timeout])
     queueJobs.reset()
     queueOldest.reset()
     const oldest = new Map<string, number>()
@@ -172,6 +172,13 @@ async function readQueues(pool: pg.Pool, timeoutMs: number) {
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** No rows before pg-boss has created its schema (no worker started yet on this database). */
+async function queueRows(pool: pg.Pool) {
+  const { rows } = await pool.query<{ present: boolean }>("select to_regclass('pgboss.job') is not null as present")
+  if (!rows[0]?.present) return []
+  return (await pool.query<{ name: string; state: string; jobs: number; oldest: number | null }>(QUEUE_SQL)).rows
 }
 
 export const METRICS_CONTENT_TYPE = registry.contentType
