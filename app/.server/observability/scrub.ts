@@ -3,8 +3,8 @@
  * API keys, codes). Pure, so tests/unit/log-scrub.test.ts pins the rules.
  */
 
-// Local part as RFC 5322 allows it in practice, then a dotted domain; also matched once percent-decoded.
-const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[a-z\d-]+(?:\.[a-z\d-]+)+/gi
+// The local part's usual characters (not / = ? &, which end a path segment or a query value), then a dotted domain.
+const EMAIL = /[\w.!#$%'*+^`{|}~-]+@[a-z\d-]+(?:\.[a-z\d-]+)+/gi
 /** Query parameters whose value is a credential, whatever it looks like. */
 const SECRET_PARAM = /token|password|passwd|secret|key|code|auth|session|signature|sig|otp|nonce|hash/i
 
