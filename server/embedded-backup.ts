@@ -38,7 +38,7 @@ function clusterDir(dataDir: string) {
 }
 
 /** The pid and port of the cluster's running postmaster, from its pid file; null when it is not running. */
-export function runningCluster(dataDir: string): { pid: number; port: number } | null {
+function runningCluster(dataDir: string): { pid: number; port: number } | null {
   let lines: string[]
   try {
     lines = fs.readFileSync(path.join(clusterDir(dataDir), 'postmaster.pid'), 'utf8').split('\n')

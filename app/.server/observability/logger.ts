@@ -61,7 +61,7 @@ export function createLogger({ level = levelFromEnvironment(), destination }: { 
 let root: Logger | undefined
 
 /** The process's logger (created on first use). */
-export function rootLogger(): Logger {
+function rootLogger(): Logger {
   root ??= createLogger()
   return root
 }
@@ -69,10 +69,4 @@ export function rootLogger(): Logger {
 /** A child logger naming the part of the process that writes (`leadatlas`, `http`, `worker`, `webhooks`...). */
 export function componentLogger(component: string, parent: Logger = rootLogger()): Logger {
   return parent.child({ component })
-}
-
-/** The `(message) => void` callbacks the worker and its registrations take, writing info lines of `component`. */
-export function logLine(component: string): (message: string) => void {
-  const logger = componentLogger(component)
-  return (message) => logger.info(message)
 }
