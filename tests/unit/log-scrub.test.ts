@@ -6,6 +6,7 @@ import { routeLabel } from '#app/.server/observability/route-label.ts'
 test('email addresses are removed from messages, whatever their case or sub-addressing', () => {
   expect(scrubText('reset sent to Jean.Dupont+leads@Example.co.uk, retry for a@b.fr')).toBe('reset sent to [email], retry for [email]')
   expect(scrubText('no address @ here, nor user@localhost')).toBe('no address @ here, nor user@localhost')
+  expect(scrubText('postgres://app:***@127.0.0.1:54329/leadatlas')).toBe('postgres://app:***@127.0.0.1:54329/leadatlas')
 })
 
 test('URLs: secret parameters blanked, addresses removed (also percent-encoded), the rest kept', () => {

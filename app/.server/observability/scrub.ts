@@ -4,7 +4,8 @@
  */
 
 // The local part's usual characters (not / = ? &, which end a path segment or a query value), then a dotted domain.
-const EMAIL = /[\w.!#$%'*+^`{|}~-]+@[a-z\d-]+(?:\.[a-z\d-]+)+/gi
+// The domain ends in a letter TLD: `***@127.0.0.1` in a masked connection string is not an address.
+const EMAIL = /[\w.!#$%'*+^`{|}~-]+@(?:[a-z\d-]+\.)+[a-z][a-z\d-]*[a-z\d]/gi
 /** Query parameters whose value is a credential, whatever it looks like. */
 const SECRET_PARAM = /token|password|passwd|secret|key|code|auth|session|signature|sig|otp|nonce|hash/i
 
