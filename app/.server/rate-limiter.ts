@@ -147,7 +147,7 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       } catch (error) {
         throw new RateLimitUnavailable(error)
       }
-      return res && res.consumedPoints >= spec.points ? refusal(res) : { ok: true }
+      return res && res.consumedPoints >= spec.points ? countedRefusal(name, refusal(res)) : { ok: true }
     },
     async reward(name, key) {
       try {

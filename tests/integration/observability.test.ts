@@ -6,7 +6,9 @@ import { Writable } from 'node:stream'
 import pg from 'pg'
 import { afterAll, describe, expect, inject, test } from 'vitest'
 import { createLogger } from '#app/.server/observability/logger.ts'
-import { countCrawlError } from '#app/.server/observability/metrics.ts'
+import { countCrawlError, countLeadRecorded, renderMetrics } from '#app/.server/observability/metrics.ts'
+import { parseEnv } from '#app/.server/env.server.ts'
+import { createRateLimiter } from '#app/.server/rate-limiter.ts'
 import { startOpsServer } from '#app/.server/observability/ops-server.ts'
 import { createHttpApp, type HttpAppOptions } from '#server/http-app.ts'
 import { closedPortUrl } from '#tests/support/closed-port.ts'
@@ -252,4 +254,21 @@ describe('request ids', () => {
       await app.close()
     }
   })
+})
+
+test('refusals of a real rate limiter and recorded lead outcomes are counted under their labels', async () => {
+  const limiter = createRateLimiter(pool, parseEnv({ RATE_LIMIT_PREVIEW: '2/3600' }), `metrics-${process.pid}-${Date.now()}`)
+  const count = async () => Number(/leadatlas_rate_limit_refusals_total\{limiter="preview"\} (\d+)/.exec(await renderMetrics())?.[1] ?? 0)
+  const before = await count()
+  const outcomes = []
+  for (let i = 0; i < 5; i++) outcomes.push((await limiter.consume('preview', 'user-1')).ok)
+  expect(outcomes).toEqual([true, true, false, false, false])
+  expect((await count()) - before).toBe(3)
+
+  countLeadRecorded({ email: 'success', phone: 'not_found', website: undefined }, null)
+  const text = await renderMetrics()
+  expect(text).toMatch(/leadatlas_enrichment_outcomes_total\{type="email",outcome="success"\} [1-9]/)
+  expect(text).toMatch(/leadatlas_enrichment_outcomes_total\{type="phone",outcome="not_found"\} [1-9]/)
+  expect(text).not.toContain('type="website"')
+  expect(text).toMatch(/leadatlas_leads_enriched_total [1-9]/)
 })
