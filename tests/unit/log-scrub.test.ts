@@ -55,4 +55,5 @@ test('route labels are route ids, never the URL with its ids', () => {
   expect(routeLabel(build, '/login')).toBe('routes/login')
   expect(routeLabel(build, '/api/v1/exports/123/leads')).toBe('routes/api.v1.$')
   expect(routeLabel(build, '/no/such/page')).toBe('routes/not-found')
+  expect(routeLabel(build, '/%E0%A4%A/%ZZ')).toBe('routes/not-found')
 })

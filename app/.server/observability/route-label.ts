@@ -32,6 +32,10 @@ function routeTree(manifest: Manifest): RouteObject[] {
 /** The id of the deepest route matching `pathname` (single-fetch `.data` requests count as their page). */
 export function routeLabel(build: Pick<ServerBuild, 'routes'>, pathname: string): string {
   const page = pathname === '/_root.data' ? '/' : pathname.replace(/\.data$/, '')
-  const matches = matchRoutes(routeTree(build.routes), page)
-  return matches?.at(-1)?.route.id ?? 'unmatched'
+  try {
+    return matchRoutes(routeTree(build.routes), page)?.at(-1)?.route.id ?? 'unmatched'
+  } catch {
+    // A path the router cannot read is the app's to refuse (400); its label must not turn it into a 500.
+    return 'unmatched'
+  }
 }
