@@ -18,7 +18,8 @@ const target = path.resolve(args[0] ?? path.join('backups', `leadatlas-${new Dat
 try {
   const manifest = await backupEmbedded({ dataDir, target })
   console.log(`Backup written to ${target} (Postgres ${manifest.serverVersion}, ${manifest.online ? 'taken online' : 'cluster stopped'}, ${manifest.migrations.length || 'all'} migrations).`)
-  console.log(`Restore it with: npm run db:restore -- ${path.relative(process.cwd(), target) || target}`)
+  const relative = path.relative(process.cwd(), target)
+  console.log(`Restore it with: npm run db:restore -- ${relative.startsWith('..') ? target : relative}`)
 } catch (error) {
   console.error(`db:backup failed: ${(error as Error).message}`)
   process.exit(1)
