@@ -10,6 +10,7 @@ import { countCrawlError, countLeadRecorded, renderMetrics } from '#app/.server/
 import { parseEnv } from '#app/.server/env.server.ts'
 import { createRateLimiter } from '#app/.server/rate-limiter.ts'
 import { startOpsServer } from '#app/.server/observability/ops-server.ts'
+import { noteRequestUser } from '#app/.server/observability/request-context.ts'
 import { createHttpApp, type HttpAppOptions } from '#server/http-app.ts'
 import { closedPortUrl } from '#tests/support/closed-port.ts'
 
@@ -28,24 +29,28 @@ afterAll(async () => {
   await Promise.all([pool.end(), deadPool.end().catch(() => {}), hungPool.end().catch(() => {})])
 })
 
-/** The HTTP layer with `ops`; a terminal middleware stands in for the app (it answers 404 "app" to anything). */
-async function serve(ops: HttpAppOptions['ops'], logLines: string[] = []) {
-  const logger = createLogger({
+/** A logger writing its lines into `lines`. */
+function capturingLogger(lines: string[]) {
+  return createLogger({
     level: 'info',
     destination: new Writable({
       write(chunk, _encoding, done) {
-        logLines.push(...String(chunk).split('\n').filter(Boolean))
+        lines.push(...String(chunk).split('\n').filter(Boolean))
         done()
       },
     }),
   })
+}
+
+/** The HTTP layer with `ops`; a terminal middleware stands in for the app (by default it answers 404 "app"). */
+async function serve(ops: HttpAppOptions['ops'], logLines: string[] = [], app404: HttpAppOptions['before'] = [(_req, res) => void res.status(404).type('text/plain').send('app')]) {
   const app = createHttpApp({
     mode: 'production',
     appUrl: 'http://127.0.0.1',
     build: () => Promise.reject(new Error('the app is not reached')),
-    logger,
+    logger: capturingLogger(logLines),
     ops,
-    before: [(_req, res) => void res.status(404).type('text/plain').send('app')],
+    before: app404,
   })
   const server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
@@ -236,6 +241,35 @@ describe('request ids', () => {
       const logged = lines.map((line) => JSON.parse(line) as { requestId?: string; req?: { url: string }; res?: { statusCode: number } })
       expect(logged.map((line) => line.requestId)).toEqual(['lb-7f3a.42:abc', replaced.headers.get('x-request-id'), fresh])
       expect(logged[0]).toMatchObject({ level: 'info', msg: 'request completed', req: { method: 'GET', url: '/somewhere' }, res: { statusCode: 404 } })
+    } finally {
+      await app.close()
+    }
+  })
+
+  test('lines the app writes while serving carry the request id and the user id it resolved, once each', async () => {
+    const lines: string[] = []
+    const appLog = capturingLogger(lines)
+    const userId = '3f0c2b1e-0000-4000-8000-000000000001'
+    const app = await serve({ pool: () => pool }, lines, [
+      (_req, res) => {
+        // What auth.ts does once the session is verified, then an app log line naming an address.
+        setTimeout(() => {
+          noteRequestUser(userId)
+          appLog.info('export mailed to jean.dupont@example.com')
+          res.status(200).send('ok')
+        }, 5)
+      },
+    ])
+    try {
+      await fetch(`${app.url}/exports?notify=jean.dupont%40example.com`, { headers: { 'X-Request-Id': 'req-42' } })
+      await expect.poll(() => lines.length).toBe(2)
+      expect(JSON.parse(lines[0]!)).toMatchObject({ requestId: 'req-42', userId, msg: 'export mailed to [email]' })
+      expect(JSON.parse(lines[1]!)).toMatchObject({ requestId: 'req-42', userId, req: { url: '/exports?notify=%5Bemail%5D' }, res: { statusCode: 200 } })
+      for (const line of lines) {
+        expect(line.match(/"requestId"/g)).toHaveLength(1)
+        expect(line.match(/"userId"/g)).toHaveLength(1)
+        expect(line).not.toContain('dupont')
+      }
     } finally {
       await app.close()
     }

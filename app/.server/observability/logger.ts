@@ -35,9 +35,10 @@ export function createLogger({ level = levelFromEnvironment(), destination }: { 
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
-    mixin() {
+    mixin(_object, _level, logger) {
       const request = currentRequest()
-      if (!request) return {}
+      // The request's own line (pino-http) binds these itself: a second copy would repeat the keys.
+      if (!request || 'requestId' in logger.bindings()) return {}
       return request.userId ? { requestId: request.requestId, userId: request.userId } : { requestId: request.requestId }
     },
     formatters: {
