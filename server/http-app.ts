@@ -11,7 +11,15 @@ import compression from 'compression'
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import helmet from 'helmet'
+import type pg from 'pg'
+import { pinoHttp } from 'pino-http'
 import { createRequestHandler, type ServerBuild } from 'react-router'
+import { answerOpsRequest, type QueueState } from '#app/.server/observability/health.ts'
+import { componentLogger, type Logger } from '#app/.server/observability/logger.ts'
+import { observeHttpRequest } from '#app/.server/observability/metrics.ts'
+import { runWithRequest, type RequestObservation } from '#app/.server/observability/request-context.ts'
+import { routeLabel } from '#app/.server/observability/route-label.ts'
+import { scrubUrl } from '#app/.server/observability/scrub.ts'
 import {
   CLIENT_IP_HEADER,
   CSP_NONCE_HEADER,
@@ -38,13 +46,28 @@ export interface HttpAppOptions {
   before?: express.RequestHandler[]
   /** TRUST_PROXY: a hop count or the proxies' addresses (never `true`: the client would choose its IP). */
   trustProxy?: number | string[]
+  /** Where request lines go (default: the process's logger, component `http`). */
+  logger?: Logger
+  /**
+   * /healthz and /readyz (and /metrics when `metricsToken` is set) on this port, before the app: the pool they
+   * query and this process's queue when it runs one.
+   */
+  ops?: { pool: () => pg.Pool; queue?: () => QueueState | undefined; metricsToken?: string }
 }
+
+/** An incoming X-Request-Id is kept when it looks like an id (a proxy's or a client's), else a new one is made. */
+const REQUEST_ID = /^[\w.:@-]{1,128}$/
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', options.trustProxy ?? false)
 
+  app.use(requestLogging(options.logger ?? componentLogger('http')))
+  // Everything after runs in the request's context: the app's log lines carry its id and user (logger.ts).
+  app.use((_req, res, next) => runWithRequest(res.locals.observation as RequestObservation, next))
+  app.use(requestMetrics)
+  if (options.ops) app.use(opsEndpoints(options.ops))
   app.use(internalHeaders)
   app.use(securityHeaders(options))
   app.use(compression())
@@ -63,9 +86,62 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(express.raw({ type: isJson, limit: JSON_BODY_LIMIT }))
   app.use(express.raw({ type: () => true, limit: FORM_BODY_LIMIT }))
   app.use(bodyErrors)
-  app.use((req, res, next) => void serve(handle, req, res).catch(next))
+  app.use((req, res, next) => void serve(handle, options.build, req, res).catch(next))
   app.use(lastResort)
   return app
+}
+
+/**
+ * One JSON line per request (pino-http): id (echoed as X-Request-Id), method, the URL without emails or secret
+ * parameters, status, duration, the route, and the signed-in user's id once the app has resolved it. Probes are not
+ * logged: a load balancer asks every few seconds.
+ */
+function requestLogging(logger: Logger) {
+  return pinoHttp({
+    logger,
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'requestId' },
+    genReqId: (req, res) => {
+      const incoming = req.headers['x-request-id']
+      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+      res.setHeader('X-Request-Id', id)
+      const observation: RequestObservation = { requestId: id }
+      ;(res as ExpressResponse).locals.observation = observation
+      return id
+    },
+    customProps: (_req, res) => {
+      const { observation, route } = (res as ExpressResponse).locals as { observation?: RequestObservation; route?: string }
+      return { ...(route ? { route } : {}), ...(observation?.userId ? { userId: observation.userId } : {}) }
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    autoLogging: { ignore: (req) => OPS_PATHS.has((req.url ?? '').split('?')[0]!) },
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string; raw?: { originalUrl?: string } }) => ({ id: req.id, method: req.method, url: scrubUrl(req.raw?.originalUrl ?? req.url) }),
+      // The raw response: pino's own serializer says null when the client left before the headers went out.
+      res: (res: { statusCode: number | null; raw?: { statusCode: number } }) => ({ statusCode: res.raw?.statusCode ?? res.statusCode }),
+    },
+  })
+}
+
+const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
+
+/** Request durations by route and status (the route is set by serve(), or names the probe answered). */
+function requestMetrics(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+  const started = process.hrtime.bigint()
+  res.once('finish', () => {
+    const route = (res.locals.route as string | undefined) ?? (OPS_PATHS.has(req.path) ? req.path : 'static')
+    observeHttpRequest({ method: req.method, route, status: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9)
+  })
+  next()
+}
+
+function opsEndpoints(ops: NonNullable<HttpAppOptions['ops']>) {
+  const options = { ...ops, metrics: ops.metricsToken ? { token: ops.metricsToken } : (false as const) }
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const answer = answerOpsRequest(req, res, options)
+    if (answer) answer.catch(next)
+    else next()
+  }
 }
 
 /** Drops client-sent internal headers, then sets the client IP and a fresh CSP nonce. */
@@ -137,7 +213,8 @@ function bodyErrors(error: unknown, req: ExpressRequest, res: ExpressResponse, n
   next()
 }
 
-async function serve(handle: ReturnType<typeof createRequestHandler>, req: ExpressRequest, res: ExpressResponse) {
+async function serve(handle: ReturnType<typeof createRequestHandler>, build: HttpAppOptions['build'], req: ExpressRequest, res: ExpressResponse) {
+  res.locals.route = routeLabel(typeof build === 'function' ? await build() : build, req.path)
   const request = toFetchRequest(req, res)
   if (!request) {
     res.status(400).type('text/plain').send('Bad Request')
@@ -194,8 +271,8 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request | nu
 }
 
 /** Nothing a request does may take the process down: log, answer 500 if we still can. */
-function lastResort(error: unknown, _req: ExpressRequest, res: ExpressResponse, _next: NextFunction) {
-  console.error('[http] unhandled error:', error)
+function lastResort(error: unknown, req: ExpressRequest, res: ExpressResponse, _next: NextFunction) {
+  ;(req as ExpressRequest & { log?: Logger }).log?.error({ err: error }, '[http] unhandled error')
   if (res.headersSent) res.destroy()
   else res.status(500).type('text/plain').send('Internal Server Error')
 }

@@ -12,6 +12,9 @@ import { startDemoRegistry } from './demo/registry.ts'
 import { startDemoWebsites } from './demo/websites.ts'
 import { startLocalStack } from './stack.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
+import { getPool } from '#app/.server/db.ts'
+import { componentLogger } from '#app/.server/observability/logger.ts'
+import { startOpsServer, trackQueue } from '#app/.server/observability/ops-server.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
@@ -22,7 +25,10 @@ import { env, EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env
 import { resolveSourceSelection, setSourceSelection, type SourceSelection } from '#app/.server/sources/selection.ts'
 
 const dev = process.argv.includes('--dev')
-const log = (message: string) => console.log(`[leadatlas] ${message}`)
+// JSON lines (app/.server/observability/logger.ts); the messages keep their `[leadatlas]` prefix, which people grep.
+const logger = componentLogger('leadatlas')
+const log = (message: string) => logger.info(`[leadatlas] ${message}`)
+const workerLog = (message: string) => componentLogger('worker').info(message)
 
 async function main() {
   // React, Express and Vite read NODE_ENV from process.env themselves: this write stays.
@@ -50,14 +56,16 @@ async function main() {
   // The monthly credit reload and the saved searches' runs are scheduled jobs of the same worker; webhook deliveries
   // too, unless the deliveries are left to `npm run worker` processes (IN_PROCESS_WORKER=false).
   const worker = await startWorker({
-    log,
+    log: workerLog,
     registrations: [
-      (boss) => registerBillingJobs(boss, { log }),
-      (boss) => registerSavedSearchJobs(boss, { log }),
-      ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log })] : []),
+      (boss) => registerBillingJobs(boss, { log: workerLog }),
+      (boss) => registerSavedSearchJobs(boss, { log: workerLog }),
+      ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log: workerLog })] : []),
     ],
   })
   stops.unshift(worker.stop)
+  // Readiness reads the database through the worker's pool and asks whether this process's queue still runs.
+  const ops = { pool: getPool, queue: trackQueue(worker.boss) }
 
   const trustProxy = env.TRUST_PROXY
   let app
@@ -68,13 +76,14 @@ async function main() {
       mode: 'development',
       appUrl,
       trustProxy,
+      ops: { ...ops, metricsToken: config.METRICS_TOKEN },
       before: [vite.middlewares],
       build: () => vite.ssrLoadModule('virtual:react-router/server-build') as never,
     })
   } else {
     const buildDir = path.resolve('build')
     const build = await import(path.join(buildDir, 'server', 'index.js'))
-    app = createHttpApp({ mode: 'production', appUrl, trustProxy, clientDir: path.join(buildDir, 'client'), build })
+    app = createHttpApp({ mode: 'production', appUrl, trustProxy, clientDir: path.join(buildDir, 'client'), build, ops: { ...ops, metricsToken: config.METRICS_TOKEN } })
   }
 
   const server = app.listen(port, host)
@@ -89,9 +98,14 @@ async function main() {
         server.closeAllConnections()
       }),
   )
+  if (config.METRICS_PORT) {
+    const metrics = await startOpsServer({ ...ops, port: config.METRICS_PORT, host: config.METRICS_HOST, metrics: config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : true })
+    stops.unshift(metrics.stop)
+    log(`Metrics at ${metrics.url}/metrics (health: /healthz, /readyz)`)
+  }
   log(`LeadAtlas is running at ${appUrl}`)
   const billing = billingStartupNotice()
-  if (billing.startsWith('WARNING')) console.warn(`\n[leadatlas] ${billing}\n`)
+  if (billing.startsWith('WARNING')) logger.warn(`[leadatlas] ${billing}`)
   else log(billing)
   if (stack.mailboxUrl) log(`Local mailbox (password-reset emails, this machine only): ${stack.mailboxUrl}`)
   else if (stack.local.auth) log('Password-reset emails go out through SMTP_URL')
@@ -101,12 +115,12 @@ async function main() {
     if (stopping) return
     stopping = true
     log(`${signal} received, stopping...`)
-    for (const stop of stops) await stop().catch((error) => console.error(error))
+    for (const stop of stops) await stop().catch((error: unknown) => logger.error({ err: error }, '[leadatlas] a part did not stop cleanly'))
     process.exit(0)
   }
   // A stray rejection in a background task (a closed socket, a job callback) must not stop every user's
   // service: log it. Requests have their own last-resort handler (server/http-app.ts).
-  process.on('unhandledRejection', (reason) => console.error('[leadatlas] unhandled rejection:', reason))
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, '[leadatlas] unhandled rejection'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 }
@@ -144,7 +158,7 @@ async function startDemoServers(dataDir: string, selection: SourceSelection): Pr
 
 main().catch((error) => {
   // A configuration mistake is the operator's to fix: the message says which variable, a stack trace would not help.
-  if (error instanceof EnvError) console.error(`[leadatlas] failed to start: ${error.message}`)
-  else console.error('[leadatlas] failed to start:', error)
+  if (error instanceof EnvError) logger.fatal(`[leadatlas] failed to start: ${error.message}`)
+  else logger.fatal({ err: error }, `[leadatlas] failed to start: ${(error as Error).message}`)
   process.exit(1)
 })

@@ -7,7 +7,9 @@
  * stop it gracefully: no new job is taken, the leads in flight get WORKER_SHUTDOWN_GRACE_SECONDS to be recorded, what
  * still runs then is aborted (left pending), and the unfinished batches are queued again for another worker.
  */
-import { closeDb } from '#app/.server/db.ts'
+import { closeDb, getPool } from '#app/.server/db.ts'
+import { componentLogger } from '#app/.server/observability/logger.ts'
+import { startOpsServer, trackQueue } from '#app/.server/observability/ops-server.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
@@ -15,13 +17,14 @@ import { startWorker } from './worker-slot.ts'
 import { EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 import { resolveSourceSelection, setSourceSelection } from '#app/.server/sources/selection.ts'
 
-const log = (message: string) => console.log(`[worker] ${message}`)
+const logger = componentLogger('worker')
+const log = (message: string) => logger.info(`[worker] ${message}`)
 
 async function main() {
   // A wrong value stops the worker here with a message naming the variable.
   let config = validateEnv()
   if (!config.DATABASE_URL) {
-    console.error('[worker] DATABASE_URL is not set: point it at the app database (npm start prints the embedded one).')
+    logger.fatal('[worker] DATABASE_URL is not set: point it at the app database (npm start prints the embedded one).')
     process.exit(1)
   }
   // The exports this worker runs search the source LEADS_SOURCE=auto resolves to (probed once, like npm start).
@@ -39,6 +42,16 @@ async function main() {
     consumeExports: true,
     registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerWebhookDelivery(boss, { log }), (boss) => registerSavedSearchJobs(boss, { log })],
   })
+  // For orchestrators: /healthz, /readyz (database, migrations, this worker's queue), /metrics (token or METRICS_PORT).
+  const ops = { pool: getPool, queue: trackQueue(worker.boss) }
+  if (config.WORKER_HEALTH_PORT) {
+    const health = await startOpsServer({ ...ops, port: config.WORKER_HEALTH_PORT, host: config.HOST, metrics: config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : false })
+    log(`Health at ${health.url}/healthz and /readyz`)
+  }
+  if (config.METRICS_PORT) {
+    const metrics = await startOpsServer({ ...ops, port: config.METRICS_PORT, host: config.METRICS_HOST, metrics: config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : true })
+    log(`Metrics at ${metrics.url}/metrics`)
+  }
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
@@ -61,7 +74,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof EnvError) console.error(`[worker] failed to start: ${error.message}`)
-  else console.error('[worker] failed to start:', error)
+  if (error instanceof EnvError) logger.fatal(`[worker] failed to start: ${error.message}`)
+  else logger.fatal({ err: error }, `[worker] failed to start: ${(error as Error).message}`)
   process.exit(1)
 })

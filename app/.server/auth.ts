@@ -1,4 +1,5 @@
 import { createContext, redirect, type RouterContextProvider } from 'react-router'
+import { noteRequestUser } from './observability/request-context.ts'
 import { getSupabase } from './supabase.ts'
 
 export interface SessionUser {
@@ -29,6 +30,7 @@ async function resolveUser(context: Readonly<RouterContextProvider>): Promise<Se
     const { data, error } = await supabase.auth.getClaims()
     if (error || !data?.claims?.sub) return null
     const claims = data.claims as SessionUser['claims']
+    noteRequestUser(claims.sub)
     return {
       id: claims.sub,
       email: String(claims.email ?? ''),

@@ -8,6 +8,7 @@ import { data } from 'react-router'
 import { isDatabaseUnavailable } from './db-errors.ts'
 import { databaseTimeouts } from './db-timeouts.ts'
 import { env } from './env.server.ts'
+import { observePool } from './observability/metrics.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import type { DB as Database, JsonValue } from './db/schema.generated.ts'
 
@@ -56,6 +57,7 @@ export function getPool(): pg.Pool {
     pool = new pg.Pool({ connectionString, max: 10, types, application_name: 'leadatlas', ...databaseTimeouts() })
     // An idle client can die (Postgres restart, network): log it instead of crashing the process.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message))
+    observePool(pool)
   }
   return pool
 }

@@ -88,6 +88,21 @@ export const envSchema = z.object({
   /** Unset: no proxy (the socket's address is the client's). */
   TRUST_PROXY: trustProxy().optional(),
 
+  // Operations (app/.server/observability/*)
+  /** pino's levels; `silent` turns logging off. Read by the logger before validation too (a wrong value: info). */
+  LOG_LEVEL: z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }))
+    .default('info'),
+  /** A separate listener for /metrics (and /healthz, /readyz), on METRICS_HOST. Unset: none. */
+  METRICS_PORT: port().optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** Serves /metrics on the app port (and the worker's health port) to `Authorization: Bearer <token>`; unset: 404 there. */
+  METRICS_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
+  /** `npm run worker`: /healthz, /readyz (and /metrics with METRICS_TOKEN) on this port, on HOST. Unset: none. */
+  WORKER_HEALTH_PORT: port().optional(),
+
   // Embedded stack
   DATA_DIR: z.string().default('.data'),
   POSTGRES_PORT: port().optional(),

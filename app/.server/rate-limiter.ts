@@ -10,6 +10,7 @@ import crypto from 'node:crypto'
 import type pg from 'pg'
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
+import { countRateLimitRefusal } from '#app/.server/observability/metrics.ts'
 
 /** The variable of each limit. */
 const RATE_LIMITS = {
@@ -119,7 +120,7 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
         await get(name).limiter.consume(digest(key))
         return { ok: true }
       } catch (error) {
-        if (error instanceof RateLimiterRes) return refusal(error)
+        if (error instanceof RateLimiterRes) return countedRefusal(name, refusal(error))
         throw new RateLimitUnavailable(error)
       }
     },
@@ -134,7 +135,7 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       try {
         return metered(await limiter.consume(digest(key)), true)
       } catch (error) {
-        if (error instanceof RateLimiterRes) return metered(error, false)
+        if (error instanceof RateLimiterRes) return countedRefusal(name, metered(error, false))
         throw new RateLimitUnavailable(error)
       }
     },
@@ -146,7 +147,7 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       } catch (error) {
         throw new RateLimitUnavailable(error)
       }
-      return res && res.consumedPoints >= spec.points ? refusal(res) : { ok: true }
+      return res && res.consumedPoints >= spec.points ? countedRefusal(name, refusal(res)) : { ok: true }
     },
     async reward(name, key) {
       try {
@@ -163,6 +164,12 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       }
     },
   }
+}
+
+/** `outcome`, a refusal by `name`, counted in the metrics. */
+function countedRefusal<T>(name: LimitName, outcome: T): T {
+  countRateLimitRefusal(name)
+  return outcome
 }
 
 /** Counters are keyed by a digest: emails and addresses are not kept in clear. */

@@ -77,7 +77,7 @@ it('LEADS_SOURCE=auto with Overpass and the registry unreachable: starts on demo
       const timer = setTimeout(() => reject(new Error(`start-up did not finish in time:\n${output}`)), 90_000)
       const read = (chunk: Buffer) => {
         output += String(chunk)
-        const running = /LeadAtlas is running at (http:\/\/\S+)/.exec(output)
+        const running = /LeadAtlas is running at (http:\/\/[^\s"]+)/.exec(output)
         if (running) {
           clearTimeout(timer)
           resolve(running[1]!)

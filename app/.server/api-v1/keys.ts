@@ -8,6 +8,7 @@ import { createHash, randomInt } from 'node:crypto'
 import { sql } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
+import { noteRequestUser } from '#app/.server/observability/request-context.ts'
 import { API_KEY_PREFIX_LENGTH, isApiKeyShaped, type ApiKeyListing } from '#app/domain/api-keys.ts'
 import { isUuid } from '#app/domain/ids.ts'
 
@@ -102,6 +103,7 @@ export async function authenticateApiKey(key: string): Promise<ApiKeyOwner | nul
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst()
   if (!row) return null
+  noteRequestUser(row.user_id)
   const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0
   if (Date.now() - lastUsed > LAST_USED_PRECISION_SECONDS * 1000) {
     // Not awaited: the answer does not depend on it, and a failure only leaves the date older.

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { extractFindings as extractPageFindings } from './findings.ts'
 import { FetchError, type GetOptions, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
 import { HtmlStream } from './html-stream.ts'
+import { countCrawlError } from '#app/.server/observability/metrics.ts'
 import { type ParsedPage, parsePage } from './html.ts'
 import { homeAddresses, pageKey } from './page-key.ts'
 import { countryFromHostname, toCountryCode } from './phones.ts'
@@ -249,7 +250,7 @@ async function fetchHome(ctx: CrawlContext, start: string, signal: AbortSignal, 
     home = await firstHome(ctx, start, signal)
   } catch (error) {
     if (signal.aborted) throw abortReason(signal, outer)
-    return emptyFindings(error instanceof RobotsDisallowed ? 'not_found' : 'failed', null, fetchErrorCode(error))
+    return emptyFindings(error instanceof RobotsDisallowed ? 'not_found' : 'failed', null, countCrawlError(fetchErrorCode(error)))
   }
   const { status } = home.response
   if (status === 404 || status === 410) return emptyFindings('not_found', home.url, `http_${status}`)
@@ -337,7 +338,7 @@ function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedP
   settled.forEach((result, i) => {
     const url = (chosen[i] as Candidate).url
     if (result.status !== 'fulfilled') {
-      pageErrors.push({ url, error: fetchErrorCode(result.reason) })
+      pageErrors.push({ url, error: countCrawlError(fetchErrorCode(result.reason)) })
       return
     }
     const page = result.value

@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
+import { countLeadRecorded } from '#app/.server/observability/metrics.ts'
 import { storable, type LeadEnrichmentResult, type TaskOutcome } from './enrichers.ts'
 
 interface RecordResult {
@@ -48,13 +49,13 @@ async function record(db: Kysely<Database>, { userId, exportId, leadId, reuseDay
 
 export async function recordLeadEnrichment(db: Kysely<Database>, lead: LeadRef, result: LeadEnrichmentResult, log: (message: string) => void): Promise<RecordResult> {
   try {
-    return await record(db, lead, storable(result.outcomes), storable(result.values))
+    return countLeadRecorded(result.outcomes, await record(db, lead, storable(result.outcomes), storable(result.values)))
   } catch (error) {
     // Data Postgres refuses (SQLSTATE class 22: a value too long, an odd encoding...) must not stall the whole
     // export on one lead: its tasks are recorded as failed, free of charge, and the run goes on.
     if (!String((error as { code?: unknown }).code ?? '').startsWith('22')) throw error
     log(`export ${lead.exportId}: lead ${lead.leadId} could not be stored (${(error as Error).message}); its tasks are marked failed`)
     const failed = Object.fromEntries(Object.keys(result.outcomes).map((type) => [type, 'failed' satisfies TaskOutcome]))
-    return record(db, lead, failed, {})
+    return countLeadRecorded(failed, await record(db, lead, failed, {}))
   }
 }

@@ -19,6 +19,7 @@ import { adminDb, type Database } from '#app/.server/db.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
 import { loadApiExport } from '#app/.server/exports/api-export.ts'
 import { notify } from '#app/.server/notifications/store.ts'
+import { countWebhookDelivery } from '#app/.server/observability/metrics.ts'
 import { isDelivered, nextAttemptAt, responseExcerpt, shouldDisable, webhookPayload, type WebhookEventType } from '#app/domain/webhooks.ts'
 import { abandonOwedDeliveries } from './endpoints.ts'
 import { webhookNetwork, type WebhookNetwork } from './guard.ts'
@@ -211,6 +212,7 @@ async function recordEndpointFailure(trx: Transaction<Database>, delivery: Claim
 
 /** Ends a delivery that cannot be sent (its endpoint is off, its export deleted) without an attempt. */
 async function abandon(deliveryId: string): Promise<void> {
+  countWebhookDelivery('abandoned')
   await adminDb().updateTable('webhook_deliveries').set({ state: 'failed', lease_until: null }).where('id', '=', deliveryId).execute()
 }
 
@@ -224,6 +226,7 @@ async function deliver(deliveryId: string, client: WebhookClient, clock: Clock):
   // Signed with the real time: receivers refuse a timestamp far from their clock.
   const outcome = await client.post(delivery.url, body, signedHeaders(delivery.secret, delivery.message_id, new Date(), body))
   await recordAttempt(delivery, outcome, clock.now())
+  countWebhookDelivery(isDelivered(outcome.status) ? 'delivered' : 'failed')
 }
 
 /**
