@@ -63,7 +63,8 @@ async function main() {
       ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log: workerLog })] : []),
     ],
   })
-  stops.unshift(worker.stop)
+  // As a standalone worker: the leads in flight get WORKER_SHUTDOWN_GRACE_SECONDS to be recorded, the rest is requeued.
+  stops.unshift(() => worker.stop({ graceMs: config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000 }))
   // Readiness reads the database through the worker's pool and asks whether this process's queue still runs.
   const ops = { pool: getPool, queue: trackQueue(worker.boss) }
 

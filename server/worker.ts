@@ -61,7 +61,7 @@ async function main() {
     // The grace, then the aborted work's unwinding and pg-boss's own stop: past this, something hangs.
     const forceMs = graceMs + 30_000
     const force = setTimeout(() => {
-      console.error(`[worker] did not stop within ${forceMs / 1000} s, exiting`)
+      logger.error(`[worker] did not stop within ${forceMs / 1000} s, exiting`)
       process.exit(1)
     }, forceMs)
     force.unref()
