@@ -2,8 +2,18 @@
  * Google Places API (New) Text Search. 20 places a page, about 60 per query; pages are chained with nextPageToken,
  * which Google only returns when the field mask asks for it, and the follow-up calls must repeat the first call's
  * parameters. Google's terms forbid storing Places content beyond the place id: the README says so.
+ *
+ * Google's quota is per project (the API key), per minute and per day: every process of the deployment counts its
+ * calls in one budget in Postgres (app/.server/limits/), GOOGLE_PLACES_REQUESTS_PER_MINUTE (600, Google's default)
+ * and GOOGLE_PLACES_DAILY_REQUESTS (unset: no daily cap of ours). A call over the minute's budget waits for the next
+ * minute; over the day's, the search fails with `rate_limited` until midnight UTC.
  */
+import { createHash } from 'node:crypto'
 import { parseRetryAfter } from '#app/utils/headers.ts'
+import { env } from '#app/.server/env.server.ts'
+import { sleep } from '#app/.server/enrichment/limits.ts'
+import { deploymentLimits, type GlobalLimits } from '#app/.server/limits/global.ts'
+import { type BudgetWindow, DAY_MS } from '#app/.server/limits/windows.ts'
 import { briefText, requestUpstream } from './http.ts'
 import { type Business, type LeadSource, LeadSourceError, type ResolvedCategory, type SearchParams } from './types.ts'
 
@@ -15,6 +25,36 @@ export interface GoogleSourceConfig {
   timeoutMs?: number
   /** Safety stop: Google ends around 3 pages, a misbehaving upstream must not loop us forever. */
   maxPages?: number
+  /** Where the quota is counted; default the deployment's; null: not counted (this process only, no cap). */
+  limits?: GlobalLimits | null
+  /** Default GOOGLE_PLACES_REQUESTS_PER_MINUTE. */
+  requestsPerMinute?: number
+  /** Default GOOGLE_PLACES_DAILY_REQUESTS (unset: none). */
+  dailyRequests?: number
+}
+
+const MINUTE_MS = 60_000
+
+/** The quota's windows: keyed by the endpoint and a digest of the API key (the key itself is never stored). */
+export function googleQuotaWindows(endpoint: string, apiKey: string, perMinute: number, perDay: number | undefined): BudgetWindow[] {
+  const project = createHash('sha256').update(apiKey).digest('hex').slice(0, 16)
+  const key = `google-places:${new URL(endpoint).host}:${project}`
+  const windows: BudgetWindow[] = [{ key: `${key}:minute`, limit: perMinute, windowMs: MINUTE_MS }]
+  if (perDay !== undefined) windows.push({ key: `${key}:day`, limit: perDay, windowMs: DAY_MS })
+  return windows
+}
+
+/** Waits for the call's place in the quota (the minute's), or refuses it when the day's is spent. */
+async function spendQuota(limits: GlobalLimits, windows: BudgetWindow[], signal: AbortSignal | undefined): Promise<void> {
+  for (;;) {
+    const wait = await limits.budgets.take(windows)
+    if (wait === 0) return
+    if (wait > MINUTE_MS) {
+      const seconds = Math.ceil(wait / 1000)
+      throw new LeadSourceError('rate_limited', `The day's Google Places calls are spent: the next in ${seconds} s`, seconds)
+    }
+    await sleep(wait, signal)
+  }
 }
 
 /** Fields we pay for and map; nextPageToken is what makes paging possible at all. */
@@ -109,6 +149,8 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
   const endpoint = `${(config.baseUrl ?? 'https://places.googleapis.com').replace(/\/+$/, '')}/v1/places:searchText`
   const timeoutMs = config.timeoutMs ?? 30_000
   const maxPages = config.maxPages ?? 10
+  const quota = googleQuotaWindows(endpoint, config.apiKey, config.requestsPerMinute ?? env.GOOGLE_PLACES_REQUESTS_PER_MINUTE, config.dailyRequests ?? env.GOOGLE_PLACES_DAILY_REQUESTS)
+  const limits = config.limits === undefined ? deploymentLimits : () => config.limits ?? null
 
   return {
     name: 'google',
@@ -129,6 +171,8 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
       let pageToken: string | undefined
       let yielded = 0
       for (let page = 0; page < maxPages; page++) {
+        const shared = limits()
+        if (shared) await spendQuota(shared, quota, options.signal)
         const response = await requestUpstream(
           fetchImpl,
           endpoint,
