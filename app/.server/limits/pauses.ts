@@ -5,7 +5,7 @@
  */
 import type pg from 'pg'
 
-export interface Pause {
+interface Pause {
   untilMs: number
   failures: number
 }
