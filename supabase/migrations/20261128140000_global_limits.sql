@@ -39,26 +39,25 @@ alter table public.limit_pauses enable row level security;
 revoke all on public.limit_pauses from anon, authenticated;
 grant select, insert, update, delete on public.limit_pauses to service_role;
 
--- Takes a slot of p_key if fewer than p_limit live leases hold it: the lease's id, else null (ask again later).
--- Takers of one key are serialized by a transaction-scoped advisory lock (two-int form, class 23: apart from the
--- single-bigint locks pg-boss takes), so two processes never both take the last slot.
-create function public.limit_lease_take(p_key text, p_limit integer, p_holder text, p_ttl_ms integer)
-returns bigint
+-- Takes up to p_count slots of p_key, as many as fewer than p_limit live leases leave free: their ids (none: ask again
+-- later). A process asks once for all its requests waiting on the key. Takers of one key are serialized by a
+-- transaction-scoped advisory lock (two-int form, class 23: apart from the single-bigint locks pg-boss takes), so two
+-- processes never both take the last slot.
+create function public.limit_lease_take(p_key text, p_limit integer, p_holder text, p_ttl_ms integer, p_count integer)
+returns setof bigint
 language plpgsql
 set search_path = ''
 as $$
 declare
-  lease bigint;
+  free integer;
 begin
   perform pg_advisory_xact_lock(23, hashtext(p_key));
   delete from public.limit_leases where key = p_key and expires_at <= clock_timestamp();
-  if (select count(*) from public.limit_leases where key = p_key) >= p_limit then
-    return null;
-  end if;
-  insert into public.limit_leases (key, holder, expires_at)
-    values (p_key, p_holder, clock_timestamp() + make_interval(secs => p_ttl_ms / 1000.0))
-    returning id into lease;
-  return lease;
+  free := p_limit - (select count(*) from public.limit_leases where key = p_key);
+  return query
+    insert into public.limit_leases (key, holder, expires_at)
+      select p_key, p_holder, clock_timestamp() + make_interval(secs => p_ttl_ms / 1000.0) from generate_series(1, least(p_count, free))
+      returning id;
 end;
 $$;
 
@@ -149,14 +148,14 @@ as $$
   update public.limit_pauses set failures = 0 where key = p_key and failures <> 0;
 $$;
 
-revoke all on function public.limit_lease_take(text, integer, text, integer) from public, anon, authenticated;
+revoke all on function public.limit_lease_take(text, integer, text, integer, integer) from public, anon, authenticated;
 revoke all on function public.limit_lease_renew(bigint[], integer) from public, anon, authenticated;
 revoke all on function public.limit_lease_release(bigint[]) from public, anon, authenticated;
 revoke all on function public.limit_windows_take(text[], integer[], double precision[]) from public, anon, authenticated;
 revoke all on function public.limit_pause_read(text) from public, anon, authenticated;
 revoke all on function public.limit_pause_set(text, double precision, integer) from public, anon, authenticated;
 revoke all on function public.limit_pause_settle(text) from public, anon, authenticated;
-grant execute on function public.limit_lease_take(text, integer, text, integer) to service_role;
+grant execute on function public.limit_lease_take(text, integer, text, integer, integer) to service_role;
 grant execute on function public.limit_lease_renew(bigint[], integer) to service_role;
 grant execute on function public.limit_lease_release(bigint[]) to service_role;
 grant execute on function public.limit_windows_take(text[], integer[], double precision[]) to service_role;

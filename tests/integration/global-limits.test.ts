@@ -103,7 +103,7 @@ describe('leases', () => {
     setTimeout(() => controller.abort(new DOMException('gave up', 'AbortError')), 150)
     const start = performance.now()
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' })
-    expect(performance.now() - start).toBeLessThan(400)
+    expect(performance.now() - start).toBeLessThan(1_000)
     expect(await leasesOf(key)).toBe(2)
 
     first()
