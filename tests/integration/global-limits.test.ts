@@ -206,4 +206,15 @@ describe('Google Places', () => {
     expect(spent.code).toBe('rate_limited')
     expect(server.requests).toHaveLength(2)
   })
+
+  it('pauses every process calling with the key after a 429 with Retry-After', async () => {
+    const server = await serve(() => ({ status: 429, headers: { 'Retry-After': '30' }, body: { error: { code: 429, message: 'Quota exceeded' } } }))
+    const apiKey = `key-${Date.now()}`
+    const google = () => createGoogleSource({ apiKey, baseUrl: server.url, limits: createGlobalLimits(processPool()) })
+    expect(await refusal(collect(google(), city('Lyon'), BAKERY))).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 30 })
+    const other = await refusal(collect(google(), city('Bron'), BAKERY))
+    expect(other.code).toBe('rate_limited')
+    expect(other.retryAfterSeconds).toBeGreaterThan(25)
+    expect(server.requests).toHaveLength(1)
+  })
 })

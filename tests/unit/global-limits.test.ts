@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { hostLimitKey } from '#app/.server/enrichment/http.ts'
 import { pollDelay } from '#app/.server/limits/polling.ts'
-import { googleQuotaWindows } from '#app/.server/sources/google.ts'
+import { googleQuota } from '#app/.server/sources/google.ts'
 
 describe('pollDelay', () => {
   it('starts short and doubles up to the ceiling', () => {
@@ -32,9 +32,10 @@ describe('hostLimitKey', () => {
   })
 })
 
-describe('googleQuotaWindows', () => {
+describe('googleQuota', () => {
   it('counts a call per minute, and per day when a daily cap is set, under a key that never holds the API key', () => {
-    const windows = googleQuotaWindows('https://places.googleapis.com/v1/places:searchText', 'AIza-secret', 600, 5_000)
+    const { key: pauseKey, windows } = googleQuota('https://places.googleapis.com/v1/places:searchText', 'AIza-secret', 600, 5_000)
+    expect(pauseKey).toMatch(/^google-places:places\.googleapis\.com:[0-9a-f]{16}$/)
     expect(windows.map(({ limit, windowMs }) => ({ limit, windowMs }))).toEqual([
       { limit: 600, windowMs: 60_000 },
       { limit: 5_000, windowMs: 86_400_000 },
@@ -43,8 +44,8 @@ describe('googleQuotaWindows', () => {
       expect(key).toMatch(/^google-places:places\.googleapis\.com:[0-9a-f]{16}:(minute|day)$/)
       expect(key).not.toContain('secret')
     }
-    expect(googleQuotaWindows('https://places.googleapis.com/x', 'AIza-secret', 600, undefined)).toHaveLength(1)
+    expect(googleQuota('https://places.googleapis.com/x', 'AIza-secret', 600, undefined).windows).toHaveLength(1)
     // Two projects (two keys) have two quotas.
-    expect(googleQuotaWindows('https://places.googleapis.com/x', 'other', 600, undefined)[0]?.key).not.toBe(windows[0]?.key)
+    expect(googleQuota('https://places.googleapis.com/x', 'other', 600, undefined).key).not.toBe(pauseKey)
   })
 })
