@@ -10,6 +10,7 @@ const config: KnipConfig = {
     'server/auth-server/password-worker.mjs', // piscina worker, loaded by path (passwords.ts)
     'scripts/*.{ts,mjs}', // run by hand or by npm pre-scripts
     'bench/*.ts', // run by path from bench/run.ts
+    'tests/support/limits-process.ts', // spawned by path (npx tsx) from tests/integration/global-limits-processes.test.ts
     'app/app.css', // imported as `./app.css?url` by root.tsx, a query knip does not resolve
   ],
   project: ['app/**/*.{ts,tsx,css}', 'server/**/*.{ts,mjs}', 'scripts/**/*.{ts,mjs}', 'bench/**/*.ts', 'tests/**/*.ts', '*.ts'],

@@ -175,6 +175,11 @@ export const envSchema = z.object({
   GOOGLE_PLACES_API_KEY: z.string().optional(),
   GOOGLE_PLACES_URL: url().default('https://places.googleapis.com'),
   OVERPASS_URL: url().default('https://overpass-api.de/api/interpreter'),
+  /** Overpass queries per UTC day for every process together (public instances allow about 10 000 per IP). */
+  OVERPASS_DAILY_REQUESTS: positiveInt().default(10_000),
+  /** Google Places Text Search calls for every process together: per minute (Google's default quota) and per UTC day. */
+  GOOGLE_PLACES_REQUESTS_PER_MINUTE: positiveInt().default(600),
+  GOOGLE_PLACES_DAILY_REQUESTS: positiveInt().optional(),
   LEADATLAS_CONTACT_URL: url().optional(),
   DEMO_WEBSITES_URL: url().optional(),
 
@@ -185,6 +190,8 @@ export const envSchema = z.object({
   ENRICH_ALLOW_HOSTS: z.string().default(''),
   ENRICH_TIMEOUT_MS: positiveInt().default(8_000),
   ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
+  /** A slot of a global limit held by a process that died comes back after this long (app/.server/limits/leases.ts). */
+  LIMIT_LEASE_MS: positiveInt().default(10_000),
   /** Every demo site shares the demo server's host: this caps them all together (2 × the crawls in flight). */
   ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(512),
   /** Comma list of "ip" or "ip:port"; empty: the system's resolvers (demo source: the demo mail zone). */

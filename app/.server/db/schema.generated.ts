@@ -206,6 +206,25 @@ export interface Leads {
   working_hours: Json | null;
 }
 
+export interface LimitLeases {
+  expires_at: Timestamp;
+  holder: string;
+  id: Generated<number>;
+  key: string;
+}
+
+export interface LimitPauses {
+  failures: Generated<number>;
+  key: string;
+  until_ms: Generated<number>;
+}
+
+export interface LimitWindows {
+  key: string;
+  used: Generated<number>;
+  window_start: number;
+}
+
 export interface Notifications {
   created_at: Generated<Timestamp>;
   data: Generated<Json>;
@@ -356,6 +375,9 @@ export interface DB {
   export_leads: ExportLeads;
   exports: Exports;
   leads: Leads;
+  limit_leases: LimitLeases;
+  limit_pauses: LimitPauses;
+  limit_windows: LimitWindows;
   notifications: Notifications;
   rate_limits: RateLimits;
   registry_limiter: RegistryLimiter;

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { extractFindings as extractPageFindings } from './findings.ts'
-import { FetchError, type GetOptions, GuardedHttp, type HttpResponse, headerValue } from './http.ts'
+import { FetchError, type GetOptions, GuardedHttp, type HttpResponse, headerValue, hostLimitKey } from './http.ts'
 import { HtmlStream } from './html-stream.ts'
 import { countCrawlError } from '#app/.server/observability/metrics.ts'
 import { type ParsedPage, parsePage } from './html.ts'
@@ -17,6 +17,8 @@ import { pageSitemapOf, parseSitemap } from './sitemap.ts'
 import type { SocialNetworkName } from './social.ts'
 import { HostAllowList, type LookupFn, allowListFromEnv, normalizeHostname, systemLookup } from './ssrf.ts'
 import { type DetectedTechnology, groupByCategory, loadTechnologies } from './technologies.ts'
+import { deploymentLimits } from '#app/.server/limits/global.ts'
+import type { ConcurrencyLimiter } from '#app/.server/limits/leases.ts'
 
 export interface WebsiteFindings {
   /** not_found: no website / 404 / robots.txt disallows the homepage; failed: network, timeout, refused, blocked. */
@@ -66,10 +68,17 @@ export interface WebsiteCrawlerOptions {
   maxPages?: number
   /** Pause before a page that timed out is asked once more, default 2000 ms; negative: no second try. */
   retryDelayMs?: number
-  /** Max in-flight requests per host ("hostname:port") across all crawls of this crawler, default 2. */
+  /**
+   * Max in-flight requests per site ("hostname:port", www. left out) across all crawls of every process, default 2.
+   */
   perDomainConcurrency?: number
   /** Per-host exceptions to perDomainConcurrency, e.g. our own demo websites server: { '127.0.0.1:4321': 32 }. */
   hostConcurrency?: Record<string, number>
+  /**
+   * Where the per-site limit is shared with the other processes; default: the deployment's (app/.server/limits/),
+   * none without DATABASE_URL. null: this process only.
+   */
+  sharedLimits?: ConcurrencyLimiter | null
   userAgent?: string
   /** DNS override (tests). */
   lookup?: LookupFn
@@ -384,7 +393,12 @@ async function crawlSite(ctx: CrawlContext, start: string, crawlOptions: CrawlOp
 
 export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): WebsiteCrawler {
   const perDomain = Math.max(1, options.perDomainConcurrency ?? 2)
-  const overrides = new Map(Object.entries(options.hostConcurrency ?? {}).map(([host, n]) => [host.toLowerCase(), n]))
+  // Keyed like the limit itself: "host:port" as its politeness key, a bare host without its www.
+  const overrides = new Map(
+    Object.entries(options.hostConcurrency ?? {}).map(([host, n]) => [/:\d+$/.test(host) ? hostLimitKey(new URL(`http://${host}`)) : host.toLowerCase().replace(/^www\./, ''), n]),
+  )
+  const shared = options.sharedLimits
+  const sharedHosts = shared === undefined ? () => deploymentLimits()?.concurrency ?? null : () => shared
   if (options.preloadTechnologies !== false) loadTechnologies()
   const maxBytes = options.maxBytes ?? 1_500_000
 
@@ -395,6 +409,7 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
     maxBytes,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     perHostLimit: (host) => overrides.get(host) ?? overrides.get(host.replace(/:\d+$/, '')) ?? perDomain,
+    sharedHosts,
   })
   const ctx: CrawlContext = {
     http,

@@ -2,6 +2,9 @@
  * The crawler's HTTP client: every byte goes through the SSRF guard (ssrf.ts), a per-host politeness limit, a deadline
  * and a size cap.
  *
+ * - Politeness holds for every process of a deployment: a request waits for a slot of its site in this process
+ *   (in memory), then for one of the site's slots across processes (a lease in Postgres, app/.server/limits/).
+ *
  * - One undici Agent whose `connect` resolves the hostname itself, vets every answer, and opens the socket to the
  *   vetted IP (TLS still verifies the certificate for the original name). DNS rebinding therefore cannot redirect a
  *   connection to an address that was not checked.
@@ -14,6 +17,7 @@ import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import { Agent, buildConnector, request } from 'undici'
 import { KeyedSemaphore } from './limits.ts'
+import type { ConcurrencyLimiter, ReleaseLease } from '#app/.server/limits/leases.ts'
 import { GuardError, type HostAllowList, type LookupFn, defaultPort, normalizeHostname, resolveVetted, vetUrl } from './ssrf.ts'
 
 export type FetchErrorCode =
@@ -59,8 +63,10 @@ export interface GuardedHttpOptions {
   timeoutMs: number
   maxBytes: number
   userAgent: string
-  /** Max in-flight requests for a host ("hostname:port"). */
+  /** Max in-flight requests for a site (hostLimitKey). */
   perHostLimit: (host: string) => number
+  /** The same limit across processes; asked at each request (null: this process only). */
+  sharedHosts?: () => ConcurrencyLimiter | null
   maxRedirects?: number
 }
 
@@ -83,9 +89,12 @@ type BodySink = (chunk: Buffer) => void
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
-/** "hostname:port", the politeness key (two sites on the same host share it). */
-function hostKey(url: URL): string {
-  return `${normalizeHostname(url.hostname)}:${url.port ? Number(url.port) : defaultPort(url.protocol)}`
+/**
+ * "hostname:port" without a leading www., the politeness key: www.example.fr and example.fr are one server (and two
+ * sites on one host:port share it).
+ */
+export function hostLimitKey(url: URL): string {
+  return `${normalizeHostname(url.hostname).replace(/^www\./, '')}:${url.port ? Number(url.port) : defaultPort(url.protocol)}`
 }
 
 /**
@@ -174,7 +183,16 @@ export class GuardedHttp {
   private async getOnce(url: URL, options: GetOptions): Promise<Omit<HttpResponse, 'hops'>> {
     if (this.closed) throw new FetchError('network_error', 'crawler closed')
     const { signal } = options
-    const release = await this.hosts.acquire(hostKey(url), signal)
+    const key = hostLimitKey(url)
+    const release = await this.hosts.acquire(key, signal)
+    let lease: ReleaseLease | undefined
+    try {
+      lease = await this.options.sharedHosts?.()?.acquire(`site:${key}`, this.options.perHostLimit(key), signal)
+    } catch (error) {
+      release()
+      if (signal?.aborted) throw signal.reason
+      throw new FetchError('network_error', `the politeness limit of ${url.host} could not be checked: ${(error as Error).message}`, { cause: error })
+    }
     const deadline = new AbortController()
     const timer = setTimeout(() => deadline.abort(new FetchError('timeout', `no complete answer from ${url.host} within ${this.options.timeoutMs} ms`)), this.options.timeoutMs)
     const onAbort = () => deadline.abort(signal?.reason)
@@ -210,6 +228,7 @@ export class GuardedHttp {
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
+      lease?.()
       release()
     }
   }

@@ -2,8 +2,19 @@
  * Google Places API (New) Text Search. 20 places a page, about 60 per query; pages are chained with nextPageToken,
  * which Google only returns when the field mask asks for it, and the follow-up calls must repeat the first call's
  * parameters. Google's terms forbid storing Places content beyond the place id: the README says so.
+ *
+ * Google's quota is per project (the API key), per minute and per day: every process of the deployment counts its
+ * calls in one budget in Postgres (app/.server/limits/), GOOGLE_PLACES_REQUESTS_PER_MINUTE (600, Google's default)
+ * and GOOGLE_PLACES_DAILY_REQUESTS (unset: no daily cap of ours). A call over the minute's budget waits for the next
+ * minute; over the day's, the search fails with `rate_limited` until midnight UTC. A 429 pauses every process's calls
+ * with that key for its Retry-After (else a minute, the quota's window).
  */
+import { createHash } from 'node:crypto'
 import { parseRetryAfter } from '#app/utils/headers.ts'
+import { env } from '#app/.server/env.server.ts'
+import { sleep } from '#app/.server/enrichment/limits.ts'
+import { deploymentLimits, type GlobalLimits } from '#app/.server/limits/global.ts'
+import { type BudgetWindow, DAY_MS } from '#app/.server/limits/windows.ts'
 import { briefText, requestUpstream } from './http.ts'
 import { type Business, type LeadSource, LeadSourceError, type ResolvedCategory, type SearchParams } from './types.ts'
 
@@ -15,6 +26,48 @@ export interface GoogleSourceConfig {
   timeoutMs?: number
   /** Safety stop: Google ends around 3 pages, a misbehaving upstream must not loop us forever. */
   maxPages?: number
+  /** Where the quota is counted; default the deployment's; null: not counted (this process only, no cap). */
+  limits?: GlobalLimits | null
+  /** Default GOOGLE_PLACES_REQUESTS_PER_MINUTE. */
+  requestsPerMinute?: number
+  /** Default GOOGLE_PLACES_DAILY_REQUESTS (unset: none). */
+  dailyRequests?: number
+}
+
+const MINUTE_MS = 60_000
+/** A Retry-After beyond this is taken as this (a wrong date must not silence the source for days). */
+const RETRY_AFTER_MAX_SECONDS = 3_600
+
+interface GoogleQuota {
+  /** The quota's key (its pause's too): the endpoint and a digest of the API key (the key itself is never stored). */
+  key: string
+  windows: BudgetWindow[]
+}
+
+export function googleQuota(endpoint: string, apiKey: string, perMinute: number, perDay: number | undefined): GoogleQuota {
+  const project = createHash('sha256').update(apiKey).digest('hex').slice(0, 16)
+  const key = `google-places:${new URL(endpoint).host}:${project}`
+  const windows: BudgetWindow[] = [{ key: `${key}:minute`, limit: perMinute, windowMs: MINUTE_MS }]
+  if (perDay !== undefined) windows.push({ key: `${key}:day`, limit: perDay, windowMs: DAY_MS })
+  return { key, windows }
+}
+
+/** Refuses the call while a 429 seen by any process holds, then waits for its place in the minute's budget. */
+async function spendQuota(limits: GlobalLimits, quota: GoogleQuota, signal: AbortSignal | undefined): Promise<void> {
+  const pausedMs = (await limits.pauses.read(quota.key)).untilMs - Date.now()
+  if (pausedMs > 0) {
+    const seconds = Math.ceil(pausedMs / 1000)
+    throw new LeadSourceError('rate_limited', `Google Places asked us to wait: no call for ${seconds} s`, seconds)
+  }
+  for (;;) {
+    const wait = await limits.budgets.take(quota.windows)
+    if (wait === 0) return
+    if (wait > MINUTE_MS) {
+      const seconds = Math.ceil(wait / 1000)
+      throw new LeadSourceError('rate_limited', `The day's Google Places calls are spent: the next in ${seconds} s`, seconds)
+    }
+    await sleep(wait, signal)
+  }
 }
 
 /** Fields we pay for and map; nextPageToken is what makes paging possible at all. */
@@ -109,6 +162,8 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
   const endpoint = `${(config.baseUrl ?? 'https://places.googleapis.com').replace(/\/+$/, '')}/v1/places:searchText`
   const timeoutMs = config.timeoutMs ?? 30_000
   const maxPages = config.maxPages ?? 10
+  const quota = googleQuota(endpoint, config.apiKey, config.requestsPerMinute ?? env.GOOGLE_PLACES_REQUESTS_PER_MINUTE, config.dailyRequests ?? env.GOOGLE_PLACES_DAILY_REQUESTS)
+  const limits = config.limits === undefined ? deploymentLimits : () => config.limits ?? null
 
   return {
     name: 'google',
@@ -129,6 +184,8 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
       let pageToken: string | undefined
       let yielded = 0
       for (let page = 0; page < maxPages; page++) {
+        const shared = limits()
+        if (shared) await spendQuota(shared, quota, options.signal)
         const response = await requestUpstream(
           fetchImpl,
           endpoint,
@@ -139,7 +196,14 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
           },
           { timeoutMs, signal: options.signal, upstream: 'Google Places' },
         )
-        if (response.status !== 200) throw errorFor(response.status, response.text, response.headers)
+        if (response.status !== 200) {
+          const error = errorFor(response.status, response.text, response.headers)
+          if (error.code === 'rate_limited' && shared) {
+            const seconds = Math.min(error.retryAfterSeconds ?? MINUTE_MS / 1000, RETRY_AFTER_MAX_SECONDS)
+            await shared.pauses.set(quota.key, { untilMs: Date.now() + seconds * 1000, failures: 0 })
+          }
+          throw error
+        }
         let json: { places?: GooglePlace[]; nextPageToken?: string }
         try {
           json = JSON.parse(response.text) as typeof json

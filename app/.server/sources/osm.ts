@@ -9,10 +9,13 @@
  *   its count and the export launched from it all read the same entry.
  * - The cache keeps answers an hour (LRU, at most 200 answers and 100 000 elements in all). Identical queries in
  *   flight at the same time share one request.
- * - At most 2 requests in flight per endpoint; more wait for a slot (the caller's abort still applies).
+ * - At most 2 requests in flight per endpoint, and at most OVERPASS_DAILY_REQUESTS (10 000) a UTC day, for every
+ *   process of the deployment together (leases and a day budget in Postgres, app/.server/limits/); more wait for a
+ *   slot (the caller's abort still applies); past the day's budget searches fail with `rate_limited` until midnight UTC.
  * - Back-off: after a 429 (Retry-After honoured, else exponential from 10 s to 10 min), a `remark` (the query failed
  *   part-way with HTTP 200) or a 504 (overloaded), nothing is sent to that endpoint until the back-off has passed:
- *   searches meanwhile fail at once with `rate_limited` (cached answers are still served). A success resets it.
+ *   searches meanwhile fail at once with `rate_limited` (cached answers are still served). A success resets it. The
+ *   back-off is written to Postgres too: every process obeys it.
  * - Every request names us with a User-Agent carrying a contact (app/.server/sources/index.ts).
  *
  * The cache and the back-off live on globalThis: under `npm start` the app's bundle and the in-process worker each
@@ -20,6 +23,9 @@
  */
 import { LRUCache } from 'lru-cache'
 import { parseRetryAfter } from '#app/utils/headers.ts'
+import { env } from '#app/.server/env.server.ts'
+import { deploymentLimits, type GlobalLimits } from '#app/.server/limits/global.ts'
+import { DAY_MS } from '#app/.server/limits/windows.ts'
 import { briefText, requestUpstream } from './http.ts'
 import { mapOverpassElement, type OverpassElement } from './osm-mapping.ts'
 import { buildOverpassQuery } from './osm-query.ts'
@@ -38,6 +44,10 @@ export interface OsmSourceConfig {
   maxElements?: number
   /** Clock of the back-off (tests). */
   now?: () => number
+  /** Where the slots, the day budget and the back-off are shared; default the deployment's; null: this process only. */
+  limits?: GlobalLimits | null
+  /** Default OVERPASS_DAILY_REQUESTS. */
+  dailyRequests?: number
 }
 
 const OVERPASS_MAX_ELEMENTS = 10_000
@@ -130,18 +140,33 @@ export function overpassBackoffSeconds(endpoint: string, now = Date.now()): numb
   return backoff && backoff.until > now ? Math.ceil((backoff.until - now) / 1000) : 0
 }
 
-/**
- * Records a failure that calls for waiting: `retryAfterSeconds` when Overpass said how long, else the exponential
- * step. Also used by the start-up probe when its request is answered 429.
- */
-export function backOffOverpass(endpoint: string, retryAfterSeconds: number | undefined, now = Date.now()): number {
+/** The back-off's next step, in this process: how long to wait (ms). */
+function backOffLocally(endpoint: string, retryAfterSeconds: number | undefined, now: number): { waitMs: number; backoff: Backoff } {
   const backoffs = state().backoff
   const failures = backoffs.get(endpoint)?.failures ?? 0
   const waitMs =
     retryAfterSeconds !== undefined
       ? Math.min(retryAfterSeconds, RETRY_AFTER_MAX_SECONDS) * 1000
       : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** failures)
-  backoffs.set(endpoint, { until: now + waitMs, failures: failures + 1 })
+  const backoff = { until: now + waitMs, failures: failures + 1 }
+  backoffs.set(endpoint, backoff)
+  return { waitMs, backoff }
+}
+
+/** The key of an endpoint's limits in Postgres. */
+function sharedKey(endpoint: string): string {
+  return `overpass:${endpoint}`
+}
+
+/**
+ * Records a failure that calls for waiting: `retryAfterSeconds` when Overpass said how long, else the exponential
+ * step. Also used by the start-up probe when its request is answered 429 (the other processes hear of it shortly).
+ */
+export function backOffOverpass(endpoint: string, retryAfterSeconds: number | undefined, now = Date.now()): number {
+  const { waitMs, backoff } = backOffLocally(endpoint, retryAfterSeconds, now)
+  deploymentLimits()
+    ?.pauses.set(sharedKey(endpoint), { untilMs: backoff.until, failures: backoff.failures })
+    .catch((error: unknown) => console.error('[overpass] the back-off could not be shared:', (error as Error).message))
   return Math.ceil(waitMs / 1000)
 }
 
@@ -159,6 +184,8 @@ interface OverpassClient {
   fetchImpl: typeof fetch
   timeoutMs: number
   now: () => number
+  limits: () => GlobalLimits | null
+  dailyRequests: number
 }
 
 function refuseWhileBackingOff(client: OverpassClient): void {
@@ -166,20 +193,47 @@ function refuseWhileBackingOff(client: OverpassClient): void {
   if (wait > 0) throw new LeadSourceError('rate_limited', `Overpass asked us to wait: no request for ${wait} s`, wait)
 }
 
-/** A failure that means "too much load": back off, then report it as `code`. */
-function overloaded(client: OverpassClient, code: 'rate_limited' | 'timeout' | 'upstream_error', message: string, retryAfterSeconds?: number): LeadSourceError {
-  const wait = backOffOverpass(client.endpoint, retryAfterSeconds, client.now())
-  return new LeadSourceError(code, message, code === 'rate_limited' ? wait : retryAfterSeconds)
+/** A failure that means "too much load": back off (every process), then report it as `code`. */
+async function overloaded(client: OverpassClient, code: 'rate_limited' | 'timeout' | 'upstream_error', message: string, retryAfterSeconds?: number): Promise<LeadSourceError> {
+  const { waitMs, backoff } = backOffLocally(client.endpoint, retryAfterSeconds, client.now())
+  await client.limits()?.pauses.set(sharedKey(client.endpoint), { untilMs: backoff.until, failures: backoff.failures })
+  return new LeadSourceError(code, message, code === 'rate_limited' ? Math.ceil(waitMs / 1000) : retryAfterSeconds)
 }
 
-/** One query, sent only outside a back-off and within the endpoint's slots. */
+/** Takes on a back-off another process wrote (the longer wait and the higher failure count win). */
+async function adoptSharedBackoff(client: OverpassClient, limits: GlobalLimits): Promise<void> {
+  const shared = await limits.pauses.read(sharedKey(client.endpoint))
+  const backoffs = state().backoff
+  const local = backoffs.get(client.endpoint) ?? { until: 0, failures: 0 }
+  if (shared.untilMs > local.until || shared.failures > local.failures) {
+    backoffs.set(client.endpoint, { until: Math.max(local.until, shared.untilMs), failures: Math.max(local.failures, shared.failures) })
+  }
+}
+
+/** Counts the query in the day's budget of every process, or refuses it until the budget starts over. */
+async function spendDailyBudget(client: OverpassClient, limits: GlobalLimits): Promise<void> {
+  const wait = await limits.budgets.take([{ key: `overpass-day:${client.endpoint}`, limit: client.dailyRequests, windowMs: DAY_MS }])
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1000)
+    throw new LeadSourceError('rate_limited', `The ${client.dailyRequests} Overpass queries of the day are spent: the next in ${seconds} s`, seconds)
+  }
+}
+
+/** One query, sent only outside a back-off, within the endpoint's slots and the day's budget. */
 async function fetchElements(client: OverpassClient, query: string, signal: AbortSignal): Promise<OverpassElement[]> {
   refuseWhileBackingOff(client)
   const slots = slotsFor(client.endpoint)
   await slots.acquire(signal)
+  let lease: (() => void) | undefined
   try {
-    // A 429 may have come in while this request waited for its slot.
+    const limits = client.limits()
+    if (limits) {
+      lease = await limits.concurrency.acquire(sharedKey(client.endpoint), MAX_IN_FLIGHT, signal)
+      await adoptSharedBackoff(client, limits)
+    }
+    // A 429 may have come in (here or in another process) while this request waited for its slot.
     refuseWhileBackingOff(client)
+    if (limits) await spendDailyBudget(client, limits)
     const response = await requestUpstream(
       client.fetchImpl,
       client.endpoint,
@@ -191,10 +245,10 @@ async function fetchElements(client: OverpassClient, query: string, signal: Abor
       { timeoutMs: client.timeoutMs, signal, upstream: 'Overpass' },
     )
     if (response.status === 429) {
-      throw overloaded(client, 'rate_limited', 'Overpass rate limit reached', parseRetryAfter(response.headers.get('retry-after')))
+      throw await overloaded(client, 'rate_limited', 'Overpass rate limit reached', parseRetryAfter(response.headers.get('retry-after')))
     }
     // Overpass answers 504 when it is overloaded and cannot start the query in time.
-    if (response.status === 504) throw overloaded(client, 'timeout', `Overpass is overloaded: ${briefText(response.text)}`)
+    if (response.status === 504) throw await overloaded(client, 'timeout', `Overpass is overloaded: ${briefText(response.text)}`)
     if (response.status === 400) throw new LeadSourceError('bad_request', `Overpass rejected the query: ${briefText(response.text)}`)
     if (response.status !== 200) throw new LeadSourceError('upstream_error', `Overpass answered HTTP ${response.status}: ${briefText(response.text)}`)
     let json: { elements?: OverpassElement[]; remark?: string }
@@ -206,12 +260,16 @@ async function fetchElements(client: OverpassClient, query: string, signal: Abor
     // A remark means the query failed part-way (timeout, out of memory) even though the status is 200: the
     // elements are incomplete, so they are neither used nor cached, and the server is given time.
     if (json.remark) {
-      throw overloaded(client, /time(d)? ?out/i.test(json.remark) ? 'timeout' : 'upstream_error', `Overpass: ${json.remark.trim()}`)
+      throw await overloaded(client, /time(d)? ?out/i.test(json.remark) ? 'timeout' : 'upstream_error', `Overpass: ${json.remark.trim()}`)
     }
     const backoff = state().backoff.get(client.endpoint)
-    if (backoff) backoff.failures = 0
+    if (backoff && backoff.failures > 0) {
+      backoff.failures = 0
+      await client.limits()?.pauses.settle(sharedKey(client.endpoint))
+    }
     return Array.isArray(json.elements) ? json.elements : []
   } finally {
+    lease?.()
     slots.release()
   }
 }
@@ -223,6 +281,8 @@ export function createOsmSource(config: OsmSourceConfig): LeadSource {
     fetchImpl: config.fetch ?? fetch,
     timeoutMs: config.timeoutMs ?? 100_000,
     now: config.now ?? Date.now,
+    limits: config.limits === undefined ? deploymentLimits : () => config.limits ?? null,
+    dailyRequests: config.dailyRequests ?? env.OVERPASS_DAILY_REQUESTS,
   }
   const cacheTtlMs = config.cacheTtlMs ?? 60 * 60 * 1000
   const maxElements = config.maxElements ?? OVERPASS_MAX_ELEMENTS
