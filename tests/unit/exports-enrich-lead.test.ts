@@ -160,7 +160,7 @@ describe('enrichLead', () => {
 
     const listedMatch = fake({ lookupRegistry: vi.fn(async () => ({ status: 'not_found' as const, listed: true })) })
     const byRegistry = await enrichLead(withPhone, new Set<TaskType>(['phone', 'website', 'admin_fr_info']), { enrichers: listedMatch, exportCountryCode: 'FR' })
-    expect(byRegistry).toEqual({ outcomes: { phone: 'not_found', website: 'not_found', admin_fr_info: 'not_found' }, values: {}, crawled: true })
+    expect(byRegistry).toEqual({ outcomes: { phone: 'not_found', website: 'not_found', admin_fr_info: 'not_found' }, values: {}, crawled: true, listed: true })
   })
 
   it('an abort rejects: nothing of the lead is reported', async () => {
