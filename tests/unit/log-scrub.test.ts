@@ -27,6 +27,20 @@ test('log fields: nested strings and errors are scrubbed', () => {
   })
 })
 
+test('log fields: a class instance is left to the serializers, a URL is scrubbed, an address after a long run is still found', () => {
+  class Response {
+    statusCode = 200
+    owner = 'jean@example.com'
+  }
+  const response = new Response()
+  expect(scrubValue({ res: response }, 0)).toEqual({ res: response })
+  expect((scrubValue({ res: response }) as { res: unknown }).res).toBe(response)
+  expect(scrubValue({ link: new URL('https://app.example/login?email=jean%40example.com&token=abc') })).toEqual({ link: 'https://app.example/login?email=%5Bemail%5D&token=[redacted]' })
+  const token = 'a'.repeat(5000)
+  expect(scrubText(`${token} then ${token}x@example.com`)).toBe(`${token} then [email]`)
+  expect(scrubText(token)).toBe(token)
+})
+
 test('the metrics token is compared whole, only as a bearer token', () => {
   const token = 'metrics-token-0123456789'
   expect(bearerMatches(`Bearer ${token}`, token)).toBe(true)
