@@ -17,7 +17,7 @@ import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
-import { accountProblems, balanceMatchesLedger, exportAccount } from '#tests/support/export-checks.ts'
+import { accountProblems, balanceMatchesLedger, exportAccount, waitFor } from '#tests/support/export-checks.ts'
 
 const LEADS = 40
 const BATCH = 8
@@ -28,15 +28,6 @@ let sites: DemoWebsites
 let registry: DemoRegistry
 const workers: Array<{ boss: PgBoss; worker: ExportWorker; logs: string[] }> = []
 
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 function sessionUser(id: string): SessionUser {
   return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }

@@ -12,7 +12,7 @@ import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
-import { accountProblems, balanceMatchesLedger, exportAccount } from '#tests/support/export-checks.ts'
+import { accountProblems, balanceMatchesLedger, exportAccount, waitFor } from '#tests/support/export-checks.ts'
 import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '#tests/support/worker-processes.ts'
 
 const LEADS = 40
@@ -23,15 +23,6 @@ let registry: DemoRegistry
 const started: WorkerProcess[] = []
 const servers: DemoWebsites[] = []
 
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 async function launch(userId: string): Promise<string> {
   const user: SessionUser = { id: userId, email: `${userId}@example.test`, claims: { sub: userId, role: 'authenticated' }, metadata: {} }

@@ -17,7 +17,7 @@ import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import type { SiteTrafficReport } from '#server/demo/site-traffic.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
-import { accountProblems, balanceMatchesLedger, exportAccount, peakInWindow } from '#tests/support/export-checks.ts'
+import { accountProblems, balanceMatchesLedger, exportAccount, peakInWindow, waitFor } from '#tests/support/export-checks.ts'
 import { startWorkerProcesses, stopWorkerProcesses, type WorkerProcess } from '#tests/support/worker-processes.ts'
 
 const LEADS = 30
@@ -35,15 +35,6 @@ let sites: DemoWebsites
 let workers: WorkerProcess[] = []
 const registryRequests: number[] = []
 
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
 
 async function launch(userId: string, criteria: (typeof PLACES)[number]): Promise<string> {
   const user: SessionUser = { id: userId, email: `${userId}@example.test`, claims: { sub: userId, role: 'authenticated' }, metadata: {} }

@@ -72,3 +72,14 @@ export function peakInWindow(timestamps: readonly number[], windowMs = 1_000): n
   }
   return peak
 }
+
+/** Polls `probe` until it gives a value (every `intervalMs`), or fails naming `what` after `timeoutMs`. */
+export async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 60_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+}
