@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect, it } from 'vitest'
 import { closedPortUrl } from '#tests/support/closed-port.ts'
+import { cookieHeader } from '#tests/support/cookie-jar.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 
@@ -41,17 +42,6 @@ it('npm start refuses TRUST_PROXY=true (any client could choose its IP), naming 
   expect(output).not.toContain('Embedded Postgres ready')
 })
 
-
-/** The cookies a response sets, as a Cookie header (later values win). */
-function cookieHeader(response: Response, previous = ''): string {
-  const jar = new Map(previous ? previous.split('; ').map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]) : [])
-  for (const line of response.headers.getSetCookie()) {
-    const [pair = ''] = line.split(';')
-    const [name = '', value = ''] = pair.split(/=(.*)/s)
-    jar.set(name.trim(), value)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-}
 
 it('LEADS_SOURCE=auto with Overpass and the registry unreachable: starts on demo data, logs why and shows the banner', async () => {
   const closed = await closedPortUrl()

@@ -7,20 +7,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import getPort from 'get-port'
 import { expect, it } from 'vitest'
+import { cookieHeader } from '#tests/support/cookie-jar.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const TOKEN = crypto.randomBytes(24).toString('base64url')
-
-/** The cookies a response sets, as a Cookie header (later values win). */
-function cookieHeader(response: Response, previous = ''): string {
-  const jar = new Map(previous ? previous.split('; ').map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]) : [])
-  for (const line of response.headers.getSetCookie()) {
-    const [pair = ''] = line.split(';')
-    const [name = '', value = ''] = pair.split(/=(.*)/s)
-    jar.set(name.trim(), value)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-}
 
 it('a sign-up, sign-in and password reset leave request and user ids in the logs, never the email or the password', { timeout: 180_000 }, async () => {
   const dataDir = path.join(ROOT, '.data', `log-redaction-${process.pid}`)
