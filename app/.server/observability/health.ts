@@ -96,8 +96,23 @@ export function answerOpsRequest(req: IncomingMessage, res: ServerResponse, opti
   return false
 }
 
+/**
+ * The check in flight for each server, shared by the /readyz requests that arrive meanwhile: unauthenticated probes,
+ * however many, hold at most one of the pool's connections and never queue ahead of the app's own queries.
+ */
+const inFlight = new WeakMap<OpsOptions, Promise<Readiness>>()
+
+function sharedReadiness(options: OpsOptions): Promise<Readiness> {
+  let check = inFlight.get(options)
+  if (!check) {
+    check = checkReadiness(options).finally(() => inFlight.delete(options))
+    inFlight.set(options, check)
+  }
+  return check
+}
+
 async function answerReadiness(res: ServerResponse, options: OpsOptions) {
-  const { ready, checks } = await checkReadiness(options)
+  const { ready, checks } = await sharedReadiness(options)
   send(res, ready ? 200 : 503, 'application/json', JSON.stringify({ status: ready ? 'ready' : 'not_ready', checks }))
 }
 
