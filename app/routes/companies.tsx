@@ -10,6 +10,7 @@ import { getCreditsSummary } from '#app/.server/credits.ts'
 import { franceData, findDepartment, findRegion } from '#app/.server/geo/france.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
+import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import { nafLabelOf, nafOptions } from '#app/.server/registry/companies-query.ts'
 import { searchCompanies } from '#app/.server/registry/companies-search.ts'
 import { allCategories, findCategory, getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
@@ -51,12 +52,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let status = 200
   const headers = new Headers()
   if (read.run) {
-    const overLimit = refused(await consumeLimit('preview', user.id))
+    const overLimit = await previewOverLimit(context, user.id, headers)
     if (overLimit) {
-      const refusal = refusalAnswer(context, overLimit)
-      search = { status: 'error', message: refusal.message }
-      status = refusal.status
-      headers.set('Retry-After', refusal.headers['Retry-After'])
+      search = { status: 'error', message: overLimit.message }
+      status = overLimit.status
     } else if (!read.ok) {
       search = { status: 'error', message: t('companies.errors.invalidFilters') }
       status = 400

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Link, redirect, useActionData, useLocation, useSearchParams } from 'react-router'
+import { data, redirect, useActionData, useLocation, useSearchParams } from 'react-router'
 import type { Route } from './+types/export-detail'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
@@ -9,6 +9,7 @@ import { readDownloadPreset } from '#app/.server/exports/download-preference.ts'
 import { addEnrichment, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
+import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { AddEnrichmentModal } from '#app/components/exports/add-enrichment-modal.tsx'
 import { DeleteExportModal } from '#app/components/exports/delete-export-modal.tsx'
@@ -20,12 +21,12 @@ import { NeverExportNotice } from '#app/components/exports/never-export.tsx'
 import { ResumeBanner } from '#app/components/exports/resume-banner.tsx'
 import { ErrorAlert } from '#app/components/billing/plans-link.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { buttonClasses } from '#app/components/ui/button.tsx'
 import { DEFAULT_DOWNLOAD_PRESET } from '#app/domain/download-presets.ts'
 import { isFrance, selectedTypes } from '#app/domain/enrichment.ts'
 import { ExportDetailCommandSchema, ExportIdSchema, type ExportDetailCommand } from '#app/domain/export-commands.ts'
 import { canAddEnrichment, deleteWarnsRunning, errorNeedsPlans, exportErrorMessageKey, isExportActive, offersResume } from '#app/domain/exports.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import { BackLink } from '#app/components/ui/back-link.tsx'
 
 export const handle: AppHandle = { titleKey: 'pages.exportDetail' }
 
@@ -95,9 +96,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
   return (
     <section className="mx-auto max-w-7xl space-y-6">
       <AutoRefresh active={isExportActive(detail.status)} />
-      <Link to="/exports" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <span aria-hidden="true">←</span> {t('exports.detail.back')}
-      </Link>
+      <BackLink to="/exports">{t('exports.detail.back')}</BackLink>
       <ExportDetailHeader detail={detail} userId={loaderData.userId} downloadPreset={loaderData.downloadPreset} />
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       <NeverExportNotice />
@@ -133,18 +132,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation()
-  const notFound = isRouteErrorResponse(error) && error.status === 404
-  if (!notFound) console.error(error)
-  return (
-    <section className="mx-auto max-w-xl">
-      <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200" role="alert">
-        <h1 className="text-lg font-semibold text-slate-900">{notFound ? t('exports.errors.notFound') : t('exports.errors.detailFailed')}</h1>
-        <p className="mt-1 text-sm text-slate-600">{notFound ? t('exports.detail.notFoundBody') : t('errorPage.body')}</p>
-        <Link to="/exports" className={buttonClasses({ className: 'mt-6' })}>
-          {t('exports.detail.back')}
-        </Link>
-      </div>
-    </section>
-  )
+  const notFound = { title: t('exports.errors.notFound'), body: t('exports.detail.notFoundBody') }
+  return <RouteErrorCard error={error} title={t('exports.errors.detailFailed')} body={t('errorPage.body')} notFound={notFound} backTo="/exports" backLabel={t('exports.detail.back')} />
 }
 

@@ -17,7 +17,7 @@ import { AuthBackdrop } from '#app/components/auth-backdrop.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, PasswordField } from '#app/components/ui/field.tsx'
-import { CloseIcon, Modal } from '#app/components/ui/modal.tsx'
+import { Modal, ModalCancelLink, ModalCloseLink } from '#app/components/ui/modal.tsx'
 import { ForgotPasswordSchema, ProfileSchema, SignInSchema, SignUpSchema } from '#app/domain/auth.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -291,9 +291,7 @@ function ForgotPasswordDialog({ defaultEmail }: { defaultEmail: string }) {
       description={sentTo ? undefined : t('auth.resetSubtitle')}
       size="sm"
       closeControl={
-        <Link to={closeHref} replace className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
-          <CloseIcon />
-        </Link>
+        <ModalCloseLink to={closeHref} />
       }
     >
       {sentTo ? (
@@ -313,9 +311,7 @@ function ForgotPasswordDialog({ defaultEmail }: { defaultEmail: string }) {
             inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: true, placeholder: t('auth.emailPlaceholder') }}
           />
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Link to={closeHref} replace className={buttonClasses({ variant: 'secondary' })}>
-              {t('common.cancel')}
-            </Link>
+            <ModalCancelLink to={closeHref} />
             <Button type="submit" pending={pending}>
               {pending ? t('auth.sending') : t('auth.sendResetLink')}
             </Button>

@@ -1,16 +1,17 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Link, redirect, useActionData } from 'react-router'
+import { data, redirect, useActionData } from 'react-router'
 import type { Route } from './+types/saved-searches.$id'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getLocale } from '#app/.server/i18n.ts'
 import { getSavedSearch, updateSavedSearch } from '#app/.server/saved-searches/store.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
+import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { SavedSearchForm } from '#app/components/saved-searches/saved-search-form.tsx'
-import { buttonClasses } from '#app/components/ui/button.tsx'
 import { isFrance, optionsFromValues, selectedTypes } from '#app/domain/enrichment.ts'
 import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
+import { BackLink } from '#app/components/ui/back-link.tsx'
 
 export const handle: AppHandle = { titleKey: 'pages.savedSearchEdit' }
 
@@ -54,9 +55,7 @@ export default function SavedSearchEditRoute({ loaderData }: Route.ComponentProp
   const place = [saved.criteria.city, saved.criteria.department, saved.criteria.region, saved.criteria.country].filter(Boolean).join(' · ')
   return (
     <section className="mx-auto max-w-3xl space-y-6">
-      <Link to="/saved-searches" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <span aria-hidden="true">←</span> {t('savedSearches.editPage.back')}
-      </Link>
+      <BackLink to="/saved-searches">{t('savedSearches.editPage.back')}</BackLink>
       <div>
         <h1 className="text-2xl font-semibold break-words text-slate-900">{t('savedSearches.editPage.title', { name: saved.name })}</h1>
         <p className="mt-1 text-sm text-slate-600">
@@ -71,17 +70,6 @@ export default function SavedSearchEditRoute({ loaderData }: Route.ComponentProp
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation()
-  const notFound = isRouteErrorResponse(error) && error.status === 404
-  if (!notFound) console.error(error)
-  return (
-    <section className="mx-auto max-w-xl">
-      <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200" role="alert">
-        <h1 className="text-lg font-semibold text-slate-900">{notFound ? t('savedSearches.errors.notFound') : t('savedSearches.title')}</h1>
-        {notFound ? null : <p className="mt-1 text-sm text-slate-600">{t('errorPage.body')}</p>}
-        <Link to="/saved-searches" className={buttonClasses({ className: 'mt-6' })}>
-          {t('savedSearches.editPage.back')}
-        </Link>
-      </div>
-    </section>
-  )
+  const back = { backTo: '/saved-searches', backLabel: t('savedSearches.editPage.back') }
+  return <RouteErrorCard error={error} title={t('savedSearches.title')} body={t('errorPage.body')} notFound={{ title: t('savedSearches.errors.notFound') }} {...back} />
 }

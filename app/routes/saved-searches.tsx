@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, isRouteErrorResponse, Link, redirect, useActionData, useLocation } from 'react-router'
+import { data, Link, redirect, useActionData, useLocation } from 'react-router'
 import type { Route } from './+types/saved-searches'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
@@ -10,6 +10,7 @@ import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts
 import { runSavedSearch } from '#app/.server/saved-searches/run.ts'
 import { deleteSavedSearch, listSavedSearches, setPaused } from '#app/.server/saved-searches/store.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
+import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { DeleteSavedSearchModal } from '#app/components/saved-searches/delete-saved-search-modal.tsx'
 import { SavedSearchCard } from '#app/components/saved-searches/saved-search-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -104,16 +105,5 @@ export default function SavedSearchesRoute({ loaderData }: Route.ComponentProps)
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation()
-  if (!isRouteErrorResponse(error)) console.error(error)
-  return (
-    <section className="mx-auto max-w-xl">
-      <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200" role="alert">
-        <h1 className="text-lg font-semibold text-slate-900">{t('savedSearches.title')}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t('errorPage.body')}</p>
-        <Link to="/saved-searches" className={buttonClasses({ className: 'mt-6' })}>
-          {t('common.tryAgain')}
-        </Link>
-      </div>
-    </section>
-  )
+  return <RouteErrorCard error={error} title={t('savedSearches.title')} body={t('errorPage.body')} backTo="/saved-searches" backLabel={t('common.tryAgain')} />
 }

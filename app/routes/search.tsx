@@ -6,6 +6,7 @@ import { data, redirect, useActionData, useLocation, useNavigation } from 'react
 import type { Route } from './+types/search'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
+import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
@@ -87,12 +88,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let exportPlaceIds: string[] = []
   let status = 200
   const headers = new Headers()
-  const overLimit = url.searchParams.get('run') === '1' ? refused(await consumeLimit('preview', user.id)) : undefined
+  const overLimit = url.searchParams.get('run') === '1' ? await previewOverLimit(context, user.id, headers) : null
   if (overLimit) {
-    const refusal = refusalAnswer(context, overLimit)
-    search = { status: 'error', message: refusal.message }
-    status = refusal.status
-    headers.set('Retry-After', refusal.headers['Retry-After'])
+    search = { status: 'error', message: overLimit.message }
+    status = overLimit.status
   } else if (url.searchParams.get('run') === '1' && !filtersRead.ok) {
     search = { status: 'error', message: t(`search.filters.invalid.${filtersRead.field}`) }
     status = 400

@@ -17,6 +17,7 @@ import { ApiKeyCommandSchema } from '#app/domain/api-key-commands.ts'
 import { API_KEY_NAME_MAX } from '#app/domain/api-keys.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
+import { BackLink } from '#app/components/ui/back-link.tsx'
 
 export const handle: AppHandle = { titleKey: 'pages.apiSettings' }
 
@@ -57,9 +58,7 @@ export default function ApiSettingsRoute({ loaderData }: Route.ComponentProps) {
   const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: API_KEY_NAME_MAX }))
   return (
     <section className="mx-auto max-w-3xl space-y-6">
-      <Link to="/settings" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <span aria-hidden="true">←</span> {t('doNotContact.backToSettings')}
-      </Link>
+      <BackLink to="/settings">{t('doNotContact.backToSettings')}</BackLink>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">{t('apiSettings.title')}</h1>

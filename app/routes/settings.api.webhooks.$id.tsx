@@ -2,7 +2,7 @@ import { pageTexts } from '#app/i18n.ts'
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, redirect, useActionData } from 'react-router'
+import { data, Form, redirect, useActionData } from 'react-router'
 import type { Route } from './+types/settings.api.webhooks.$id'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
@@ -18,6 +18,7 @@ import { EventCheckboxes, typedEvents } from '#app/components/webhooks/event-che
 import { SecretNotice } from '#app/components/webhooks/secret-notice.tsx'
 import { WebhookEndpointCommandSchema } from '#app/domain/webhook-commands.ts'
 import { useIsPending } from '#app/utils/misc.ts'
+import { BackLink } from '#app/components/ui/back-link.tsx'
 
 // This page's texts come with it, not with every page's messages (app/i18n.ts).
 await pageTexts('webhooks')
@@ -84,9 +85,7 @@ export default function WebhookEndpointRoute({ loaderData }: Route.ComponentProp
   const panel = 'space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8'
   return (
     <section className="mx-auto max-w-3xl space-y-6">
-      <Link to="/settings/api/webhooks" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <span aria-hidden="true">←</span> {t('webhooks.backToList')}
-      </Link>
+      <BackLink to="/settings/api/webhooks">{t('webhooks.backToList')}</BackLink>
       <div className="space-y-2">
         <h1 className="text-2xl font-semibold text-slate-900">{t('webhooks.endpointTitle')}</h1>
         <p className="flex flex-wrap items-center gap-2">

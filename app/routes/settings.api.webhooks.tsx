@@ -2,7 +2,7 @@ import { pageTexts } from '#app/i18n.ts'
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useActionData } from 'react-router'
+import { data, Form, useActionData } from 'react-router'
 import type { Route } from './+types/settings.api.webhooks'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
@@ -19,6 +19,7 @@ import { CreateWebhookEndpointSchema } from '#app/domain/webhook-commands.ts'
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_URL_MAX } from '#app/domain/webhooks.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
 import { useIsPending } from '#app/utils/misc.ts'
+import { BackLink } from '#app/components/ui/back-link.tsx'
 
 // This page's texts come with it, not with every page's messages (app/i18n.ts).
 await pageTexts('webhooks')
@@ -58,9 +59,7 @@ export default function WebhooksSettingsRoute({ loaderData }: Route.ComponentPro
   const checked = actionData && !actionData.created ? typedEvents(fields.events.value) : ['export.completed']
   return (
     <section className="mx-auto max-w-3xl space-y-6">
-      <Link to="/settings/api" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <span aria-hidden="true">←</span> {t('webhooks.backToApi')}
-      </Link>
+      <BackLink to="/settings/api">{t('webhooks.backToApi')}</BackLink>
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">{t('webhooks.title')}</h1>
         <p className="mt-1 text-sm text-slate-600">{t('webhooks.subtitle')}</p>

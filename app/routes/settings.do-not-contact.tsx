@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { data, Link, redirect, useActionData } from 'react-router'
+import { data, redirect, useActionData } from 'react-router'
 import type { Route } from './+types/settings.do-not-contact'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
@@ -12,6 +12,7 @@ import { DncList } from '#app/components/do-not-contact/dnc-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { DNC_MAX_ENTRIES, DNC_PATH } from '#app/domain/do-not-contact.ts'
+import { BackLink } from '#app/components/ui/back-link.tsx'
 
 export const handle: AppHandle = { titleKey: 'pages.doNotContact' }
 
@@ -48,9 +49,7 @@ export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) 
     <section className="mx-auto max-w-3xl space-y-6">
       {/* A settings sub-page: the back link sits above the heading, as on an export's page; the heading block is the
           one /exports and /settings use (title and subtitle, the page's action on the right from sm up). */}
-      <Link to="/settings" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <span aria-hidden="true">←</span> {t('doNotContact.backToSettings')}
-      </Link>
+      <BackLink to="/settings">{t('doNotContact.backToSettings')}</BackLink>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">{t('doNotContact.title')}</h1>

@@ -10,7 +10,7 @@ import type { FileLang } from '#app/domain/file-language.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { withUser, type UserClaims } from '#app/.server/db.ts'
 import { readableRegistryInfo } from '#app/.server/enrichment/registry-labels.ts'
-import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
+import { LEAD_ROW_SELECT } from './lead-select.ts'
 
 const API_LEADS_DEFAULT_LIMIT = 50
 export const API_LEADS_MAX_LIMIT = 1000
@@ -56,30 +56,7 @@ export async function loadApiLeadsPage(claims: UserClaims, exportId: string, que
     let leads = trx
       .selectFrom('export_leads as el')
       .innerJoin('leads as l', 'l.id', 'el.lead_id')
-      .select([
-        'l.id',
-        'el.position',
-        'l.name',
-        'l.full_address',
-        'l.city',
-        'l.postal_code',
-        'l.country_code',
-        'l.latitude',
-        'l.longitude',
-        'l.rating',
-        'l.review_count',
-        'l.business_types',
-        'l.google_maps_url',
-        'l.working_hours',
-        'l.operational_state',
-        'l.description',
-        'l.place_id',
-        'l.source',
-        'l.updated_at',
-        ...ENRICHED_LEAD_SELECT,
-        ...STATUS_SELECT,
-        'el.reused',
-      ])
+      .select(['l.id', 'el.position', 'l.updated_at', ...LEAD_ROW_SELECT])
       .where('el.export_id', '=', exportId)
     // The first condition lets the (export_id, position) index start at the cursor; the row comparison breaks ties.
     if (after) leads = leads.where('el.position', '>=', after[0]).where(sql<boolean>`(el.position, el.lead_id) > (${after[0]}, ${after[1]}::uuid)`)

@@ -24,7 +24,7 @@ import { exportFileName } from '#app/domain/file-names.ts'
 import { applyUserClaims, getDb, getPool, type Database, type UserClaims } from '#app/.server/db.ts'
 import { exportColumns, rowCells, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
 import { CHUNK_BYTES, csvWriter, xlsxWriter, type FormatWriter } from './download/writers.ts'
-import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
+import { LEAD_ROW_SELECT } from './lead-select.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { isEmailFilter, validEmailsOnly, type EmailFilter } from '#app/domain/email-quality.ts'
 
@@ -182,27 +182,7 @@ export function exportLeadsQuery(exportId: string, db: Kysely<Database> | Transa
   return db
     .selectFrom('export_leads as el')
     .innerJoin('leads as l', 'l.id', 'el.lead_id')
-    .select([
-      'l.name',
-      'l.full_address',
-      'l.city',
-      'l.postal_code',
-      'l.country_code',
-      'l.latitude',
-      'l.longitude',
-      'l.rating',
-      'l.review_count',
-      'l.business_types',
-      'l.google_maps_url',
-      'l.working_hours',
-      'l.operational_state',
-      'l.description',
-      'l.place_id',
-      'l.source',
-      ...ENRICHED_LEAD_SELECT,
-      ...STATUS_SELECT,
-      'el.reused',
-    ])
+    .select([...LEAD_ROW_SELECT])
     .where('el.export_id', '=', exportId)
     .orderBy('el.position')
     .orderBy('el.lead_id')

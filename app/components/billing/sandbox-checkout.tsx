@@ -83,11 +83,7 @@ export function CheckoutPayment({ plan, frequency, email, session, error }: Chec
           {formatEuros(pricing.amountPerPeriod, i18n.language, { cents: true })}
         </dd>
       </dl>
-      {error ? (
-        <Alert tone="error" className="mt-4">
-          {error}
-        </Alert>
-      ) : null}
+      {error ? <Alert tone="error" className="mt-4">{error}</Alert> : null}
       <Form method="post" className="mt-6">
         <input type="hidden" name="session" value={session} />
         <Button type="submit" size="lg" className="w-full" pending={pending}>

@@ -6,6 +6,7 @@ import { CodeBlock } from './code-block.tsx'
 import { InlineText, Paragraphs } from './inline-text.tsx'
 import { GuideSection } from './guide-section.tsx'
 import { WebhooksSection } from './webhooks-section.tsx'
+import { ColumnHeads } from '#app/components/ui/column-heads.tsx'
 
 /** The guide's sections, in the order of the table of contents (ids are their anchors). */
 export const GUIDE_SECTIONS = [
@@ -60,11 +61,7 @@ function ErrorsSection({ codes, origin }: { codes: ProblemCodeInfo[]; origin: st
         <table className="w-full text-left text-sm max-sm:block">
           <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-900 max-sm:block">{t('developers.errors.codesCaption')}</caption>
           <thead className="text-xs text-slate-500 max-sm:sr-only">
-            <tr>
-              <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.code')}</th>
-              <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.status')}</th>
-              <th scope="col" className="px-4 py-2 font-medium">{t('developers.errors.meaning')}</th>
-            </tr>
+            <ColumnHeads className="px-4 py-2 font-medium" labels={[t('developers.errors.code'), t('developers.errors.status'), t('developers.errors.meaning')]} />
           </thead>
           <tbody className="divide-y divide-slate-100 max-sm:block">
             {codes.map(({ code, statuses, description }) => (

@@ -1,12 +1,12 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import { newlySelected, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { ErrorAlert } from '../billing/plans-link.tsx'
-import { Button, buttonClasses } from '../ui/button.tsx'
-import { CloseIcon, Modal } from '../ui/modal.tsx'
+import { Button } from '../ui/button.tsx'
+import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
 import { useCommandForm } from './use-command-form.ts'
 
@@ -40,9 +40,7 @@ export function AddEnrichmentModal({
       title={t('exports.detail.addTitle')}
       description={t('exports.detail.addDescription')}
       closeControl={
-        <Link to={closeHref} replace preventScrollReset className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
-          <CloseIcon />
-        </Link>
+        <ModalCloseLink to={closeHref} />
       }
     >
       <Form ref={formRef} method="post" className="space-y-5" {...formProps}>
@@ -50,9 +48,7 @@ export function AddEnrichmentModal({
         <EnrichmentToggles value={options} onChange={setOptions} france={france} alreadyEnriched={already} />
         {hydrated && nothingNew ? <p className="text-sm text-slate-500">{t('exports.errors.selectOne')}</p> : null}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
-            {t('common.cancel')}
-          </Link>
+          <ModalCancelLink to={closeHref} />
           {/* Disabled while nothing new is chosen or while loading (SPEC §5); without JS the server checks. */}
           <Button type="submit" name="intent" value="add-enrichment" pending={pending} disabled={hydrated && nothingNew}>
             {pending ? t('exports.detail.adding') : t('exports.detail.addSubmit')}

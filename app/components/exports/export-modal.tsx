@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link, useLocation } from 'react-router'
+import { Form, Link } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
 import type { CreateExportSchema, CreateRegistryExportSchema } from '#app/domain/export-commands.ts'
@@ -14,12 +14,12 @@ import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
-import { CloseIcon, Modal } from '../ui/modal.tsx'
+import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
 import { ExportCostPanel, type ExportCostInfo } from './export-cost-panel.tsx'
-import { FilterFields } from './filter-fields.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
 import { OnlyNewOption } from './only-new-option.tsx'
+import { SearchCommandFields, useSearchPageAction } from '../search/search-command-fields.tsx'
 
 const loadCreateExportSchema = () => import('#app/domain/export-commands.ts').then((module) => module.CreateExportSchema)
 
@@ -114,7 +114,7 @@ export function ExportModal({
   })
   const nameErrors = fields.name.errors?.map((key) => t(key, { max: EXPORT_NAME_MAX })) ?? (last?.fieldError ? [last.fieldError] : undefined)
   return (
-    <Modal title={title} description={description} size="lg" closeControl={<CloseLink to={closeHref} />}>
+    <Modal title={title} description={description} size="lg" closeControl={<ModalCloseLink to={closeHref} />}>
       <Form ref={formRef} method="post" action={command.action} {...getFormProps(form)} className="space-y-5">
         {command.fields}
         {noCredits ? (
@@ -165,43 +165,18 @@ export function SearchExportModal({
   const { t } = useTranslation()
   const command: ExportCommand = {
     intent: 'create-export',
-    action: useOwnFormAction(),
+    action: useSearchPageAction(),
     formId: 'export-form',
     loadSchema: loadCreateExportSchema,
-    fields: <CommandFields criteria={criteria} idempotencyKey={idempotencyKey} filters={filters} />,
+    fields: (
+      <>
+        <SearchCommandFields criteria={criteria} filters={filters} />
+        <input type="hidden" name="intent" value="create-export" />
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      </>
+    ),
   }
   return <ExportModal {...modal} command={command} title={t('exports.modal.title')} description={t('exports.modal.description')} />
-}
-
-function CloseLink({ to }: { to: string }) {
-  const { t } = useTranslation()
-  return (
-    <Link to={to} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
-      <CloseIcon />
-    </Link>
-  )
-}
-
-/** What the create-export command carries besides the user's choices: the search and the idempotency key. */
-function CommandFields({ criteria, idempotencyKey, filters }: { criteria: SearchCriteria; idempotencyKey: string; filters: FilterValues }) {
-  return (
-    <>
-      <FilterFields values={filters} />
-      <input type="hidden" name="intent" value="create-export" />
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
-        <input key={key} type="hidden" name={key} value={criteria[key]} />
-      ))}
-    </>
-  )
-}
-
-/** The search page's own URL (search + export=1), as an index route's action. */
-function useOwnFormAction() {
-  const location = useLocation()
-  const pageSearch = new URLSearchParams(location.search)
-  pageSearch.delete('index') // already there after a no-JS post
-  return `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
 }
 
 /** Cancel, then Start export, or the way to the plans when there is no credit to start with. */
@@ -210,9 +185,7 @@ function ExportModalActions({ closeHref, noCredits, pending, disabled }: { close
   return (
     // Sticky: the primary action stays in view however long the form (1440×900 and 375×812 alike).
     <div className="sticky bottom-0 z-10 -mx-6 -mb-6 flex flex-col-reverse gap-3 rounded-b-2xl border-t border-slate-200 bg-white/95 px-6 py-4 backdrop-blur-sm sm:-mx-8 sm:-mb-8 sm:flex-row sm:justify-end sm:px-8" data-testid="export-actions">
-      <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
-        {t('common.cancel')}
-      </Link>
+      <ModalCancelLink to={closeHref} />
       {noCredits ? (
         <Link to={PLANS_PATH} className={buttonClasses()}>
           {t('upsell.seePlans')}

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import { useIsPending } from '#app/utils/misc.ts'
-import { Button, buttonClasses } from '../ui/button.tsx'
-import { CloseIcon, Modal } from '../ui/modal.tsx'
+import { Button } from '../ui/button.tsx'
+import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
 
 /** Delete confirmation, reachable by URL (?delete=<id>) so it works without JavaScript. */
 export function DeleteSavedSearchModal({ id, name, closeHref }: { id: string; name: string; closeHref: string }) {
@@ -14,16 +14,12 @@ export function DeleteSavedSearchModal({ id, name, closeHref }: { id: string; na
       description={`${name} — ${t('savedSearches.deleteBody')}`}
       size="sm"
       closeControl={
-        <Link to={closeHref} replace preventScrollReset className="rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
-          <CloseIcon />
-        </Link>
+        <ModalCloseLink to={closeHref} />
       }
     >
       <Form method="post" action="/saved-searches" className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <input type="hidden" name="id" value={id} />
-        <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
-          {t('common.cancel')}
-        </Link>
+        <ModalCancelLink to={closeHref} />
         <Button type="submit" name="intent" value="delete" variant="danger" pending={pending}>
           {t('savedSearches.deleteConfirm')}
         </Button>

@@ -1,20 +1,20 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link, useLocation } from 'react-router'
+import { Form } from 'react-router'
 import { applyToggleRules, EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
 import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { EnrichmentToggles } from '../exports/enrichment-toggles.tsx'
-import { FilterFields } from '../exports/filter-fields.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
 import { Alert } from '../ui/alert.tsx'
-import { Button, buttonClasses } from '../ui/button.tsx'
+import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
-import { CloseIcon, Modal } from '../ui/modal.tsx'
+import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
 import { PresetChoice } from './preset-choice.tsx'
+import { SearchCommandFields, useSearchPageAction } from '../search/search-command-fields.tsx'
 
 const loadSchema = () => import('#app/domain/saved-search-commands.ts').then((module) => module.SaveSearchSchema)
 
@@ -47,7 +47,8 @@ export function SaveSearchModal({
   last?: SaveSearchFormState
 }) {
   const { t } = useTranslation()
-  const formAction = useOwnFormAction()
+  const formAction = useSearchPageAction()
+  const hydrated = useHydrated()
   const pending = useIsPending({ intent: 'save-search', formAction })
   const sentOptions = sentValue(last?.result, 'options')
   const [options, setOptions] = useState<EnrichmentOptions>(() =>
@@ -70,13 +71,13 @@ export function SaveSearchModal({
       description={t('savedSearches.save.description')}
       size="lg"
       closeControl={
-        <Link to={closeHref} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
-          <CloseIcon />
-        </Link>
+        <ModalCloseLink to={closeHref} />
       }
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
-        <CommandFields criteria={criteria} filters={filters} />
+        <input type="hidden" name="intent" value="save-search" />
+        {hydrated ? <input type="hidden" name="timeZone" value={Intl.DateTimeFormat().resolvedOptions().timeZone} /> : null}
+        <SearchCommandFields criteria={criteria} filters={filters} />
         {last?.error ? <Alert tone="error">{last.error}</Alert> : null}
         <Field
           label={t('savedSearches.save.name')}
@@ -95,9 +96,7 @@ export function SaveSearchModal({
           inputProps={{ ...getInputProps(fields.maxLeads, { type: 'text' }), inputMode: 'numeric', autoComplete: 'off', className: 'sm:max-w-48' }}
         />
         <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-4 sm:flex-row sm:justify-end">
-          <Link to={closeHref} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
-            {t('common.cancel')}
-          </Link>
+          <ModalCancelLink to={closeHref} />
           <Button type="submit" pending={pending}>
             {pending ? t('savedSearches.save.submitting') : t('savedSearches.save.submit')}
           </Button>
@@ -107,25 +106,3 @@ export function SaveSearchModal({
   )
 }
 
-/** What the command carries besides the user's choices: the search, its filters, and the browser's time zone. */
-function CommandFields({ criteria, filters }: { criteria: SearchCriteria; filters: FilterValues }) {
-  const hydrated = useHydrated()
-  return (
-    <>
-      <input type="hidden" name="intent" value="save-search" />
-      {hydrated ? <input type="hidden" name="timeZone" value={Intl.DateTimeFormat().resolvedOptions().timeZone} /> : null}
-      <FilterFields values={filters} />
-      {(['sector', 'country', 'region', 'department', 'city'] as const).map((key) => (
-        <input key={key} type="hidden" name={key} value={criteria[key]} />
-      ))}
-    </>
-  )
-}
-
-/** The page's own URL (search + save=1): without JavaScript a refused post renders the search and this dialog again. */
-function useOwnFormAction() {
-  const location = useLocation()
-  const pageSearch = new URLSearchParams(location.search)
-  pageSearch.delete('index')
-  return `/?index${pageSearch.size ? `&${pageSearch}` : ''}`
-}

@@ -58,11 +58,7 @@ export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: s
           </dd>
         </div>
       </dl>
-      {error ? (
-        <Alert tone="error" className="mt-4">
-          {error}
-        </Alert>
-      ) : null}
+      {error ? <Alert tone="error" className="mt-4">{error}</Alert> : null}
       <div className="mt-5 flex flex-col gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:flex-wrap sm:items-center" role="group" aria-label={t('savedSearches.actionsFor', { name: saved.name })}>
         <Form method="post">
           <input type="hidden" name="id" value={saved.id} />

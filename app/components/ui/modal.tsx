@@ -1,5 +1,8 @@
 import { useId, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
+import { buttonClasses } from './button.tsx'
 import { useFocusTrap } from './use-focus-trap.ts'
 
 /**
@@ -112,5 +115,25 @@ export function CloseIcon() {
     <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.8" className="size-5" aria-hidden="true">
       <path d="M5 5l10 10M15 5 5 15" />
     </svg>
+  )
+}
+
+/** The dialog's ✕: a link back to the page without the dialog (a modal opened by URL closes by URL, with or without JS). */
+export function ModalCloseLink({ to }: { to: string }) {
+  const { t } = useTranslation()
+  return (
+    <Link to={to} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+      <CloseIcon />
+    </Link>
+  )
+}
+
+/** The dialog's Cancel button: the same way out as the ✕. */
+export function ModalCancelLink({ to }: { to: string }) {
+  const { t } = useTranslation()
+  return (
+    <Link to={to} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+      {t('common.cancel')}
+    </Link>
   )
 }

@@ -4,6 +4,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import type { WebhookDeliveryView } from '#app/domain/webhooks.ts'
 import { formatDate } from '#app/utils/dates.ts'
 import { eventLabel } from './event-checkboxes.tsx'
+import { ColumnHeads } from '#app/components/ui/column-heads.tsx'
 
 const STATE_TONES: Record<WebhookDeliveryView['state'], string> = {
   pending: 'bg-amber-50 text-amber-800 ring-amber-200',
@@ -56,12 +57,7 @@ export function DeliveryLog({ deliveries }: { deliveries: WebhookDeliveryView[] 
             >
               <table className="w-full min-w-[36rem] text-left text-xs">
                 <thead className="bg-slate-50 text-slate-600">
-                  <tr>
-                    <th scope="col" className="px-4 py-2 font-medium">{t('webhooks.log.time')}</th>
-                    <th scope="col" className="px-4 py-2 font-medium">{t('webhooks.log.status')}</th>
-                    <th scope="col" className="px-4 py-2 font-medium">{t('webhooks.log.duration')}</th>
-                    <th scope="col" className="px-4 py-2 font-medium">{t('webhooks.log.response')}</th>
-                  </tr>
+                  <ColumnHeads className="px-4 py-2 font-medium" labels={[t('webhooks.log.time'), t('webhooks.log.status'), t('webhooks.log.duration'), t('webhooks.log.response')]} />
                 </thead>
                 <tbody className="divide-y divide-slate-100 text-slate-700">
                   {delivery.attempts.map((attempt) => (
