@@ -110,7 +110,7 @@ function ModalContent({
   )
 }
 
-export function CloseIcon() {
+function CloseIcon() {
   return (
     <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.8" className="size-5" aria-hidden="true">
       <path d="M5 5l10 10M15 5 5 15" />
