@@ -1,7 +1,7 @@
 /**
  * `npm run db:backup [path]`: a backup of the embedded database under DATA_DIR (default .data), taken while the app
  * runs or not, into `path` (default backups/leadatlas-<timestamp>). How and why: server/embedded-backup.ts.
- * With DATABASE_URL set the database is not ours to copy: the README ("Backups") says how to back up a hosted one.
+ * With DATABASE_URL set the database is not ours to copy: docs/deployment.md ("Backups") says how to back up a hosted one.
  */
 import path from 'node:path'
 import { validateEnv } from '../app/.server/env.server.ts'
@@ -10,7 +10,7 @@ import { backupEmbedded } from '../server/embedded-backup.ts'
 const args = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 const config = validateEnv()
 if (config.DATABASE_URL) {
-  console.error('db:backup copies the embedded database only; DATABASE_URL points elsewhere: see README, "Backups" (hosted databases).')
+  console.error('db:backup copies the embedded database only; DATABASE_URL points elsewhere: see docs/deployment.md, "Backups" (hosted databases).')
   process.exit(2)
 }
 const dataDir = path.resolve(config.DATA_DIR)

@@ -15,7 +15,7 @@ if (!source) {
 }
 const config = validateEnv()
 if (config.DATABASE_URL) {
-  console.error('db:restore restores the embedded database only; DATABASE_URL points elsewhere: see README, "Backups" (hosted databases).')
+  console.error('db:restore restores the embedded database only; DATABASE_URL points elsewhere: see docs/deployment.md, "Backups" (hosted databases).')
   process.exit(2)
 }
 try {

@@ -1,5 +1,5 @@
 // Every environment variable the app, the worker and the local servers read: name, type, default.
-// `.env.example` and the README's configuration section list the same variables with the same defaults.
+// `.env.example` and docs/configuration.md list the same variables with the same defaults.
 import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
 

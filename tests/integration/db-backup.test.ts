@@ -109,7 +109,7 @@ test('the scripts refuse a hosted DATABASE_URL, and restore needs a path', async
   const run = promisify(execFile)
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx')
   const env = { ...process.env, DATABASE_URL: 'postgres://someone@db.example.com/postgres', DATA_DIR: dataDir }
-  await expect(run(tsx, ['scripts/db-backup.ts'], { cwd: ROOT, env })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('README, "Backups"') })
+  await expect(run(tsx, ['scripts/db-backup.ts'], { cwd: ROOT, env })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('docs/deployment.md, "Backups"') })
   const { DATABASE_URL: _unused, ...local } = env
   await expect(run(tsx, ['scripts/db-restore.ts'], { cwd: ROOT, env: local })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: npm run db:restore') })
 })
