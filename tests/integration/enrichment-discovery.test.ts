@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWebsiteCrawler, type WebsiteFindings } from '#app/.server/enrichment/index.ts'
 import { type CorpusServer, startCorpusServer } from '#tests/support/corpus-server.ts'
-import { type CorpusSite, loadCorpus } from '#tests/support/site-corpus.ts'
+import { type CorpusSite, crawlCountry, loadCorpus } from '#tests/support/site-corpus.ts'
 
 describe('page discovery: the crawler over the hand-written corpus served on loopback', () => {
   const sites = loadCorpus()
@@ -15,7 +15,7 @@ describe('page discovery: the crawler over the hand-written corpus served on loo
     server = await startCorpusServer(sites)
     const crawler = createWebsiteCrawler({ allowHosts: server.hosts, lookup: server.lookup })
     try {
-      for (const corpusSite of sites) findings.set(corpusSite.name, await crawler.crawl(server.startUrl(corpusSite), { countryCode: corpusSite.expected.country }))
+      for (const corpusSite of sites) findings.set(corpusSite.name, await crawler.crawl(server.startUrl(corpusSite), { countryCode: crawlCountry(corpusSite) ?? undefined }))
     } finally {
       await crawler.close()
     }
