@@ -86,7 +86,7 @@ export function siteCountry(pages: CountryPage[], hint: string | null, telNumber
   }
   for (const [country, weight] of international) add(scores, country, weight)
   const hintCode = toCountryCode(hint) ?? null
-  let best = hintCode
+  let best: string | null = hintCode
   let bestScore = hintCode ? (scores.get(hintCode) ?? 0) : 0
   for (const [country, score] of scores) {
     if (score > bestScore) {
