@@ -51,4 +51,35 @@ describe('page discovery: the crawler over the hand-written corpus served on loo
     expect(fetchedFiles('schreinerei-de-index-php')).toEqual(['index.html', 'kontakt.html', 'impressum.html'])
     expect(requestsOf('opticien-lentilles-piege')).not.toContain('/lentilles-de-contact')
   })
+
+  it('finds quote and legal pages no link names as such: a sitemap’s /demande-de-devis and /infos-legales', () => {
+    expect(fetchedFiles('garage-sitemap-devis').toSorted()).toEqual(['demande-de-devis.html', 'index.html', 'infos-legales.html'])
+    expect(findings.get('garage-sitemap-devis')).toMatchObject({ emails: ['devis@garage-martinez.fr'], siren: '793456120' })
+    // "Soumission gratuite" (Québec) and a footer's "Crédits" and "Avis légal" are read from the homepage's links.
+    expect(fetchedFiles('renovation-beaulieu-qc')).toContain('soumission.html')
+    expect(fetchedFiles('ebeniste-bordeaux-credits')).toEqual(['index.html', 'credits.html'])
+    expect(findings.get('ebeniste-bordeaux-credits')?.siret).toBe('81234567600025')
+    expect(fetchedFiles('avocat-bruxelles-avis-legal')).toEqual(['index.html', 'avis-legal.html'])
+  })
+
+  it('tries the common legal address when nothing names the page, and a guess that is not there is no page error', () => {
+    expect(requestsOf('traiteur-lyon-siege')).toContain('/mentions-legales')
+    expect(fetchedFiles('traiteur-lyon-siege')).toEqual(['index.html', 'mentions-legales.html'])
+    expect(findings.get('traiteur-lyon-siege')?.siret).toBe('53210487400021')
+    // The Liège plumber has no /contact nor /mentions-legales: both tried once, neither reported.
+    expect(requestsOf('plombier-liege-be').filter((path) => path === '/contact' || path === '/mentions-legales').toSorted()).toEqual(['/contact', '/mentions-legales'])
+    expect(findings.get('plombier-liege-be')?.pageErrors).toEqual([])
+  })
+
+  it('follows a legal page linked only from a page read (the quote page’s footer), within the page budget', () => {
+    expect(fetchedFiles('plombier-liege-be').toSorted()).toEqual(['devis.html', 'index.html', 'infos-legales.html'])
+    expect(findings.get('plombier-liege-be')?.emails).toContain('thomas@plomberie-lejeune.be')
+    // A site whose homepage names its pages gets no second round and no guessed address.
+    expect(requestsOf('boucherie-contact-page')).not.toContain('/mentions-legales')
+  })
+
+  it('reads a Belgian site crawled for a French export in Belgium: +32, never +33', () => {
+    expect(findings.get('plombier-liege-be')?.phones.map((p) => p.replace(/\D/g, ''))).toEqual(['3242274518', '32475621309'])
+    expect(findings.get('fiduciaire-geneve-ch')?.phones.map((p) => p.replace(/\D/g, ''))).toEqual(['41223104567', '41794123321'])
+  })
 })
