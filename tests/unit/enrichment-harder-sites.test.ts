@@ -72,6 +72,13 @@ describe('agency and host blocks under any heading wording', () => {
     expect(e164(found.phones)).toEqual(['+3242274518'])
   })
 
+  it('an inline "Conception Web :" credit (Québec) is the agency’s', () => {
+    const home = page('https://www.toilettagecanin.com/', '<p>Téléphone : 418-529-4410</p><footer><p>Conception Web : Propulsion Web · 1 877 529-1111 · info@propulsionweb.ca</p></footer>', 'home', '', 'fr-CA')
+    const found = findings([home], 'CA')
+    expect(e164(found.phones)).toEqual(['+14185294410'])
+    expect(found.emails).toEqual([])
+  })
+
   it('a Belgian host (Combell nv) under "Hébergement" is cut, the firm’s own section is not', () => {
     const legal = page('https://www.dewinter-avocats.be/avis-legal', '<h2>Identification</h2><p>Tél. 02 512 34 56</p><h2>Hébergement</h2><p>Combell nv<br>+32 9 218 79 79<br>support@combell.be</p>', 'legal')
     const found = findings([legal], 'BE')

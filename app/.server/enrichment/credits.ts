@@ -22,7 +22,8 @@ const BY_PHRASES = [
   // nl
   '(?:website )?(?:gemaakt|ontwikkeld|ontworpen|gerealiseerd|gebouwd) door', 'website door',
 ]
-// Nouns that are a credit only when a name follows them ("Réalisation : X", "Réalisation Nord Web"), not in prose
+// Nouns that are a credit only when a name follows them ("Réalisation : X", "Conception Web : X" as Québec writes it,
+// "Réalisation Nord Web"), not in prose
 // ("Création et entretien de jardins").
 const CREDIT_NOUNS = [
   'conception', 'création', 'design', 'graphisme', 'développement', 'hébergement', 'hosting', 'web hosting', 'gestaltung', 'umsetzung',
@@ -33,7 +34,7 @@ const NAME_NOUNS = ['réalisation', 'webdesign', 'web design', 'crédits?', 'cre
 const NOUNS = [...CREDIT_NOUNS, ...NAME_NOUNS].join('|')
 /** A credit phrase at the start of the string: a by-phrase, or a credit noun followed by ":" (or a name). */
 const CREDIT_AT = new RegExp(
-  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])(?!\\s+(?:(?:par|by)\\s+)?(?:appointment|hand|nos soins|nous-mêmes|nous|our team|us|ourselves)\\b)|^(?:${NOUNS})(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
+  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])(?!\\s+(?:(?:par|by)\\s+)?(?:appointment|hand|nos soins|nous-mêmes|nous|our team|us|ourselves)\\b)|^(?:${NOUNS})(?:\\s+(?:web|internet|graphique|technique|du site(?: internet| web)?|de ce site))?(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
   'iu',
 )
 const NAME_NOUN_AT = new RegExp(`^(?:${NAME_NOUNS.join('|')})\\s+(\\S)`, 'iu')
