@@ -7,6 +7,7 @@
 // ceiling, as if discovery were perfect).
 //
 //   npx tsx bench/discovery.ts [--details]   (--details: every miss and false positive, not only the first 12)
+import fs from 'node:fs'
 import { createWebsiteCrawler } from '#app/.server/enrichment/crawler.ts'
 import { parsePage } from '#app/.server/enrichment/html.ts'
 import { startCorpusServer } from '#tests/support/corpus-server.ts'
@@ -104,15 +105,22 @@ for (const score of current) {
 const GROUPS = ['FR', 'BE', 'CH', 'CA']
 const groupOf = (site: CorpusSite) => (GROUPS.includes(site.expected.country) ? site.expected.country : 'other')
 console.log('\nPer country group (crawled pages; the site’s own country, whatever country the crawl was given):\n')
+// The figures of the code before issue 28 item 12 on the same corpus (bench/discovery-previous.json), side by side.
+type Figures = Record<'email' | 'phone' | 'siren/siret', { recall: number; precision: number }>
+const previous = JSON.parse(fs.readFileSync(new URL('./discovery-previous.json', import.meta.url), 'utf8')) as { sites: number; total: Figures; groups: Record<string, Figures> }
+const was = (figures: Figures | undefined, field: keyof Figures, kind: 'recall' | 'precision') => (figures ? pct(figures[field][kind]) : '–')
 printTable(
-  ['group', 'sites', 'emails', 'email recall %', 'email prec %', 'phones', 'phone recall %', 'phone prec %', 'SIREN/SIRET', 'SIREN/SIRET recall %'],
-  [...GROUPS, 'other'].map((group) => {
-    const picked = sites.filter((site) => groupOf(site) === group)
+  ['group', 'sites', 'emails', 'email recall % (prev)', 'email prec % (prev)', 'phones', 'phone recall % (prev)', 'phone prec % (prev)', 'SIREN/SIRET', 'SIREN/SIRET recall % (prev)'],
+  [...GROUPS, 'other', 'all'].map((group) => {
+    const picked = group === 'all' ? sites : sites.filter((site) => groupOf(site) === group)
     const scores = withTotals(scoreCorpus(picked, { crawledFiles: crawl.crawledFiles }))
     const f = (name: string) => scores.find((s) => s.field === name) as FieldScore
-    return [group, picked.length, f('email').expected, pct(recall(f('email'))), pct(precision(f('email'))), f('phone').expected, pct(recall(f('phone'))), pct(precision(f('phone'))), f('siren/siret').expected, pct(recall(f('siren/siret')))]
+    const prev = group === 'all' ? previous.total : previous.groups[group]
+    const both = (name: keyof Figures, kind: 'recall' | 'precision') => `${pct((kind === 'recall' ? recall : precision)(f(name)))} (${was(prev, name, kind)})`
+    return [group, picked.length, f('email').expected, both('email', 'recall'), both('email', 'precision'), f('phone').expected, both('phone', 'recall'), both('phone', 'precision'), f('siren/siret').expected, both('siren/siret', 'recall')]
   }),
 )
+if (previous.sites !== sites.length) console.log(`  (prev) was measured over ${previous.sites} sites, the corpus now has ${sites.length}: re-measure it`)
 
 const field = (name: string) => current.find((s) => s.field === name) as FieldScore
 const goals: Array<[string, boolean]> = [
