@@ -1,6 +1,7 @@
 /**
  * The website crawler: one visit per lead feeds email, social, technologies, phone and SIRET (ARCHITECTURE §5).
- * Homepage first, then up to `maxPages` same-site contact / legal / about pages, all through the SSRF-guarded,
+ * Homepage first, then up to `maxPages` same-site contact / legal / about pages (named by the homepage's links, else the
+ * sitemap, else the common address for the homepage's language; then the links of the pages read), all through the SSRF-guarded,
  * polite, bounded HTTP client, and only where robots.txt allows.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -91,7 +92,10 @@ export interface WebsiteCrawlerOptions {
 
 interface CrawlOptions {
   signal?: AbortSignal
-  /** ISO country of the lead ("FR"): default region for national phone numbers. */
+  /**
+   * ISO country of the lead ("FR"): default region for national phone numbers, unless the site's own signs (ccTLD,
+   * language region, address, +32/+41/+1 numbers: site-country.ts) outweigh it.
+   */
   countryCode?: string | null
 }
 
