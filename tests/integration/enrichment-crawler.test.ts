@@ -306,8 +306,9 @@ describe('bounded crawling', () => {
     let pageRequests = 0
     let resetEvery = false
     const server = http.createServer((req, res) => {
-      // No robots.txt, and no sitemap (read because this homepage links no contact or legal page).
-      if (req.url === '/robots.txt' || req.url === '/sitemap.xml') {
+      // No robots.txt, no sitemap and no page at the common contact / legal addresses (all tried because this homepage
+      // links no contact or legal page).
+      if (['/robots.txt', '/sitemap.xml', '/contact', '/mentions-legales'].includes(req.url ?? '')) {
         res.writeHead(404).end()
         return
       }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWebsiteCrawler, type WebsiteFindings } from '#app/.server/enrichment/index.ts'
 import { type CorpusServer, startCorpusServer } from '#tests/support/corpus-server.ts'
-import { type CorpusSite, loadCorpus } from '#tests/support/site-corpus.ts'
+import { type CorpusSite, crawlCountry, loadCorpus } from '#tests/support/site-corpus.ts'
 
 describe('page discovery: the crawler over the hand-written corpus served on loopback', () => {
   const sites = loadCorpus()
@@ -15,7 +15,7 @@ describe('page discovery: the crawler over the hand-written corpus served on loo
     server = await startCorpusServer(sites)
     const crawler = createWebsiteCrawler({ allowHosts: server.hosts, lookup: server.lookup })
     try {
-      for (const corpusSite of sites) findings.set(corpusSite.name, await crawler.crawl(server.startUrl(corpusSite), { countryCode: corpusSite.expected.country }))
+      for (const corpusSite of sites) findings.set(corpusSite.name, await crawler.crawl(server.startUrl(corpusSite), { countryCode: crawlCountry(corpusSite) ?? undefined }))
     } finally {
       await crawler.close()
     }
@@ -50,5 +50,36 @@ describe('page discovery: the crawler over the hand-written corpus served on loo
     expect(fetchedFiles('ristorante-page-id-it')).toEqual(['index.html', 'contatti.html', 'note-legali.html'])
     expect(fetchedFiles('schreinerei-de-index-php')).toEqual(['index.html', 'kontakt.html', 'impressum.html'])
     expect(requestsOf('opticien-lentilles-piege')).not.toContain('/lentilles-de-contact')
+  })
+
+  it('finds quote and legal pages no link names as such: a sitemap’s /demande-de-devis and /infos-legales', () => {
+    expect(fetchedFiles('garage-sitemap-devis').toSorted()).toEqual(['demande-de-devis.html', 'index.html', 'infos-legales.html'])
+    expect(findings.get('garage-sitemap-devis')).toMatchObject({ emails: ['devis@garage-martinez.fr'], siren: '793456120' })
+    // "Soumission gratuite" (Québec) and a footer's "Crédits" and "Avis légal" are read from the homepage's links.
+    expect(fetchedFiles('renovation-beaulieu-qc')).toContain('soumission.html')
+    expect(fetchedFiles('ebeniste-bordeaux-credits')).toEqual(['index.html', 'credits.html'])
+    expect(findings.get('ebeniste-bordeaux-credits')?.siret).toBe('81234567600025')
+    expect(fetchedFiles('avocat-bruxelles-avis-legal')).toEqual(['index.html', 'avis-legal.html'])
+  })
+
+  it('tries the common legal address when nothing names the page, and a guess that is not there is no page error', () => {
+    expect(requestsOf('traiteur-lyon-siege')).toContain('/mentions-legales')
+    expect(fetchedFiles('traiteur-lyon-siege')).toEqual(['index.html', 'mentions-legales.html'])
+    expect(findings.get('traiteur-lyon-siege')?.siret).toBe('53210487400021')
+    // The Liège plumber has no /contact nor /mentions-legales: both tried once, neither reported.
+    expect(requestsOf('plombier-liege-be').filter((path) => path === '/contact' || path === '/mentions-legales').toSorted()).toEqual(['/contact', '/mentions-legales'])
+    expect(findings.get('plombier-liege-be')?.pageErrors).toEqual([])
+  })
+
+  it('follows a legal page linked only from a page read (the quote page’s footer), within the page budget', () => {
+    expect(fetchedFiles('plombier-liege-be').toSorted()).toEqual(['devis.html', 'index.html', 'infos-legales.html'])
+    expect(findings.get('plombier-liege-be')?.emails).toContain('thomas@plomberie-lejeune.be')
+    // A site whose homepage names its pages gets no second round and no guessed address.
+    expect(requestsOf('boucherie-contact-page')).not.toContain('/mentions-legales')
+  })
+
+  it('reads a Belgian site crawled for a French export in Belgium: +32, never +33', () => {
+    expect(findings.get('plombier-liege-be')?.phones.map((p) => p.replace(/\D/g, ''))).toEqual(['3242274518', '32475621309'])
+    expect(findings.get('fiduciaire-geneve-ch')?.phones.map((p) => p.replace(/\D/g, ''))).toEqual(['41223104567', '41794123321'])
   })
 })

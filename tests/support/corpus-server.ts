@@ -1,5 +1,5 @@
 /**
- * The hand-written corpus (tests/fixtures/sites) served on loopback, one host per site ("<site>.corpus.test"), so
+ * The hand-written corpus (tests/fixtures/sites) served on loopback, one host per site ("<site>.corpus.<the site's TLD>"), so
  * the real crawler discovers each site's pages itself: from the homepage's links, robots.txt and sitemaps. Links
  * written with the site's real address are rewritten to the served one; a robots.txt or *.xml file of a fixture is
  * served with "{{origin}}" replaced by it. Addresses map to fixture files by their last path segment ("/pages/
@@ -23,7 +23,9 @@ export interface CorpusServer {
   stop(): Promise<void>
 }
 
-const hostOf = (site: CorpusSite) => `${site.name}.corpus.test`
+// The site's own top-level domain is kept ("cordonnier-belge.corpus.be"): the crawler reads the country of national
+// numbers from it as on the real site. Every corpus host resolves to loopback (lookup below), never through DNS.
+const hostOf = (site: CorpusSite) => `${site.name}.corpus.${new URL(site.expected.url).hostname.split('.').pop()}`
 
 /** The fixture file for a path and query of a site, or null (404). */
 function fixtureFile(site: CorpusSite, pathAndQuery: string): string | null {

@@ -22,6 +22,11 @@ interface SiteExpectation {
   /** Where the site lives (page URLs are built from it). */
   url: string
   country: string
+  /**
+   * The country the crawl is given (the lead's or the export's), when it is not the site's own: a Belgian site found
+   * by a French export is crawled with "FR"; null: the lead's country is unknown. Default: `country`.
+   */
+  leadCountry?: string | null
   /** What the site is built with and what is hard about it (documentation). */
   kind: string
   emails: string[]
@@ -53,8 +58,8 @@ export interface CorpusSite {
 type CorpusPage = { file: string; kind: ExtractionPage['kind']; url: string; html: string }
 
 const KINDS: Array<[Exclude<ExtractionPage['kind'], 'home'>, RegExp]> = [
-  ['contact', /contact|kontakt|contatti|contacto|nous-trouver/i],
-  ['legal', /mentions|legal|impressum|imprint|cgv|aviso|note-legali|colofon/i],
+  ['contact', /contact|kontakt|contatti|contacto|nous-trouver|devis|soumission/i],
+  ['legal', /mentions|legal|impressum|imprint|cgv|aviso|note-legali|colofon|credits/i],
   ['about', /about|a-propos|qui-sommes|uber-uns|chi-siamo|over-ons|nosotros/i],
 ]
 
@@ -83,6 +88,11 @@ export function loadCorpus(): CorpusSite[] {
     })
 }
 
+/** The country a crawl of the site is given (expected.leadCountry, else the site's own). */
+export function crawlCountry(site: CorpusSite): string | null {
+  return site.expected.leadCountry === undefined ? site.expected.country : site.expected.leadCountry
+}
+
 export interface ScoreOptions {
   /** The homepage alone (as the product worked before it crawled contact / legal pages). */
   homeOnly?: boolean
@@ -95,7 +105,7 @@ function runSite(site: CorpusSite, { homeOnly = false, crawledFiles }: ScoreOpti
   const crawled = crawledFiles?.get(site.name)
   const chosen = homeOnly ? site.pages.slice(0, 1) : crawled ? [...site.pages, ...site.decoys].filter((page) => crawled.includes(page.file)) : site.pages
   const pages = chosen.map((page) => ({ ...page, parsed: parsePage(page.html, page.url), headers: page.kind === 'home' ? (site.expected.homeHeaders ?? {}) : {} }))
-  return extractFindings(pages, { country: site.expected.country, robotsText: '' })
+  return extractFindings(pages, { country: crawlCountry(site), robotsText: '' })
 }
 
 export interface FieldScore {

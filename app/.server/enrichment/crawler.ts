@@ -1,6 +1,7 @@
 /**
  * The website crawler: one visit per lead feeds email, social, technologies, phone and SIRET (ARCHITECTURE §5).
- * Homepage first, then up to `maxPages` same-site contact / legal / about pages, all through the SSRF-guarded,
+ * Homepage first, then up to `maxPages` same-site contact / legal / about pages (named by the homepage's links, else the
+ * sitemap, else the common address for the homepage's language; then the links of the pages read), all through the SSRF-guarded,
  * polite, bounded HTTP client, and only where robots.txt allows.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -11,7 +12,7 @@ import { countCrawlError } from '#app/.server/observability/metrics.ts'
 import { type ParsedPage, parsePage } from './html.ts'
 import { homeAddresses, pageKey } from './page-key.ts'
 import { countryFromHostname, toCountryCode } from './phones.ts'
-import { missingKinds, type PageCandidate, rankCandidates, scoreLink } from './page-discovery.ts'
+import { commonPathCandidates, missingKinds, type PageCandidate, rankCandidates, scoreLink } from './page-discovery.ts'
 import { RobotsCache, type RobotsRules } from './robots.ts'
 import { pageSitemapOf, parseSitemap } from './sitemap.ts'
 import type { SocialNetworkName } from './social.ts'
@@ -91,7 +92,10 @@ export interface WebsiteCrawlerOptions {
 
 interface CrawlOptions {
   signal?: AbortSignal
-  /** ISO country of the lead ("FR"): default region for national phone numbers. */
+  /**
+   * ISO country of the lead ("FR"): default region for national phone numbers, unless the site's own signs (ccTLD,
+   * language region, address, +32/+41/+1 numbers: site-country.ts) outweigh it.
+   */
   countryCode?: string | null
 }
 
@@ -285,19 +289,32 @@ function scoredPages(targets: Array<{ url: string | null; text: string }>, homeU
   return out
 }
 
+/** What the first round of a crawl reads after the homepage, and what it knows already. */
+interface CandidatePlan {
+  candidates: Candidate[]
+  /** Addresses tried because sites of the homepage's language keep the page there (nothing named them): a 404 is no error. */
+  guessed: Set<string>
+  /** Page keys already named (or tried): a later round does not take them again. */
+  seen: Set<string>
+}
+
 /**
  * The contact / legal / about pages to read, best first: named by the homepage's links, and when those miss a
- * contact or a legal page, by the site's sitemap (for the missing kinds only).
+ * contact or a legal page, by the site's sitemap (for the missing kinds only), and when that misses one still, at
+ * the address sites of the homepage's language use for it ("/mentions-legales", "/impressum").
  */
-async function candidatePages(ctx: CrawlContext, home: FetchedPage, start: string, signal: AbortSignal): Promise<Candidate[]> {
+async function candidatePages(ctx: CrawlContext, home: FetchedPage, start: string, signal: AbortSignal): Promise<CandidatePlan> {
   const homeUrl = new URL(home.url)
   // Every address the homepage answered at (redirects included): a link back to it is not another page.
   const seen = new Set([start, ...home.response.hops, home.url].map(pageKey))
   const fromLinks = scoredPages(home.parsed.links, homeUrl, seen)
   const missing = ctx.maxPages > 0 ? missingKinds(fromLinks) : []
-  if (missing.length === 0) return rankCandidates(fromLinks)
+  if (missing.length === 0) return { candidates: rankCandidates(fromLinks), guessed: new Set(), seen }
   const fromSitemap = scoredPages((await sitemapPages(ctx, homeUrl, signal)).map((url) => ({ url, text: '' })), homeUrl, seen)
-  return rankCandidates([...fromLinks, ...fromSitemap.filter((candidate) => missing.includes(candidate.kind))])
+  const found = [...fromLinks, ...fromSitemap.filter((candidate) => missing.includes(candidate.kind))]
+  const guesses = commonPathCandidates(homeUrl, home.parsed.lang, missingKinds(found)).filter((guess) => !seen.has(pageKey(guess.url)))
+  for (const guess of guesses) seen.add(pageKey(guess.url))
+  return { candidates: rankCandidates([...found, ...guesses.map((guess) => ({ ...guess, score: 0 }))]), guessed: new Set(guesses.map((g) => g.url)), seen }
 }
 
 /**
@@ -324,11 +341,11 @@ async function sitemapPages(ctx: CrawlContext, homeUrl: URL, signal: AbortSignal
   return []
 }
 
-/** The first candidates robots.txt allows, up to the page budget. */
-async function allowedCandidates(ctx: CrawlContext, candidates: Candidate[], signal: AbortSignal, outer: AbortSignal | undefined): Promise<Candidate[]> {
+/** The first candidates robots.txt allows, up to the page budget (or what a later round has left of it). */
+async function allowedCandidates(ctx: CrawlContext, candidates: Candidate[], signal: AbortSignal, outer: AbortSignal | undefined, budget = ctx.maxPages): Promise<Candidate[]> {
   const chosen: Candidate[] = []
   for (const candidate of candidates) {
-    if (chosen.length >= ctx.maxPages) break
+    if (chosen.length >= budget) break
     try {
       if (await ctx.robots.isAllowed(new URL(candidate.url), signal)) chosen.push(candidate)
     } catch {
@@ -339,10 +356,9 @@ async function allowedCandidates(ctx: CrawlContext, candidates: Candidate[], sig
 }
 
 /** Keeps the fetched pages that are same-site HTML, each once; records why the others were left out. */
-function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedPage>[], homeUrl: URL) {
+function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedPage>[], homeUrl: URL, read = new Set([pageKey(homeUrl.href)])) {
   const pages: FetchedPage[] = []
   // A page redirected to the homepage or to another chosen page is read once.
-  const read = new Set([pageKey(homeUrl.href)])
   const pageErrors: Array<{ url: string; error: string }> = []
   settled.forEach((result, i) => {
     const url = (chosen[i] as Candidate).url
@@ -364,17 +380,38 @@ function sortFetched(chosen: Candidate[], settled: PromiseSettledResult<FetchedP
   return { pages, pageErrors }
 }
 
+/**
+ * A second, last round for a contact or legal page still missing: the links of the pages read (a legal notice linked
+ * only from the contact page's footer), within what the first round left of the page budget.
+ */
+async function linkedFromPages(ctx: CrawlContext, pages: FetchedPage[], homeUrl: URL, seen: Set<string>, read: Set<string>, signal: AbortSignal, outer: AbortSignal | undefined): Promise<FetchedPage[]> {
+  const budget = ctx.maxPages - pages.length
+  const missing = missingKinds(pages.filter((page): page is FetchedPage & { kind: Candidate['kind'] } => page.kind !== 'home'))
+  if (budget <= 0 || missing.length === 0 || pages.length === 0) return []
+  const more = rankCandidates(pages.flatMap((page) => scoredPages(page.parsed.links, homeUrl, seen)).filter((candidate) => missing.includes(candidate.kind)))
+  const chosen = await allowedCandidates(ctx, more, signal, outer, budget)
+  if (chosen.length === 0) return []
+  const readNow = new Set([...read, ...pages.map((page) => pageKey(page.url))])
+  const settled = await Promise.allSettled(chosen.map((candidate) => fetchWithRetry(ctx, candidate.url, candidate.kind, signal, readNow)))
+  if (signal.aborted) throw abortReason(signal, outer)
+  return sortFetched(chosen, settled, homeUrl, new Set([pageKey(homeUrl.href), ...readNow])).pages
+}
+
 async function crawlSite(ctx: CrawlContext, start: string, crawlOptions: CrawlOptions, signal: AbortSignal): Promise<WebsiteFindings> {
   const outer = crawlOptions.signal
   const home = await fetchHome(ctx, start, signal, outer)
   if (!('parsed' in home)) return home
   const homeUrl = new URL(home.url)
-  const chosen = await allowedCandidates(ctx, await candidatePages(ctx, home, start, signal), signal, outer)
+  const plan = await candidatePages(ctx, home, start, signal)
+  const chosen = await allowedCandidates(ctx, plan.candidates, signal, outer)
   // An old address redirecting to the homepage is not followed there: that page is read already.
   const read = new Set([home.url, ...home.response.hops].map(pageKey))
   const settled = await Promise.allSettled(chosen.map((candidate) => fetchWithRetry(ctx, candidate.url, candidate.kind, signal, read)))
   if (signal.aborted) throw abortReason(signal, outer)
-  const { pages, pageErrors } = sortFetched(chosen, settled, homeUrl)
+  const sorted = sortFetched(chosen, settled, homeUrl)
+  const pages = [...sorted.pages, ...(await linkedFromPages(ctx, sorted.pages, homeUrl, plan.seen, read, signal, outer))]
+  // A guessed address that is not there is no error of the site's.
+  const pageErrors = sorted.pageErrors.filter((e) => !(plan.guessed.has(e.url) && ['http_404', 'http_410', 'same_page'].includes(e.error)))
 
   let robotsRules: RobotsRules | null
   try {

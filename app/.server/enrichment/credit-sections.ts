@@ -102,7 +102,9 @@ export class CreditSections {
       this.heading = null
       const text = heading.text.replace(/\s+/g, ' ').trim()
       // A publisher sub-heading inside a credit section ("<h2>Réalisation</h2>…<h3>Éditeur</h3>") is the credit's still.
-      if (CREDIT_HEADING.test(text) || (PUBLISHER_HEADING.test(text) && !this.section)) {
+      // A page titled "Crédits" (its <h1>) is not all the agency's: a "Crédits" page often holds the publisher too, and
+      // its own sub-headings say whose each part is.
+      if ((CREDIT_HEADING.test(text) && name !== 'h1') || (PUBLISHER_HEADING.test(text) && !this.section)) {
         if (this.section) this.end(at)
         const kind = KINDS[name] ?? 'heading'
         this.startSection(kind, LEVELS[name] ?? 7, kind === 'label' ? heading.block : depth, at, text)

@@ -22,7 +22,8 @@ const BY_PHRASES = [
   // nl
   '(?:website )?(?:gemaakt|ontwikkeld|ontworpen|gerealiseerd|gebouwd) door', 'website door',
 ]
-// Nouns that are a credit only when a name follows them ("Réalisation : X", "Réalisation Nord Web"), not in prose
+// Nouns that are a credit only when a name follows them ("Réalisation : X", "Conception Web : X" as Québec writes it,
+// "Réalisation Nord Web"), not in prose
 // ("Création et entretien de jardins").
 const CREDIT_NOUNS = [
   'conception', 'création', 'design', 'graphisme', 'développement', 'hébergement', 'hosting', 'web hosting', 'gestaltung', 'umsetzung',
@@ -33,7 +34,7 @@ const NAME_NOUNS = ['réalisation', 'webdesign', 'web design', 'crédits?', 'cre
 const NOUNS = [...CREDIT_NOUNS, ...NAME_NOUNS].join('|')
 /** A credit phrase at the start of the string: a by-phrase, or a credit noun followed by ":" (or a name). */
 const CREDIT_AT = new RegExp(
-  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])(?!\\s+(?:(?:par|by)\\s+)?(?:appointment|hand|nos soins|nous-mêmes|nous|our team|us|ourselves)\\b)|^(?:${NOUNS})(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
+  `^(?:${BY_PHRASES.join('|')})(?![\\p{L}])(?!\\s+(?:(?:par|by)\\s+)?(?:appointment|hand|nos soins|nous-mêmes|nous|our team|us|ourselves)\\b)|^(?:${NOUNS})(?:\\s+(?:web|internet|graphique|technique|du site(?: internet| web)?|de ce site))?(?:\\s*[:：]|\\s+(?:par|by|von|por|da|door)\\s)`,
   'iu',
 )
 const NAME_NOUN_AT = new RegExp(`^(?:${NAME_NOUNS.join('|')})\\s+(\\S)`, 'iu')
@@ -44,7 +45,8 @@ function isCreditAt(text: string): boolean {
   return name !== undefined && (/\d/.test(name) || name !== name.toLowerCase())
 }
 // Words of a credit heading that may be combined: "Conception & Réalisation", "Hébergement / Hébergeur".
-const WORK = '(?:conception|création|design|réalisation|développement|graphisme|intégration|hébergement|hébergeur)'
+const WORK =
+  '(?:conception|concepteur|création|créateur|design|designer|webdesigner|réalisation|développement|développeur|graphisme|graphiste|intégration|intégrateur|hébergement|hébergeur|maintenance|webmaster)'
 const HEADING_SUFFIX = '(?:\\s+(?:du|de ce) site(?: internet| web)?|\\s+technique|\\s+graphique)?'
 /**
  * A line or heading that is only a credit heading ("Réalisation", "Hébergement", "Crédits :", "Charte graphique",
@@ -54,6 +56,8 @@ const HEADING_SUFFIX = '(?:\\s+(?:du|de ce) site(?: internet| web)?|\\s+techniqu
 export const CREDIT_HEADING = new RegExp(
   `^(?:(?:réalisation|crédits?|credits?|web ?design|webdesign|webmaster|charte graphique|hébergement|hébergeur|hosting|web hosting|hosting provider|alojamiento|site credits|impressum credits|prestataire d['’]hébergement)${HEADING_SUFFIX}` +
     `|${WORK}(?:\\s*(?:et|and|&|/|,|-|–)\\s*${WORK})+${HEADING_SUFFIX}|(?:conception|création|design|réalisation) (?:graphique|technique|du site(?: internet| web)?)` +
+    // "Concepteur du site", "Créateur de ce site web", "Webdesigner": the maker named by its trade, site named (or plain).
+    `|(?:concepteur|créateur|développeur|intégrateur|designer|graphiste)(?:\\s+(?:du|de ce) site(?: internet| web)?)|webdesigner|web designer` +
     `|site (?:internet |web )?(?:réalisé|conçu|créé|développé|hébergé) par|(?:web)?site (?:designed |built |made )?by|designed by|hosted by)\\s*:?$`,
   'iu',
 )
@@ -67,10 +71,13 @@ export const HOST_SIRENS = new Set(['424761419', '510909807', '431303775', '4230
 export const HOST_PHONES = new Set(['+33972101007', '+33444446040', '+33970808911', '+14156399034'])
 /** Hosts and site builders that only ever make or host sites: never a shop's or a plumber's own name. */
 const BUILDERS =
-  'ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch'
+  'ovh|ionos|1&1|o2switch|gandi|hostinger|lws|infomaniak|scaleway|online sas|planethoster|shopify|wix|squarespace|jimdo|webflow|strato|hetzner|netlify|vercel|godaddy|siteground|bluehost|hostpapa|alwaysdata|ikoula|nuxit|o2 switch|' +
+  // Belgian, Swiss and Québec hosts
+  'combell|one\\.com|hostpoint|cyon|metanet|nindohost|hostgator'
 /** A host's line: a known hosting company or a company form (so a gîte's "Hébergement" section is not cut). */
 export const HOST_LINE = new RegExp(
-  `\\b(?:${BUILDERS}|amazon web services|aws|google|microsoft|sas|sarl|s\\.a\\.s|inc|ltd|llc|gmbh|b\\.v|s\\.l|s\\.r\\.l)\\b`,
+  // Company forms of France, Belgium (nv, srl, sprl, bvba), Switzerland (sàrl, ag) and Québec (inc, ltée); not "sa", a French word.
+  `(?<![\\p{L}])(?:${BUILDERS}|amazon web services|aws|google|microsoft|sas|sarl|s\\.a\\.s|s\\.a\\.|inc|ltd|llc|gmbh|b\\.v|s\\.l|s\\.r\\.l|nv|n\\.v|srl|sprl|bvba|sàrl|ag|ltée)(?![\\p{L}])`,
   'iu',
 )
 /**

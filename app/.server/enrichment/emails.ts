@@ -14,7 +14,11 @@ export function decodeCfEmail(hex: string): string | null {
   return bytes.toString('utf8')
 }
 
-/** Addresses of a mailto: URL ("mailto:a%40b.fr,c@d.fr?subject=…"), URI-decoded, query stripped. */
+/**
+ * Addresses of a mailto: URL ("mailto:a%40b.fr,c@d.fr?subject=…"), URI-decoded, query stripped. Sites also write
+ * the address with a display name ("mailto:Plomberie Lejeune <info@…>", "mailto:%22Cabinet%22%20%3Cinfo%40…%3E") and
+ * with slashes ("mailto://info@…"): the address inside the angle brackets is the one, the slashes are not part of it.
+ */
 export function emailsFromMailto(href: string): string[] {
   const match = /^\s*mailto:([^?#]*)/i.exec(href)
   if (!match) return []
@@ -24,7 +28,10 @@ export function emailsFromMailto(href: string): string[] {
   } catch {
     // keep the raw form
   }
-  return target.split(/[,;]/).map((part) => part.trim()).filter(Boolean)
+  return target
+    .split(/[,;](?=(?:[^"]*"[^"]*")*[^"]*$)/)
+    .map((part) => (/<\s*([^<>\s]+@[^<>\s]+)\s*>/.exec(part)?.[1] ?? part).trim().replace(/^\/+/, ''))
+    .filter(Boolean)
 }
 
 // at / arobase (fr) / arroba (es) / chiocciola (it) / ät (de); dot / point / punkt / punto.
@@ -73,7 +80,7 @@ const PLACEHOLDER_LOCALS =
  * legal notices ("Hébergeur : OVH … support@ovh.com"), never as the business's.
  */
 const PLATFORM_DOMAINS =
-  /(?:^|\.)(?:ovh\.(?:com|net|fr)|ovhcloud\.com|o2switch\.fr|ionos\.(?:com|fr|de)|1and1\.fr|gandi\.net|hostinger\.(?:com|fr)|lws\.fr|infomaniak\.com|netlify\.com|vercel\.com|godaddy\.com|siteground\.com|planethoster\.(?:com|net)|alwaysdata\.com|scaleway\.com|prestashop\.com|shopify\.com|wix\.com|squarespace\.com|jimdo\.com|webflow\.com|wordpress\.(?:com|org)|elegantthemes\.com|wpastra\.com|brainstormforce\.com|themegrill\.com|themeisle\.com|oceanwp\.org|generatepress\.com|kadencewp\.com|elementor\.com|themeforest\.net|envato\.com|themefusion\.com|woocommerce\.com)$/
+  /(?:^|\.)(?:ovh\.(?:com|net|fr)|ovhcloud\.com|o2switch\.fr|ionos\.(?:com|fr|de)|1and1\.fr|gandi\.net|hostinger\.(?:com|fr)|lws\.fr|infomaniak\.com|combell\.(?:com|be|nl)|one\.com|hostpoint\.ch|netlify\.com|vercel\.com|godaddy\.com|siteground\.com|planethoster\.(?:com|net)|alwaysdata\.com|scaleway\.com|prestashop\.com|shopify\.com|wix\.com|squarespace\.com|jimdo\.com|webflow\.com|wordpress\.(?:com|org)|elegantthemes\.com|wpastra\.com|brainstormforce\.com|themegrill\.com|themeisle\.com|oceanwp\.org|generatepress\.com|kadencewp\.com|elementor\.com|themeforest\.net|envato\.com|themefusion\.com|woocommerce\.com)$/
 const SERVICE_DOMAINS = /(?:^|\.)(?:sentry\.io|sentry-next\.wixpress\.com|wixpress\.com|sentry\.wixpress\.com|ingest\.sentry\.io|sentry\.dev|bugsnag\.com|raygun\.io)$/
 const NO_REPLY = /^(?:no-?reply|do-?not-?reply|donotreply|ne-?pas-?repondre|mailer-daemon)(?:[._+-].*)?$/
 const LOCAL_SYNTAX = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/

@@ -9,6 +9,7 @@ import { addEmails, decodeCfEmail, emailsFromMailto, emailsFromText, isSiteAddre
 import { jsonLdStrings, type ParsedPage } from './html.ts'
 import { addPhones, phoneFromWhatsAppUrl, phonesFromText } from './phones.ts'
 import { scriptStrings } from './script-strings.ts'
+import { siteCountry } from './site-country.ts'
 import { companyIdsFromText } from './siret.ts'
 import { addSocialLinks, type SocialNetworkName } from './social.ts'
 import { type DetectedTechnology, detectSiteTechnologies } from './technologies.ts'
@@ -126,7 +127,10 @@ function siteTechnologies(pages: ExtractionPage[], robotsText: string): Detected
 }
 
 /** Pages: the homepage first, then the contact / legal / about pages the crawler chose. */
-export function extractFindings(pages: ExtractionPage[], { country, robotsText }: { country: string | null; robotsText: string }): ExtractedFindings {
+export function extractFindings(pages: ExtractionPage[], { country: leadCountry, robotsText }: { country: string | null; robotsText: string }): ExtractedFindings {
+  // National numbers are read in the site's own country (a Belgian site found by a French export: +32, never +33).
+  const ownTelLinks = pages.flatMap((page) => page.parsed.links.filter((l) => !l.credit && !l.fallback && /^\s*tel:/i.test(l.href)).map((l) => l.href))
+  const country = siteCountry(pages, leadCountry, ownTelLinks)
   const emails = new Set<string>()
   const emailPages: Record<string, string> = {}
   const fallbackEmails: Array<[emails: Set<string>, page: string]> = []

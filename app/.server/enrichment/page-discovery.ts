@@ -10,6 +10,8 @@ export type DiscoveredKind = 'contact' | 'legal' | 'about'
 export interface PageCandidate {
   url: string
   kind: DiscoveredKind
+  /** A quote-request page (a contact page of the weaker sort). */
+  quote?: boolean
 }
 
 // Words are matched on the link text and on the decoded address, with - _ / + and spaces read alike. Each list is
@@ -18,6 +20,7 @@ const WORDS: Record<DiscoveredKind, string[]> = {
   contact: [
     // fr
     'contact', 'contacts', 'contactez nous', 'contactez moi', 'nous contacter', 'me contacter', 'nous joindre', 'nous trouver', 'nous ecrire',
+    'coordonnees',
     // en
     'contact us', 'get in touch', 'reach us', 'find us',
     // de
@@ -31,7 +34,9 @@ const WORDS: Record<DiscoveredKind, string[]> = {
   ],
   legal: [
     // fr
-    'mentions legales', 'mention legale', 'informations legales', 'juridique', 'cgv', 'conditions generales de vente',
+    'mentions legales', 'mention legale', 'informations legales', 'infos legales', 'juridique', 'cgv', 'conditions generales de vente',
+    // Belgium and Québec: "Avis légal"; a "Crédits" page often holds the publisher's ids with the agency's credits
+    'avis legal', 'avis juridique', 'credits', 'credits et mentions legales',
     // en
     'legal', 'legal notice', 'legal notices', 'legal information', 'imprint', 'site notice', 'disclaimer',
     // de
@@ -48,6 +53,14 @@ const WORDS: Record<DiscoveredKind, string[]> = {
     'chi siamo', 'over ons',
   ],
 }
+
+/**
+ * Quote requests ("Demande de devis", "Soumission gratuite" in Québec): small firms print the address to write to there,
+ * so they are contact pages, but weaker ones: a real contact page goes first, and a site whose links name only a quote
+ * page still has its sitemap read for a contact page.
+ */
+const QUOTE = /(?:^| )(?:devis|devis gratuit|demande de devis|demander un devis|soumission|soumissions|soumission gratuite|demande de soumission|angebot|preventivo|presupuesto|offerte)(?: |$)/
+const QUOTE_SCORE = { text: 0.75, address: 0.5 }
 
 /**
  * Pages named with a contact word that are not the business's contact page: an optician's products ("contact
@@ -88,7 +101,7 @@ function addressWords(url: URL): string {
  * The kind of page a link leads to and how sure we are: 2 when its text names it, 1 when only its address does.
  * Short texts only: a paragraph that mentions "contact" is not a menu entry.
  */
-export function scoreLink(url: URL, text: string): { kind: DiscoveredKind; score: number } | null {
+export function scoreLink(url: URL, text: string): { kind: DiscoveredKind; score: number; quote?: boolean } | null {
   const words = normalizeWords(text)
   const fromText = words.length <= 40 ? words : ''
   const address = addressWords(url)
@@ -97,6 +110,8 @@ export function scoreLink(url: URL, text: string): { kind: DiscoveredKind; score
     if (fromText && PATTERNS[kind].test(fromText)) return { kind, score: 2 }
   }
   for (const kind of KINDS) if (PATTERNS[kind].test(lastSegments(address))) return { kind, score: 1 }
+  if (fromText && QUOTE.test(fromText)) return { kind: 'contact', score: QUOTE_SCORE.text, quote: true }
+  if (QUOTE.test(lastSegments(address))) return { kind: 'contact', score: QUOTE_SCORE.address, quote: true }
   return null
 }
 
@@ -127,5 +142,27 @@ export function rankCandidates(scored: Array<PageCandidate & { score: number }>)
 
 /** Kinds a site still lacks a page for among those worth a sitemap read (contact details, company ids). */
 export function missingKinds(candidates: PageCandidate[]): DiscoveredKind[] {
-  return (['contact', 'legal'] as const).filter((kind) => !candidates.some((c) => c.kind === kind))
+  return (['contact', 'legal'] as const).filter((kind) => !candidates.some((c) => c.kind === kind && !c.quote))
+}
+
+/**
+ * Where a small site keeps its contact and legal pages when nothing links them and no sitemap lists them, by the
+ * language of its homepage: one address per kind, tried only for a kind still missing (the page budget counts it).
+ */
+const COMMON_PATHS: Record<string, Partial<Record<DiscoveredKind, string>>> = {
+  fr: { contact: '/contact', legal: '/mentions-legales' },
+  de: { contact: '/kontakt', legal: '/impressum' },
+  it: { contact: '/contatti', legal: '/note-legali' },
+  es: { contact: '/contacto', legal: '/aviso-legal' },
+  nl: { contact: '/contact', legal: '/disclaimer' },
+  en: { contact: '/contact', legal: '/legal' },
+}
+
+/** Addresses to try for the missing kinds ("fr-BE" → French paths; unknown language: French, then none). */
+export function commonPathCandidates(homeUrl: URL, lang: string | null, missing: DiscoveredKind[]): PageCandidate[] {
+  const paths = COMMON_PATHS[(lang ?? 'fr').slice(0, 2).toLowerCase()] ?? COMMON_PATHS.fr
+  return missing.flatMap((kind) => {
+    const path = paths?.[kind]
+    return path ? [{ url: new URL(path, homeUrl).href, kind }] : []
+  })
 }

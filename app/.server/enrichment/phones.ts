@@ -137,12 +137,28 @@ function italianMobiles(text: string): string[] {
   return out
 }
 
-/** Phone candidates in text; `country` (ISO alpha-2) adds the national forms only that country writes (Italy). */
+/**
+ * North American numbers without brackets ("514 277-3841", "450.667.2211", "1 888 341-2290", "1-800-555-0199"): read
+ * only for Canadian and US sites, grouped 3-3-4 with separators (a bare run of ten digits is an id as often as a phone).
+ */
+const NANP_GROUPED = /(?<![\w+/.,-])(?:1[ .-])?[2-9]\d{2}([ .-])\d{3}[ .-]\d{4}(?![\w/.,-]?\d)/g
+const NANP_COUNTRIES = new Set(['CA', 'US'])
+
+/** Phone candidates in text; `country` (ISO alpha-2) adds the national forms only that country writes (Italy, Canada, US). */
 export function phonesFromText(text: string, country?: string | null): string[] {
   const out: string[] = []
   for (const match of text.matchAll(PHONE_IN_TEXT)) if (!labelledAsIdentifier(text, match.index)) out.push(match[0])
-  if (toCountryCode(country) === 'IT') out.push(...italianMobiles(text))
+  const code = toCountryCode(country)
+  if (code === 'IT') out.push(...italianMobiles(text))
+  if (code && NANP_COUNTRIES.has(code)) for (const match of text.matchAll(NANP_GROUPED)) if (!labelledAsIdentifier(text, match.index)) out.push(match[0])
   return out
+}
+
+/** The country of a number written in international form ("+32 65 31 22 10", "0041 22…", "tel:+1514…"), else undefined. */
+export function countryOfInternational(raw: string): CountryCode | undefined {
+  const input = raw.trim().replace(/^tel:/i, '').replace(/^00(?=[1-9])/, '+')
+  if (!input.startsWith('+')) return undefined
+  return parseValid(input.replace(/^(\+\d{1,3})\s*\(0\)\s*/, '$1 '))?.country
 }
 
 /** The number of a WhatsApp click-to-chat link (wa.me/33612345678, api.whatsapp.com/send?phone=…): a mobile, "+…". */

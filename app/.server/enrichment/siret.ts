@@ -38,9 +38,14 @@ export function cleanSiret(raw: string | null | undefined): string | null {
 
 // One separator between digit groups; a line break too ("Siret : 559 132 410<br>00056").
 const GROUPED_DIGITS = '((?:\\d(?:[ .\\-\\u00a0\\u202f]|\\n)?){8,13}\\d)'
-const SIRET_LABEL = new RegExp(`\\bSIRE[TN]\\b(?:\\s*(?:n[°o]\\.?|num[ée]ro|number|no\\.?))?\\s*(?:du\\s+si[èe]ge\\s*)?[:：]?\\s*${GROUPED_DIGITS}`, 'gi')
+// Which establishment the number is: "SIRET (siège) :", "N° SIRET du siège social :", "SIRET de l'établissement :".
+const ESTABLISHMENT = "(?:si[èe]ge(?:\\s+social)?|[ée]tablissement(?:\\s+principal)?|principal)"
+const QUALIFIER = `(?:\\s*\\(\\s*${ESTABLISHMENT}\\s*\\)|\\s+(?:du\\s+|de\\s+l['’]\\s*)?${ESTABLISHMENT})?`
+const SIRET_LABEL = new RegExp(`\\bSIRE[TN]\\b(?:\\s*(?:n[°o]\\.?|num[ée]ro|number|no\\.?))?${QUALIFIER}\\s*[:：]?\\s*${GROUPED_DIGITS}`, 'gi')
 // "RCS de⏎Lyon sous le numéro 123 456 789": the city may sit on the next line (<br>, table cell).
 const RCS_LABEL = /\bR\.?\s?C\.?\s?S\.?(?![\w.])[^\d]{0,40}?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/gi
+// The register written out: "immatriculée au Registre du Commerce et des Sociétés de Nantes sous le numéro 501 983 761".
+const RCS_WORDS = /\bregistre\s+du\s+commerce\s+et\s+des\s+soci[ée]t[ée]s\b[^\d]{0,60}?((?:\d[ .\u00a0\u202f]?){8}\d)(?!\d)/gi
 // "850 616 327 R.C.S. Reims", "687 890 947 RM 68" (Répertoire des Métiers): the number before its register.
 const NUMBER_THEN_REGISTER = /(?<![\d.])((?:\d[ .\u00a0\u202f]?){8}\d)\s*(?:R\.?\s?C\.?\s?S\.?|RM)(?![a-z])/gi
 // "Répertoire des Métiers … n° 687 890 947"
@@ -101,6 +106,6 @@ export function companyIdsFromText(text: string): CompanyIds {
       }
     }
   }
-  if (!siren && !siret) siren = firstSiren(text, [RCS_LABEL, NUMBER_THEN_REGISTER, RM_LABEL, VAT_FR])
+  if (!siren && !siret) siren = firstSiren(text, [RCS_LABEL, RCS_WORDS, NUMBER_THEN_REGISTER, RM_LABEL, VAT_FR])
   return { siret, siren: siret ? siret.slice(0, 9) : siren }
 }

@@ -59,6 +59,10 @@ export function classifySocialUrl(raw: string): SocialNetworkName | null {
   }
   if (hostIs(host, 'linkedin.com')) {
     if (['company', 'in', 'school', 'showcase'].includes(first) && segments.length >= 2) return 'linkedin'
+    // Older forms still linked by sites made years ago: public profiles "/pub/jean-dupont/4a/231/9b7", the
+    // "/company-beta/123456" and "/companies/…" pages, and "/profile/view?id=…".
+    if (['pub', 'company-beta', 'companies'].includes(first) && segments.length >= 2) return 'linkedin'
+    if (first === 'profile' && segments[1]?.toLowerCase() === 'view' && url.searchParams.get('id')) return 'linkedin'
     return null
   }
   if (hostIs(host, 'twitter.com') || hostIs(host, 'x.com')) {
