@@ -159,6 +159,10 @@ export const envSchema = z.object({
   RATE_LIMIT_PREVIEW: rateLimit('60/60'),
   /** Exports created per user. */
   RATE_LIMIT_EXPORT_CREATE: rateLimit('10/600'),
+  /** Export resumes per user (each locks the export and checks plan and credits): a burst of them stays one user's. */
+  RATE_LIMIT_EXPORT_RESUME: rateLimit('10/600'),
+  /** "Add enrichment" commands per user (each marks every lead of the export again). */
+  RATE_LIMIT_EXPORT_ENRICH: rateLimit('10/600'),
   /** Do-not-contact list changes per user (each may import a whole CSV). */
   RATE_LIMIT_DNC_WRITE: rateLimit('120/600'),
   /** /api/v1 requests per API key (every answer carries RateLimit-Limit, -Remaining and -Reset). */
