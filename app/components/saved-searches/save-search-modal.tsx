@@ -10,7 +10,7 @@ import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { EnrichmentToggles } from '../exports/enrichment-toggles.tsx'
 import { FilterFields } from '../exports/filter-fields.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
-import { Alert } from '../ui/alert.tsx'
+import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
 import { CloseIcon, Modal } from '../ui/modal.tsx'
@@ -21,6 +21,7 @@ const loadSchema = () => import('#app/domain/saved-search-commands.ts').then((mo
 export interface SaveSearchFormState {
   result?: SubmissionResult<string[]>
   error?: string
+  upgrade?: boolean
 }
 
 const DEFAULT_OPTIONS: EnrichmentOptions = { ...NO_ENRICHMENT, phone: true, website: true, email: true }
@@ -77,7 +78,7 @@ export function SaveSearchModal({
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
         <CommandFields criteria={criteria} filters={filters} />
-        {last?.error ? <Alert tone="error">{last.error}</Alert> : null}
+        {last?.error ? <ErrorAlert message={last.error} withPlansLink={last.upgrade === true} /> : null}
         <Field
           label={t('savedSearches.save.name')}
           errors={translate(fields.name.errors)}
