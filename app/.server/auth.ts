@@ -1,4 +1,8 @@
-import { createContext, redirect, type RouterContextProvider } from 'react-router'
+import { sql } from 'kysely'
+import { createContext, data, redirect, type RouterContextProvider } from 'react-router'
+import { isUuid } from '#app/domain/ids.ts'
+import { adminDb } from './db.ts'
+import { isDatabaseUnavailable } from './db-errors.ts'
 import { noteRequestUser } from './observability/request-context.ts'
 import { getSupabase } from './supabase.ts'
 
@@ -25,20 +29,43 @@ export function getOptionalUser(context: Readonly<RouterContextProvider>): Promi
 }
 
 async function resolveUser(context: Readonly<RouterContextProvider>): Promise<SessionUser | null> {
-  const supabase = getSupabase(context)
+  const claims = await verifiedClaims(context)
+  if (!claims || !(await sessionIsActive(claims))) return null
+  noteRequestUser(claims.sub)
+  return {
+    id: claims.sub,
+    email: String(claims.email ?? ''),
+    claims,
+    metadata: (claims.user_metadata as Record<string, unknown>) ?? {},
+  }
+}
+
+async function verifiedClaims(context: Readonly<RouterContextProvider>): Promise<SessionUser['claims'] | null> {
   try {
-    const { data, error } = await supabase.auth.getClaims()
+    const { data, error } = await getSupabase(context).auth.getClaims()
     if (error || !data?.claims?.sub) return null
-    const claims = data.claims as SessionUser['claims']
-    noteRequestUser(claims.sub)
-    return {
-      id: claims.sub,
-      email: String(claims.email ?? ''),
-      claims,
-      metadata: (claims.user_metadata as Record<string, unknown>) ?? {},
-    }
+    return data.claims as SessionUser['claims']
   } catch {
     return null
+  }
+}
+
+/**
+ * Whether the token's session still exists on the auth server (auth.sessions, the table GoTrue and the local auth
+ * server keep; sign-out deletes its row). A signed token stays valid until it expires (an hour): without this check,
+ * a cookie copied before sign-out would open pages until then. One primary-key read per signed-in request, so a
+ * revocation holds at once in every process. A token without a session id is not a sign-in's.
+ */
+async function sessionIsActive(claims: SessionUser['claims']): Promise<boolean> {
+  const sessionId = claims.session_id
+  if (typeof sessionId !== 'string' || !isUuid(sessionId) || !isUuid(claims.sub)) return false
+  try {
+    const row = await sql<{ one: number }>`select 1 as one from auth.sessions where id = ${sessionId}::uuid and user_id = ${claims.sub}::uuid`.execute(adminDb())
+    return row.rows.length > 0
+  } catch (error) {
+    // The page cannot be served as anyone: "try again in a moment" (503), not the sign-in page.
+    if (isDatabaseUnavailable(error)) throw data({ error: 'database_unavailable' }, { status: 503, headers: { 'Retry-After': '5' } })
+    throw error
   }
 }
 

@@ -1,51 +1,79 @@
-import { resolvePlan, type CreditsSummary } from '#app/domain/plans.ts'
+import type { Transaction } from 'kysely'
+import { data } from 'react-router'
+import { resolvePlan, type CreditsSummary, type PlanId } from '#app/domain/plans.ts'
 import type { SessionUser } from './auth.ts'
-import { withUser } from './db.ts'
+import { withUser, type Database } from './db.ts'
 
+/** What the header shows when the figures cannot be read (SPEC §8: 0/0 and Free Trial). Never a plan to decide with. */
 const UNAVAILABLE_CREDITS: CreditsSummary = { remaining: 0, total: 0, plan: 'free_trial', nextReloadDate: null, ok: false }
+
+type Read = { ok: true; summary: CreditsSummary } | { ok: false }
 
 // One read per request: the layout (header) and the page (plan rules) share it. SessionUser
 // objects live for one request, so the cache goes with them.
-const perRequest = new WeakMap<SessionUser, Promise<CreditsSummary>>()
+const perRequest = new WeakMap<SessionUser, Promise<Read>>()
 
-/** What the credits dropdown, the plan rules and the export checks all read: one query path. */
-export function getCreditsSummary(user: SessionUser): Promise<CreditsSummary> {
+function cachedRead(user: SessionUser): Promise<Read> {
   let pending = perRequest.get(user)
   if (!pending) {
-    pending = readCreditsSummary(user)
+    pending = withUser(user.claims, (trx) => readCreditsSummary(trx, user.id)).then(
+      (summary): Read => ({ ok: true, summary }),
+      (error: unknown): Read => {
+        console.error('Failed to load credits', error)
+        return { ok: false }
+      },
+    )
     perRequest.set(user, pending)
   }
   return pending
 }
 
-async function readCreditsSummary(user: SessionUser): Promise<CreditsSummary> {
-  try {
-    return await withUser(user.claims, async (trx) => {
-      const credits = await trx
-        .selectFrom('user_credits')
-        .select(['remaining_credits', 'total_credits'])
-        .where('user_id', '=', user.id)
-        .executeTakeFirst()
-      const subscription = await trx
-        .selectFrom('user_subscriptions')
-        .select(['plan_id', 'status', 'current_period_end', 'next_credit_date'])
-        .where('user_id', '=', user.id)
-        .where('status', 'in', ['active', 'canceling'])
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst()
-      const plan = resolvePlan(subscription ?? null)
-      return {
-        remaining: credits?.remaining_credits ?? 0,
-        total: credits?.total_credits ?? 0,
-        plan,
-        nextReloadDate: plan !== 'free_trial' && subscription?.next_credit_date ? toIso(subscription.next_credit_date) : null,
-        ok: Boolean(credits),
-      }
-    })
-  } catch (error) {
-    console.error('Failed to load credits', error)
-    return UNAVAILABLE_CREDITS
+/** What the credits dropdown shows: on a failed read, 0/0 and Free Trial with a warning (SPEC §8). */
+export async function getCreditsSummary(user: SessionUser): Promise<CreditsSummary> {
+  const read = await cachedRead(user)
+  return read.ok ? read.summary : UNAVAILABLE_CREDITS
+}
+
+/**
+ * The figures a decision rests on (the plan's location rules, a preview's estimate): a failed read is a 503 "try again",
+ * never the free trial's rules applied to a paying user (issue 28).
+ */
+export async function requireCreditsSummary(user: SessionUser): Promise<CreditsSummary> {
+  const read = await cachedRead(user)
+  if (!read.ok) throw data({ error: 'database_unavailable' }, { status: 503, headers: { 'Retry-After': '5' } })
+  return read.summary
+}
+
+function currentSubscription(trx: Transaction<Database>, userId: string) {
+  return trx
+    .selectFrom('user_subscriptions')
+    .select(['plan_id', 'status', 'current_period_end', 'next_credit_date'])
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['active', 'canceling'])
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/** The user's plan, read in `trx` (a transaction acting as the user): the plan rules of a command. Throws when unreadable. */
+export async function readPlan(trx: Transaction<Database>, userId: string): Promise<PlanId> {
+  return resolvePlan((await currentSubscription(trx, userId)) ?? null)
+}
+
+/**
+ * The figures, read in `trx`: a command reads what it needs on its own transaction (one pooled connection per
+ * command, never a second one while it holds a lock). Throws when they cannot be read.
+ */
+async function readCreditsSummary(trx: Transaction<Database>, userId: string): Promise<CreditsSummary> {
+  const credits = await trx.selectFrom('user_credits').select(['remaining_credits', 'total_credits']).where('user_id', '=', userId).executeTakeFirst()
+  const subscription = await currentSubscription(trx, userId)
+  const plan = resolvePlan(subscription ?? null)
+  return {
+    remaining: credits?.remaining_credits ?? 0,
+    total: credits?.total_credits ?? 0,
+    plan,
+    nextReloadDate: plan !== 'free_trial' && subscription?.next_credit_date ? toIso(subscription.next_credit_date) : null,
+    ok: Boolean(credits),
   }
 }
 

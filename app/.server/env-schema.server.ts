@@ -66,8 +66,22 @@ function isProxyAddress(entry: string): boolean {
  * X-Forwarded-For entry, the one our own proxy added) or the proxies' addresses/CIDRs (`10.0.0.1,192.168.0.0/16`,
  * `loopback`). `true` would trust the leftmost entry, which the client writes: refused.
  */
+/**
+ * The most proxy hops TRUST_PROXY may count. Express then trusts that many X-Forwarded-For entries from the right: a
+ * count larger than the proxies really in front of the app trusts entries the client wrote itself, so any client
+ * could choose the address its per-IP limits count (`999` is `true` in effect). Real chains have one to three hops.
+ */
+const MAX_PROXY_HOPS = 5
+
 const trustProxy = () =>
   z.string().transform((value, ctx): number | string[] => {
+    if (/^\d+$/.test(value) && Number(value) > MAX_PROXY_HOPS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a hop count from 1 to ${MAX_PROXY_HOPS}, got ${value}: a count above the proxies really in front of the app trusts X-Forwarded-For entries the client wrote, so any client could choose its IP (count your proxies, or list their addresses/CIDRs)`,
+      })
+      return z.NEVER
+    }
     if (/^\d+$/.test(value) && Number(value) > 0) return Number(value)
     const entries = value.split(',').map((entry) => entry.trim().toLowerCase())
     if (entries.every((entry) => entry !== '' && isProxyAddress(entry))) return entries
@@ -145,6 +159,10 @@ export const envSchema = z.object({
   RATE_LIMIT_PREVIEW: rateLimit('60/60'),
   /** Exports created per user. */
   RATE_LIMIT_EXPORT_CREATE: rateLimit('10/600'),
+  /** Export resumes per user (each locks the export and checks plan and credits): a burst of them stays one user's. */
+  RATE_LIMIT_EXPORT_RESUME: rateLimit('10/600'),
+  /** "Add enrichment" commands per user (each marks every lead of the export again). */
+  RATE_LIMIT_EXPORT_ENRICH: rateLimit('10/600'),
   /** Do-not-contact list changes per user (each may import a whole CSV). */
   RATE_LIMIT_DNC_WRITE: rateLimit('120/600'),
   /** /api/v1 requests per API key (every answer carries RateLimit-Limit, -Remaining and -Reset). */

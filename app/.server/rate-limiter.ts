@@ -25,6 +25,8 @@ const RATE_LIMITS = {
   tokenIp: 'RATE_LIMIT_TOKEN_IP',
   preview: 'RATE_LIMIT_PREVIEW',
   exportCreate: 'RATE_LIMIT_EXPORT_CREATE',
+  exportResume: 'RATE_LIMIT_EXPORT_RESUME',
+  exportEnrich: 'RATE_LIMIT_EXPORT_ENRICH',
   dncWrite: 'RATE_LIMIT_DNC_WRITE',
   apiKey: 'RATE_LIMIT_API',
   apiKeyCreate: 'RATE_LIMIT_API_KEY_CREATE',

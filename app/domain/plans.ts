@@ -14,6 +14,17 @@ export const PLAN_CATALOG: Record<PaidPlanId, { monthlyCredits: number; monthlyP
   premium: { monthlyCredits: 15000, monthlyPrice: 149, annualMonthlyPrice: 99 },
 }
 
+/**
+ * Saved searches a user may keep, by plan (issue 28: 300 were created in 3 s, and each scheduled one spends the
+ * shared source budgets). Generous for each plan's use; the spec sets no figure.
+ */
+export const SAVED_SEARCH_LIMITS: Record<PlanId, number> = { free_trial: 3, basic: 10, professional: 25, premium: 100 }
+
+/** Whether a user on `plan` who keeps `count` saved searches may save one more. */
+export function canSaveAnotherSearch(plan: PlanId, count: number): boolean {
+  return count < SAVED_SEARCH_LIMITS[plan]
+}
+
 export interface SubscriptionRecord {
   plan_id: string | null
   status: string | null

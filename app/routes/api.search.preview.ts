@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/api.search.preview'
 import { readJsonObject, requireApiUser } from '#app/.server/api.ts'
-import { getCreditsSummary } from '#app/.server/credits.ts'
+import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { runPreview } from '#app/.server/search/preview.ts'
 import { enforceLimit } from '#app/.server/rate-limit.ts'
@@ -19,7 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const lang = body.data.lang ?? (getLocale(context) as 'fr' | 'en')
   await enforceLimit(context, 'preview', user.id)
-  const { plan } = await getCreditsSummary(user)
+  const { plan } = await requireCreditsSummary(user)
   const outcome = await runPreview(body.data.criteria, { lang, plan, signal: request.signal })
   if (!outcome.ok) return data({ error: outcome.error, message: t(outcome.messageKey), ...(outcome.field ? { field: outcome.field } : {}) }, { status: outcome.status })
   return data(outcome.results)

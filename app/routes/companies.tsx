@@ -6,7 +6,7 @@ import { data, Link, redirect, useActionData, useLocation, useNavigation } from 
 import type { Route } from './+types/companies'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
-import { getCreditsSummary } from '#app/.server/credits.ts'
+import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { franceData, findDepartment, findRegion } from '#app/.server/geo/france.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
@@ -60,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       search = { status: 'error', message: t('companies.errors.invalidFilters') }
       status = 400
     } else {
-      const { plan } = await getCreditsSummary(user)
+      const { plan } = await requireCreditsSummary(user)
       const outcome = await searchCompanies(read.query, { plan, lang, signal: request.signal })
       nafCodes = outcome.nafCodes
       if (outcome.ok) {
@@ -84,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     url.searchParams.get('export') === '1' && search?.status === 'ok' && search.result.total > 0
       ? {
           idempotencyKey: randomUUID(),
-          credits: (await getCreditsSummary(user)).remaining,
+          credits: (await requireCreditsSummary(user)).remaining,
           filters: JSON.stringify(search.result.filters),
           defaultName: exportName(nafCodes, query.city || query.department || query.region, lang),
           cost: {

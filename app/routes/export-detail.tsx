@@ -4,10 +4,12 @@ import { data, redirect, useActionData, useLocation, useSearchParams } from 'rea
 import type { Route } from './+types/export-detail'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
+import type { LimitName } from '#app/.server/rate-limiter.ts'
 import { getExportDetail } from '#app/.server/exports/views.ts'
 import { readDownloadPreset } from '#app/.server/exports/download-preference.ts'
 import { addEnrichment, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
+import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
@@ -52,8 +54,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!exportId.success) return data({ intent, error: t('exports.errors.notFound') }, { status: 404 })
   const submission = parseWithZod(formData, { schema: ExportDetailCommandSchema })
   if (submission.status !== 'success') return data({ intent, error: t('errorPage.badRequest') }, { status: 400 })
+  // Resume and add enrichment have their own per-user limits, shared with the JSON routes and the API.
+  const limit = COMMAND_LIMITS[submission.value.intent]
+  const overLimit = limit ? refused(await consumeLimit(limit, user.id)) : undefined
+  if (overLimit) {
+    const { status, message, headers } = refusalAnswer(context, overLimit)
+    return data({ intent, error: message }, { status, headers })
+  }
   return runCommand(submission.value, { user, exportId: exportId.data, t })
 }
+
+const COMMAND_LIMITS: Partial<Record<ExportDetailCommand['intent'], LimitName>> = { resume: 'exportResume', 'add-enrichment': 'exportEnrich' }
 
 /** One command of the detail page: a redirect with a notice on success, the localized failure otherwise. */
 async function runCommand(command: ExportDetailCommand, { user, exportId, t }: { user: SessionUser; exportId: string; t: (key: string) => string }) {

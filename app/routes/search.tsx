@@ -9,7 +9,7 @@ import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts
 import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
-import { getCreditsSummary } from '#app/.server/credits.ts'
+import { getCreditsSummary, requireCreditsSummary } from '#app/.server/credits.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { labelOf, findCategory, getCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
 import { LocationQueryError, searchLevelsWithData, searchLocations } from '#app/.server/search/locations.ts'
@@ -96,7 +96,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search = { status: 'error', message: t(`search.filters.invalid.${filtersRead.field}`) }
     status = 400
   } else if (url.searchParams.get('run') === '1') {
-    const outcome = await runPreview(criteria, { lang, plan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS })
+    // The plan decides what the search may return: an unreadable plan is a 503, never the free trial's rules.
+    const outcome = await runPreview(criteria, { lang, plan: (await requireCreditsSummary(user)).plan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS })
     if (outcome.ok) {
       search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
       france = outcome.france

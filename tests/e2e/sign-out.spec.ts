@@ -80,4 +80,36 @@ test.describe('session', () => {
     await page.goto('/logout')
     await expect(page).toHaveURL((url) => url.pathname === '/login')
   })
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`a session cookie copied before sign-out opens no page afterwards (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({ browser, page, request, baseURL }, testInfo) => {
+      const user = await createUser(request, baseURL, { email: uniqueEmail(`signout-copy-${javaScriptEnabled ? 'js' : 'nojs'}`, testInfo) })
+      await signIn(page, user)
+      await expect(page).toHaveURL((url) => url.pathname === '/')
+      // The cookies as they are while signed in: the access token in them is signed and good for an hour.
+      const copied = await page.context().cookies()
+      expect(copied.length).toBeGreaterThan(0)
+      const thief = await browser.newContext({ javaScriptEnabled, baseURL })
+      try {
+        await thief.addCookies(copied)
+        const stolen = await thief.newPage()
+        await stolen.goto('/settings')
+        await expect(stolen).toHaveURL((url) => url.pathname === '/settings')
+
+        await page.goto('/settings')
+        await page.locator('aside').getByRole('button', { name: 'Sign out' }).click()
+        await page.waitForURL((url) => url.pathname === '/login')
+
+        // The session is revoked on the server: the copy (whose token has not expired) no longer opens a page.
+        await thief.clearCookies()
+        await thief.addCookies(copied)
+        await stolen.goto('/settings')
+        await expect(stolen).toHaveURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === '/settings')
+        const direct = await thief.request.get('/exports', { maxRedirects: 0 })
+        expect(direct.status()).toBe(302)
+      } finally {
+        await thief.close()
+      }
+    })
+  }
 })

@@ -42,6 +42,13 @@ it('npm start refuses TRUST_PROXY=true (any client could choose its IP), naming 
   expect(output).not.toContain('Embedded Postgres ready')
 })
 
+it('npm start refuses a hop count above the real proxies (TRUST_PROXY=999: any client could choose its IP), saying why', async () => {
+  const { code, output } = await start({ TRUST_PROXY: '999' })
+  expect(code).not.toBe(0)
+  expect(output).toContain('[leadatlas] failed to start: Invalid environment variable TRUST_PROXY: expected a hop count from 1 to 5, got 999')
+  expect(output).toContain('so any client could choose its IP')
+  expect(output).not.toContain('Embedded Postgres ready')
+})
 
 it('LEADS_SOURCE=auto with Overpass and the registry unreachable: starts on demo data, logs why and shows the banner', async () => {
   const closed = await closedPortUrl()

@@ -20,6 +20,8 @@ import type { Business, LeadSource } from '#app/.server/sources/types.ts'
 import { NO_FILTERS } from '#app/domain/search-filters.ts'
 import type { UpdateSavedSearch } from '#app/domain/saved-search-commands.ts'
 import { createApiUser } from '#tests/support/api-client.ts'
+import { resetLimit } from '#app/.server/rate-limit.ts'
+import { saveSearchCommand } from '#app/.server/saved-searches/save-command.ts'
 
 let admin: pg.Pool
 let enrichers: Enrichers
@@ -88,7 +90,9 @@ function fixedSource(businesses: Business[]): LeadSource {
 }
 
 async function save(user: SessionUser, overrides: Partial<Parameters<typeof createSavedSearch>[1]> = {}) {
-  return createSavedSearch(fresh(user), { name: 'Bakeries – Brest', criteria: BREST, filters: NO_FILTERS, enrichments: ['phone'], preset: 'contacts', maxLeads: null, lang: 'fr', ...overrides })
+  const saved = await createSavedSearch(fresh(user), { name: 'Bakeries – Brest', criteria: BREST, filters: NO_FILTERS, enrichments: ['phone'], preset: 'contacts', maxLeads: null, lang: 'fr', ...overrides })
+  if (!saved.ok) throw new Error(`save: refused (${saved.code})`)
+  return saved.id
 }
 
 async function run(user: SessionUser, id: string) {
@@ -325,6 +329,32 @@ describe('schedules', () => {
     expect((await getSavedSearch(user, id))?.nextRunAt).toBe('2026-12-14T07:00:00.000Z')
   })
 
+  test('scheduled runs count against the export-creation limit: past it a run is put off (not dropped), then runs', async () => {
+    const user = await createUser({ plan: 'professional' })
+    const ids: string[] = []
+    for (let i = 0; i < 12; i++) ids.push(await weekly(user))
+    const summary = await runDueSavedSearches(MONDAY)
+    const runs = await Promise.all(ids.map(runsOf))
+    // RATE_LIMIT_EXPORT_CREATE=10/600, the same count as the search page's "Export" and "Run now".
+    expect(runs.filter((n) => n === 1)).toHaveLength(10)
+    expect(summary.postponed).toBeGreaterThanOrEqual(2)
+    const putOff = ids.filter((_, i) => runs[i] === 0)
+    expect(putOff).toHaveLength(2)
+    for (const id of putOff) {
+      const saved = await getSavedSearch(user, id)
+      // Put off to when the limit allows it (within its 10-minute window), not to next week; nothing recorded or told.
+      const next = new Date(saved!.nextRunAt!).getTime()
+      expect(next).toBeGreaterThan(MONDAY.getTime())
+      expect(next).toBeLessThanOrEqual(MONDAY.getTime() + 601_000)
+      expect(saved?.lastRun).toBeNull()
+    }
+    expect(await notifications(user.id)).toEqual([])
+    // Once the limit allows (its window over), the runs put off happen.
+    await resetLimit('exportCreate', user.id)
+    await runDueSavedSearches(new Date(MONDAY.getTime() + 700_000))
+    expect(await Promise.all(putOff.map(runsOf))).toEqual([1, 1])
+  })
+
   test('a scheduled run refused by the plan is told, and the schedule moves on', async () => {
     const user = await createUser({ plan: 'professional' })
     const id = await save(user, { criteria: { ...BREST, department: '', city: '' } })
@@ -335,6 +365,43 @@ describe('schedules', () => {
     expect(await runsOf(id)).toBe(0)
     expect(await notifications(user.id)).toEqual([{ kind: 'saved_search.refused', data: expect.objectContaining({ savedSearchId: id, reason: 'plan_restricted' }) }])
     expect((await getSavedSearch(user, id))?.nextRunAt).toBe('2026-12-31T08:00:00.000Z')
+  })
+})
+
+describe('the plan cap', () => {
+  test('a free trial keeps 3 saved searches: the 4th is refused with the cap, a paid plan keeps more', async () => {
+    const user = await createUser()
+    for (let i = 0; i < 3; i++) await save(user)
+    expect(await createSavedSearch(fresh(user), { name: 'One more', criteria: BREST, filters: NO_FILTERS, enrichments: ['phone'], preset: 'contacts', maxLeads: null, lang: 'fr' })).toEqual({
+      ok: false,
+      code: 'saved_search_limit',
+      limit: 3,
+      plan: 'free_trial',
+    })
+    const paid = await createUser({ plan: 'professional' })
+    for (let i = 0; i < 4; i++) await save(paid)
+    const { rows } = await admin.query<{ n: number }>('select count(*)::int as n from public.saved_searches where user_id = $1', [paid.id])
+    expect(rows[0]!.n).toBe(4)
+  })
+
+  test('parallel saves cannot pass the cap together', async () => {
+    const user = await createUser()
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => createSavedSearch(fresh(user), { name: 'Burst', criteria: BREST, filters: NO_FILTERS, enrichments: ['phone'], preset: 'contacts', maxLeads: null, lang: 'fr' })),
+    )
+    expect(results.filter((result) => result.ok)).toHaveLength(3)
+    const { rows } = await admin.query<{ n: number }>('select count(*)::int as n from public.saved_searches where user_id = $1', [user.id])
+    expect(rows[0]!.n).toBe(3)
+  })
+
+  test('the save dialog refuses past the cap with a localized 403 that links to the plans', async () => {
+    const user = await createUser()
+    for (let i = 0; i < 3; i++) await save(user)
+    const form = new FormData()
+    for (const [name, value] of Object.entries({ intent: 'save-search', name: 'Fourth', options: 'phone', preset: 'contacts', timeZone: 'Europe/Paris', ...BREST })) form.append(name, value)
+    const t = (key: string, values?: Record<string, unknown>) => `${key}:${JSON.stringify(values ?? {})}`
+    const refused = await saveSearchCommand({ user: fresh(user), formData: form, lang: 'en', t })
+    expect(refused).toMatchObject({ ok: false, status: 403, state: { upgrade: true, error: 'savedSearches.errors.limitReached:{"count":3,"plan":"plans.free_trial:{}"}' } })
   })
 })
 

@@ -20,6 +20,7 @@ describe('configuration (app/.server/env.server.ts)', () => {
     expect(parseEnv({}).TRUST_PROXY).toBeUndefined()
     expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
     expect(parseEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2)
+    expect(parseEnv({ TRUST_PROXY: '5' }).TRUST_PROXY).toBe(5)
     expect(parseEnv({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,fd00::/8' }).TRUST_PROXY).toEqual(['10.0.0.1', '192.168.0.0/16', 'fd00::/8'])
     expect(parseEnv({ TRUST_PROXY: 'loopback,uniquelocal' }).TRUST_PROXY).toEqual(['loopback', 'uniquelocal'])
     expect(parseEnv({})).toMatchObject({ RATE_LIMIT_SIGNIN_ACCOUNT: '5/900/900', RATE_LIMIT_EXPORT_CREATE: '10/600' })
@@ -38,6 +39,11 @@ describe('configuration (app/.server/env.server.ts)', () => {
     ...['true', 'false', 'yes', '0', '-1', '1.5', '10.0.0.1,', '10.0.0.0/33', '300.1.1.1', 'everyone'].map(
       (value): [Record<string, string>, string] => [{ TRUST_PROXY: value }, 'Invalid environment variable TRUST_PROXY: expected a hop count (1, 2…) or proxy addresses/CIDRs'],
     ),
+    // A count above the real proxies trusts entries the client wrote: 999 is `true` in effect.
+    ...['6', '999', '0999'].map((value): [Record<string, string>, string] => [
+      { TRUST_PROXY: value },
+      `Invalid environment variable TRUST_PROXY: expected a hop count from 1 to 5, got ${value}: a count above the proxies really in front of the app trusts X-Forwarded-For entries the client wrote, so any client could choose its IP`,
+    ]),
     [{ RATE_LIMIT_PREVIEW: '60 per minute' }, 'Invalid environment variable RATE_LIMIT_PREVIEW: expected "points/seconds[/blockSeconds]"'],
   ])('rejects %o with a message naming the variable', (source, message) => {
     expect(() => parseEnv(source)).toThrow(message)

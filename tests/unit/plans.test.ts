@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { creditsPercent, FREE_TRIAL_CREDITS, isSubscriptionCurrent, PLAN_CATALOG, planIdFromLabel, resolvePlan } from '#app/domain/plans.ts'
+import { canSaveAnotherSearch, creditsPercent, FREE_TRIAL_CREDITS, isSubscriptionCurrent, PLAN_CATALOG, planIdFromLabel, resolvePlan, SAVED_SEARCH_LIMITS } from '#app/domain/plans.ts'
 
 const now = new Date('2026-11-22T12:00:00Z')
 const future = '2026-12-22T12:00:00Z'
@@ -49,5 +49,17 @@ describe('creditsPercent', () => {
     expect(creditsPercent(0, 0)).toBe(0)
     expect(creditsPercent(200, 100)).toBe(100)
     expect(creditsPercent(-5, 100)).toBe(0)
+  })
+})
+
+describe('saved-search cap per plan', () => {
+  it('grows with the plan, and refuses at the cap', () => {
+    expect(SAVED_SEARCH_LIMITS).toEqual({ free_trial: 3, basic: 10, professional: 25, premium: 100 })
+    expect(canSaveAnotherSearch('free_trial', 2)).toBe(true)
+    expect(canSaveAnotherSearch('free_trial', 3)).toBe(false)
+    expect(canSaveAnotherSearch('basic', 9)).toBe(true)
+    expect(canSaveAnotherSearch('basic', 10)).toBe(false)
+    expect(canSaveAnotherSearch('premium', 99)).toBe(true)
+    expect(canSaveAnotherSearch('premium', 300)).toBe(false)
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Export mutations called by the routes (create, resume, add enrichment, delete). Every one runs AS THE USER
  * (withUser: role authenticated + verified claims), so row-level security decides what exists: another user's
- * export is simply `not_found`, never "forbidden" (its existence is not leaked).
+ * export is simply `not_found`, never "forbidden" (its existence is not leaked). Each reads everything it needs
+ * (plan, credits) on its own transaction, within the user's share of the pool (withUserCommand, user-commands.ts).
  *
  * The job that runs the export is queued in the SAME transaction as the row change (pg-boss `send` with a `db`
  * adapter over this transaction), so an export is never saved without its job, nor a job sent for a change that
@@ -12,9 +13,10 @@ import { createHash, randomUUID } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
 import { fromKysely } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
-import { withUser, type Database, type EnrichmentOptionsJson, type JsonObject } from '#app/.server/db.ts'
+import type { Database, EnrichmentOptionsJson, JsonObject } from '#app/.server/db.ts'
+import { withUserCommand } from '#app/.server/user-commands.ts'
 import { hasFilters, type SearchFilters } from '#app/domain/search-filters.ts'
-import { getCreditsSummary } from '#app/.server/credits.ts'
+import { readPlan } from '#app/.server/credits.ts'
 import { checkPlan, resolveCriteria, type ResolvedCriteria } from '#app/.server/search/resolve-criteria.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
@@ -24,6 +26,7 @@ import { refreshProgress } from './progress.ts'
 import { cancelExportJobs, enqueueExport, getExportQueueBoss, liveExportJobs } from './queue.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import type { RegistryFilters } from '#app/domain/registry-search.ts'
+import type { PlanId } from '#app/domain/plans.ts'
 import { registryExportCriteria } from './registry-criteria.ts'
 import { env } from '#app/.server/env.server.ts'
 
@@ -86,19 +89,23 @@ function registrySearch(filters: RegistryFilters): { ok: true; criteria: Resolve
   return criteria ? { ok: true, criteria } : { ...fail('invalid_location'), messageKey: 'companies.errors.unknownPlace' }
 }
 
-/** The plan's location rules (SPEC §5) on the resolved search, whatever the client sent, as the preview checks them. */
-async function planRefusal(user: SessionUser, criteria: ResolvedCriteria): Promise<ExportFailure | null> {
-  const { plan } = await getCreditsSummary(user)
+/**
+ * The plan's location rules (SPEC §5) on the resolved search, whatever the client sent, as the preview checks them.
+ * The plan is read in the command's own transaction: a command holds one pooled connection, never a second one while
+ * it holds a row lock (20 parallel resumes used to take the whole pool that way, issue 28). A failed read throws (503),
+ * never the free trial's rules.
+ */
+function planRefusal(plan: PlanId, criteria: ResolvedCriteria): ExportFailure | null {
   const check = checkPlan(criteria, plan)
   if (check.ok || check.reason !== 'plan') return null
   return { ...fail('plan_restricted'), messageKey: check.messageKey }
 }
 
 /** A stored search, resolved again like any request, then held to the user's plan of today. */
-async function storedSearch(user: SessionUser, exp: OwnedExport): Promise<{ ok: true; criteria: ResolvedCriteria } | ExportFailure> {
+function storedSearch(plan: PlanId, exp: OwnedExport): { ok: true; criteria: ResolvedCriteria } | ExportFailure {
   const search = resolveSent(storedSearchCriteria(exp))
   if (!search.ok) return search
-  return (await planRefusal(user, search.criteria)) ?? search
+  return planRefusal(plan, search.criteria) ?? search
 }
 
 /** Leaves the user role for the rest of this transaction (queue tables are not the user's). Call last. */
@@ -150,15 +157,15 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   if (args.maxLeads !== undefined && args.maxLeads !== null && !(Number.isInteger(args.maxLeads) && args.maxLeads >= 1 && args.maxLeads <= env.EXPORT_MAX_LEADS)) {
     return fail('max_leads_invalid')
   }
-  const refusal = await planRefusal(user, criteria)
-  if (refusal) return refusal
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
   const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}) }
   const fingerprint = fingerprintOf({ name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) })
 
-  const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUser(user.claims, fn))
+  const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUserCommand(user, fn))
   return asUser(async (trx) => {
+    const refusal = planRefusal(await readPlan(trx, user.id), criteria)
+    if (refusal) return refusal
     const findExisting = () =>
       trx
         .selectFrom('exports')
@@ -239,11 +246,13 @@ async function lockOwnExport(trx: Transaction<Database>, exportId: string): Prom
 export async function resumeExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
-  return withUser(user.claims, async (trx) => {
+  return withUserCommand(user, async (trx) => {
+    // Read before the lock: a concurrent command on the same export waits for as short a time as can be.
+    const plan = await readPlan(trx, user.id)
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (!canResume(exp)) return fail('not_resumable')
-    const search = await storedSearch(user, exp)
+    const search = storedSearch(plan, exp)
     if (!search.ok) return search
     if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
     await trx
@@ -268,11 +277,12 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
   if (!Array.isArray(args.options) || args.options.length === 0) return fail('add_enrichment_none')
-  return withUser(user.claims, async (trx) => {
+  return withUserCommand(user, async (trx) => {
+    const plan = await readPlan(trx, user.id)
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (exp.status !== 'completed') return fail('not_completed')
-    const search = await storedSearch(user, exp)
+    const search = storedSearch(plan, exp)
     if (!search.ok) return search
     const already = normalizeEnrichmentOptions(exp.enrichment_options)
     const validation = validateAddEnrichment(args.options, already, { france: search.criteria.france })
@@ -315,7 +325,7 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
 export async function queueExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult & { queued?: boolean }> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
-  return withUser(user.claims, async (trx) => {
+  return withUserCommand(user, async (trx) => {
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (exp.status !== 'processing' && exp.status !== 'pending') return { ok: true as const, exportId: exp.id, queued: false }
@@ -338,7 +348,7 @@ export async function queueExport(args: { user: SessionUser | null | undefined; 
 export async function deleteExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
-  return withUser(user.claims, async (trx) => {
+  return withUserCommand(user, async (trx) => {
     // Lock order exports -> export_leads -> leads, the same as the worker's writes: no deadlock with a running export.
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')

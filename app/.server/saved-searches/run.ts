@@ -4,7 +4,8 @@
 // search and told to its owner (saved_search.refused), never dropped silently.
 import { sql, type Transaction } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
-import { withUser, type Database } from '#app/.server/db.ts'
+import type { Database } from '#app/.server/db.ts'
+import { withUserCommand } from '#app/.server/user-commands.ts'
 import { env } from '#app/.server/env.server.ts'
 import { createExport } from '#app/.server/exports/service.ts'
 import { notify } from '#app/.server/notifications/store.ts'
@@ -85,7 +86,7 @@ export async function runLockedSavedSearch(trx: Transaction<Database>, user: Ses
 /** "Run now" (the list's button and POST /api/v1/saved-searches/{id}/runs): waits for a run in progress on the same row. */
 export async function runSavedSearch({ user, id, idempotencyKey, now = new Date() }: { user: SessionUser; id: string; idempotencyKey: string; now?: Date }): Promise<RunResult> {
   if (!isUuid(id)) return { ok: false, code: 'not_found' }
-  return withUser(user.claims, async (trx) => {
+  return withUserCommand(user, async (trx) => {
     const locked = await trx.selectFrom('saved_searches').select('id').where('id', '=', id).forUpdate().executeTakeFirst()
     if (!locked) return { ok: false as const, code: 'not_found' as const }
     return runLockedSavedSearch(trx, user, id, { idempotencyKey, now })

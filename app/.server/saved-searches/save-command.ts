@@ -15,6 +15,8 @@ import { createSavedSearch } from './store.ts'
 export interface SaveFormState {
   result?: SubmissionResult<string[]>
   error?: string
+  /** The refusal is one a plan change solves (the plan's cap of saved searches): the message links to the plans. */
+  upgrade?: boolean
 }
 
 type Translate = (key: string, options?: Record<string, unknown>) => string
@@ -31,7 +33,7 @@ export async function saveSearchCommand({ user, formData, lang, t }: { user: Ses
   // The toggle rules, as an export applies them (technologies needs website, registry data only in France).
   const enrichments = selectedTypes(optionsFromValues(submission.value.options, { france }))
   if (enrichments.length === 0) return { ok: false, status: 400, state: { result: submission.reply({ fieldErrors: { options: ['savedSearches.errors.noEnrichment'] } }) } }
-  const id = await createSavedSearch(user, {
+  const saved = await createSavedSearch(user, {
     name: submission.value.name,
     criteria: { sector, country: location.country ?? '', ...(location.countryCode ? { countryCode: location.countryCode } : {}), region: location.region ?? '', department: location.department ?? '', city: location.city ?? '' },
     filters: filters.filters,
@@ -41,5 +43,6 @@ export async function saveSearchCommand({ user, formData, lang, t }: { user: Ses
     lang,
     timeZone: submission.value.timeZone,
   })
-  return { ok: true, id }
+  if (!saved.ok) return { ok: false, status: 403, state: { result: submission.reply(), error: t('savedSearches.errors.limitReached', { count: saved.limit, plan: t(`plans.${saved.plan}`) }), upgrade: true } }
+  return { ok: true, id: saved.id }
 }

@@ -5,6 +5,7 @@
 import type { PgBoss } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
+import { consumeLimit, rewardLimit } from '#app/.server/rate-limit.ts'
 import { nextRunAfter } from '#app/domain/saved-searches.ts'
 import { runLockedSavedSearch } from './run.ts'
 import { scheduleOf } from './view.ts'
@@ -21,6 +22,8 @@ export interface DueSummary {
   due: number
   /** Runs this call made (an export, or a refusal recorded and told). */
   ran: number
+  /** Runs put off because their owner is over the export-creation limit (they run once it allows). */
+  postponed: number
 }
 
 /** The owner as the run acts: their id in the claims, so row-level security and the credit functions see them. */
@@ -61,15 +64,41 @@ export async function runDueSavedSearches(now: Date = new Date(), { log = () => 
     .limit(500)
     .execute()
   let ran = 0
+  let postponed = 0
   for (const { id, user_id: userId } of due) {
     try {
+      // A scheduled run creates an export like the form does: it counts against the same per-user limit, so 60 saved
+      // searches due at once start at the limit's pace, not all together. Counted before the row is claimed (the
+      // limiter has its own connection: none is taken while a row lock is held), and given back if nothing ran.
+      const allowed = await consumeLimit('exportCreate', userId)
+      if (!allowed.ok) {
+        if ('retryAfterSeconds' in allowed) {
+          await postpone(id, now, allowed.retryAfterSeconds)
+          postponed += 1
+          log(`saved search ${id}: over its owner's export limit, put off ${allowed.retryAfterSeconds} s`)
+        }
+        // Counters unreadable: still due, tried on the next tick.
+        continue
+      }
       if (await runIfDue(id, userId, now)) ran += 1
+      else await rewardLimit('exportCreate', userId)
     } catch (error) {
       // One failing saved search must not stop the others; it is still due and is tried on the next tick.
       log(`saved search ${id}: run failed: ${(error as Error).message}`)
     }
   }
-  return { due: due.length, ran }
+  return { due: due.length, ran, postponed }
+}
+
+/** Moves a due run to when its owner's limit allows it (unless another worker has just run it). */
+async function postpone(id: string, now: Date, seconds: number): Promise<void> {
+  await adminDb()
+    .updateTable('saved_searches')
+    .set({ next_run_at: new Date(now.getTime() + seconds * 1000) })
+    .where('id', '=', id)
+    .where('paused', '=', false)
+    .where('next_run_at', '<=', now)
+    .execute()
 }
 
 /** The queue, its consumer and its schedule on a started pg-boss (each process may call it: one schedule per name). */
@@ -78,7 +107,7 @@ export async function registerSavedSearchJobs(boss: PgBoss, { log = () => {}, cl
   await boss.createQueue(SAVED_SEARCH_QUEUE, { retryLimit: 0, expireInSeconds: 10 * 60 })
   await boss.work(SAVED_SEARCH_QUEUE, async () => {
     const summary = await runDueSavedSearches(clock(), { log })
-    if (summary.due) log(`Saved searches: ${summary.ran} run, ${summary.due} due`)
+    if (summary.due) log(`Saved searches: ${summary.ran} run, ${summary.postponed} put off (export limit), ${summary.due} due`)
     return summary
   })
   await boss.schedule(SAVED_SEARCH_QUEUE, SAVED_SEARCH_CRON, null, { tz: 'UTC' })

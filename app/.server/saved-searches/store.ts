@@ -3,7 +3,9 @@
 import { sql, type Transaction } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
+import { readPlan } from '#app/.server/credits.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import { canSaveAnotherSearch, SAVED_SEARCH_LIMITS, type PlanId } from '#app/domain/plans.ts'
 import type { SearchFilters } from '#app/domain/search-filters.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { DEFAULT_TIME_ZONE, nextRunAfter, type SavedSearch, type Schedule } from '#app/domain/saved-searches.ts'
@@ -25,10 +27,22 @@ function selectSaved(trx: Transaction<Database>) {
   return trx.selectFrom('saved_searches as s').leftJoin('exports as e', 'e.id', 's.last_export_id').select(SAVED_SEARCH_COLUMNS)
 }
 
-export async function createSavedSearch(user: SessionUser, input: NewSavedSearch): Promise<string> {
+/** Saved, or refused: the user keeps as many saved searches as their plan allows (SAVED_SEARCH_LIMITS). */
+export type CreateSavedSearchResult = { ok: true; id: string } | { ok: false; code: 'saved_search_limit'; limit: number; plan: PlanId }
+
+/**
+ * Saves the search, within the plan's cap. The count and the insert are serialized per user (a transaction-scoped
+ * advisory lock on the user), so a burst of parallel saves cannot pass the cap together; the plan is read in the same
+ * transaction (a failed read throws: a 503, never the free trial's cap).
+ */
+export async function createSavedSearch(user: SessionUser, input: NewSavedSearch): Promise<CreateSavedSearchResult> {
   const { sector, country, countryCode, region, department, city } = input.criteria
-  const row = await withUser(user.claims, (trx) =>
-    trx
+  return withUser(user.claims, async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`saved_searches:${user.id}`}, 0))`.execute(trx)
+    const plan = await readPlan(trx, user.id)
+    const { count } = await trx.selectFrom('saved_searches').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    if (!canSaveAnotherSearch(plan, Number(count))) return { ok: false as const, code: 'saved_search_limit' as const, limit: SAVED_SEARCH_LIMITS[plan], plan }
+    const row = await trx
       .insertInto('saved_searches')
       .values({
         user_id: user.id,
@@ -42,9 +56,9 @@ export async function createSavedSearch(user: SessionUser, input: NewSavedSearch
         time_zone: input.timeZone ?? DEFAULT_TIME_ZONE,
       })
       .returning('id')
-      .executeTakeFirstOrThrow(),
-  )
-  return row.id
+      .executeTakeFirstOrThrow()
+    return { ok: true as const, id: row.id }
+  })
 }
 
 /** A page of the user's saved searches, newest first, after the (created_at, id) of the previous page's last. */

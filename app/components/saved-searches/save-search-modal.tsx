@@ -9,7 +9,7 @@ import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { EnrichmentToggles } from '../exports/enrichment-toggles.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
-import { Alert } from '../ui/alert.tsx'
+import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
 import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
@@ -21,6 +21,7 @@ const loadSchema = () => import('#app/domain/saved-search-commands.ts').then((mo
 export interface SaveSearchFormState {
   result?: SubmissionResult<string[]>
   error?: string
+  upgrade?: boolean
 }
 
 const DEFAULT_OPTIONS: EnrichmentOptions = { ...NO_ENRICHMENT, phone: true, website: true, email: true }
@@ -78,7 +79,7 @@ export function SaveSearchModal({
         <input type="hidden" name="intent" value="save-search" />
         {hydrated ? <input type="hidden" name="timeZone" value={Intl.DateTimeFormat().resolvedOptions().timeZone} /> : null}
         <SearchCommandFields criteria={criteria} filters={filters} />
-        {last?.error ? <Alert tone="error">{last.error}</Alert> : null}
+        {last?.error ? <ErrorAlert message={last.error} withPlansLink={last.upgrade === true} /> : null}
         <Field
           label={t('savedSearches.save.name')}
           errors={translate(fields.name.errors)}

@@ -106,6 +106,7 @@ export const exportOperations = [
     summary: 'Resume an interrupted export',
     description: 'After credits ran out (status `interrupted`): enriches the leads left, charging only what succeeds.',
     params: ExportIdParams,
+    limit: 'exportResume',
     responses: {
       202: { description: 'The export is running again.', schema: ApiExportSchema },
       402: { description: 'No credits left (`insufficient_credits`).' },
@@ -126,6 +127,7 @@ export const exportOperations = [
     description: 'Runs only the new enrichments on the same leads; results you already paid for are reused for free.',
     params: ExportIdParams,
     body: AddEnrichmentsBodySchema,
+    limit: 'exportEnrich',
     responses: {
       202: { description: 'The export is running the new enrichments.', schema: ApiExportSchema },
       402: { description: 'No credits left (`insufficient_credits`).' },

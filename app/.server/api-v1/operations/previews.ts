@@ -1,6 +1,6 @@
 // The free preview: count, first results and what an export of them would cost, as the search page shows them.
 import { z } from 'zod'
-import { getCreditsSummary } from '#app/.server/credits.ts'
+import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
 import { paidPositions } from '#app/.server/exports/paid-positions.ts'
@@ -63,7 +63,7 @@ export const previewOperations = [
     },
     async handler({ ctx, body }) {
       const criteria = toSearchCriteria(body.criteria)
-      const credits = await getCreditsSummary(ctx.user)
+      const credits = await requireCreditsSummary(ctx.user)
       const outcome = await runPreview(criteria, { lang: ctx.lang, plan: credits.plan, signal: ctx.request.signal, filters: toSearchFilters(body.filters) })
       if (!outcome.ok) {
         const [status, code] = PREVIEW_PROBLEMS[outcome.error] ?? (outcome.status < 500 ? [422, 'validation_failed' as const] : [503, 'source_unavailable' as const])
