@@ -11,6 +11,7 @@ const config: KnipConfig = {
     'scripts/*.{ts,mjs}', // run by hand or by npm pre-scripts
     'bench/*.ts', // run by path from bench/run.ts
     'tests/support/limits-process.ts', // spawned by path (npx tsx) from tests/integration/global-limits-processes.test.ts
+    'tests/support/log-line.ts', // spawned by path (tsx) from tests/integration/log-format.test.ts
     'app/app.css', // imported as `./app.css?url` by root.tsx, a query knip does not resolve
   ],
   project: ['app/**/*.{ts,tsx,css}', 'server/**/*.{ts,mjs}', 'scripts/**/*.{ts,mjs}', 'bench/**/*.ts', 'tests/**/*.ts', '*.ts'],
