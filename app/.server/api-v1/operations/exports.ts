@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import { withUser } from '#app/.server/db.ts'
 import { API_EXPORT_COLUMNS, loadApiExport } from '#app/.server/exports/api-export.ts'
-import { addEnrichment, createExport, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
+import { addEnrichment, createExport, deleteExport, holdsIdempotencyKey, resumeExport } from '#app/.server/exports/service.ts'
 import { ApiExportSchema, API_EXPORT_STATUSES, toApiExport } from '#app/domain/api-export.ts'
 import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { AddEnrichmentsBodySchema, CreateExportBodySchema, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
@@ -38,6 +38,7 @@ export const exportOperations = [
     }),
     body: CreateExportBodySchema,
     limit: 'exportCreate',
+    isReplay: async ({ ctx, headers }) => Boolean(headers['Idempotency-Key']) && holdsIdempotencyKey(ctx.user, `api:${headers['Idempotency-Key']}`),
     responses: {
       202: { description: 'The export was created and is running.', schema: ApiExportSchema },
       200: { description: 'The same Idempotency-Key and body were sent before: that export.', schema: ApiExportSchema },
