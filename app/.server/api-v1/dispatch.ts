@@ -239,13 +239,15 @@ function checkCursor(cursor: string | null) {
 export async function handleApiRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
   const headers = new Headers({ 'Cache-Control': 'no-store' })
   const meters: Meters = []
+  let response: Response
   try {
-    return await run(request, context, headers, meters)
+    response = await run(request, context, headers, meters)
   } catch (error) {
-    return failure(error, request, context, headers)
-  } finally {
-    setRateLimitHeaders(meters, headers)
+    response = failure(error, request, context, headers)
   }
+  // Last: a refused command's refund shows in them.
+  setRateLimitHeaders(meters, response.headers)
+  return response
 }
 
 /** Every way out but success is problem+json: refusals with their code, anything unexpected logged (scrubbed) as a 500. */
