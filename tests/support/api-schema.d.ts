@@ -1164,6 +1164,27 @@ export interface components {
             /** @description The saved search this export is a run of, if any. */
             saved_search_id: string | null;
         };
+        /** @description An error (RFC 9457 problem details), served as application/problem+json. */
+        Problem: {
+            /** @description A link to the description of this kind of problem. */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            status: number;
+            /** @description What went wrong, for people, in the request's language (Accept-Language). */
+            detail: string;
+            /**
+             * @description Stable and machine-readable: branch on this, not on `detail`.
+             * @enum {string}
+             */
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "budget_too_small" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
+            /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+            errors?: {
+                /** @example body.criteria.country */
+                path: string;
+                message: string;
+            }[];
+        };
     };
     responses: never;
     parameters: never;

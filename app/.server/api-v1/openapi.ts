@@ -148,6 +148,8 @@ export function openApiDocument(origin?: string): ReturnType<typeof createDocume
       security: [{ apiKey: [] }],
       components: {
         securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from /settings/api: `Authorization: Bearer la_…`.' } },
+        // Every code a problem may carry; each error response lists the ones it answers with.
+        schemas: { Problem: ProblemSchema },
       },
       paths: paths(API_OPERATIONS),
       webhooks: webhookEventsDocument(),
