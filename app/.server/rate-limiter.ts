@@ -164,14 +164,7 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       }
       return res && res.consumedPoints >= spec.points ? countedRefusal(name, refusal(res)) : { ok: true }
     },
-    blockedSeconds(name, key) {
-      if (!BLOCKED_IN_MEMORY.has(name)) return 0
-      const { limiter } = get(name)
-      // Public in rate-limiter-flexible's code (RateLimiterStoreAbstract), missing from its types.
-      const memory = limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number }
-      const ms = memory.getInMemoryBlockMsBeforeExpire(limiter.getKey(digest(key)))
-      return ms > 0 ? Math.ceil(ms / 1000) : 0
-    },
+    blockedSeconds: (name, key) => (BLOCKED_IN_MEMORY.has(name) ? memoryBlockSeconds(get(name).limiter, key) : 0),
     async reward(name, key) {
       try {
         await get(name).limiter.reward(digest(key))
@@ -187,6 +180,14 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       }
     },
   }
+}
+
+/** Seconds left of the key's refusal in this process's memory (inMemoryBlockOnConsumed), else 0. */
+function memoryBlockSeconds(limiter: RateLimiterPostgres, key: string): number {
+  // Public in rate-limiter-flexible's code (RateLimiterStoreAbstract), missing from its types.
+  const memory = limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number }
+  const ms = memory.getInMemoryBlockMsBeforeExpire(limiter.getKey(digest(key)))
+  return ms > 0 ? Math.ceil(ms / 1000) : 0
 }
 
 /** `outcome`, a refusal by `name`, counted in the metrics. */

@@ -8,7 +8,7 @@ import { addEnrichment, createExport, deleteExport, holdsIdempotencyKey, resumeE
 import { ApiExportSchema, API_EXPORT_STATUSES, toApiExport } from '#app/domain/api-export.ts'
 import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { AddEnrichmentsBodySchema, CreateExportBodySchema, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
-import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
@@ -22,7 +22,7 @@ async function exportAnswer(ctx: ApiContext, id: string, status: number) {
   return { status, body: exp }
 }
 
-const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+const ListCursor = CreatedCursor
 
 export const exportOperations = [
   defineOperation({

@@ -12,7 +12,7 @@ import { DOWNLOAD_PRESETS } from '#app/domain/download-presets.ts'
 import { EXPORT_ERROR_STATUS } from '#app/domain/exports.ts'
 import type { SavedSearch } from '#app/domain/saved-searches.ts'
 import { SCHEDULE_KINDS } from '#app/domain/saved-searches.ts'
-import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
@@ -95,7 +95,7 @@ function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
   }
 }
 
-const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+const ListCursor = CreatedCursor
 
 export const savedSearchOperations = [
   defineOperation({
