@@ -8,10 +8,14 @@ import { safeI18n } from '#app/.server/i18n.ts'
 import { cspNonce } from '#app/.server/internal-headers.ts'
 import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
 import { inlineStyles } from '#app/.server/inline-styles.ts'
+import { componentLogger } from '#app/.server/observability/logger.ts'
 import { InlineStylesProvider } from '#app/utils/inline-styles.tsx'
 import { NonceProvider } from '#app/utils/nonce.tsx'
 
 export const streamTimeout = 5_000
+
+/** Errors of loaders, actions and rendering: scrubbed log lines (logger.ts), never a raw dump on stdout. */
+const log = componentLogger('app')
 
 export default function handleRequest(
   request: Request,
@@ -73,7 +77,7 @@ export default function handleRequest(
           onShellError: fail,
           onError(error: unknown) {
             responseStatusCode = 500
-            if (shellRendered) console.error(error)
+            if (shellRendered) log.error({ err: error }, '[app] render error')
           },
         },
       )
@@ -94,8 +98,8 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return
   if (isDatabaseUnavailable(error)) {
-    console.error(`[app] database unavailable: ${(error as Error).message}`)
+    log.error(`[app] database unavailable: ${(error as Error).message}`)
     return
   }
-  console.error(error)
+  log.error({ err: error, method: request.method, path: new URL(request.url).pathname }, '[app] unhandled error')
 }

@@ -14,6 +14,7 @@ import { startLocalStack } from './stack.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { getPool } from '#app/.server/db.ts'
 import { componentLogger } from '#app/.server/observability/logger.ts'
+import { logUncaughtErrors, routeConsoleToLogger } from '#app/.server/observability/process-errors.ts'
 import { startOpsServer, trackQueue } from '#app/.server/observability/ops-server.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
@@ -28,6 +29,9 @@ const dev = process.argv.includes('--dev')
 // JSON lines (app/.server/observability/logger.ts); the messages keep their `[leadatlas]` prefix, which people grep.
 const logger = componentLogger('leadatlas')
 const log = (message: string) => logger.info(`[leadatlas] ${message}`)
+// Before anything runs: every console line of this process (libraries, React) and every uncaught error is a log line.
+routeConsoleToLogger(logger)
+logUncaughtErrors(logger, 'leadatlas')
 const workerLog = (message: string) => componentLogger('worker').info(message)
 
 async function main() {
@@ -119,9 +123,6 @@ async function main() {
     for (const stop of stops) await stop().catch((error: unknown) => logger.error({ err: error }, '[leadatlas] a part did not stop cleanly'))
     process.exit(0)
   }
-  // A stray rejection in a background task (a closed socket, a job callback) must not stop every user's
-  // service: log it. Requests have their own last-resort handler (server/http-app.ts).
-  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, '[leadatlas] unhandled rejection'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 }

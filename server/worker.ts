@@ -9,6 +9,7 @@
  */
 import { closeDb, getPool } from '#app/.server/db.ts'
 import { componentLogger } from '#app/.server/observability/logger.ts'
+import { logUncaughtErrors, routeConsoleToLogger } from '#app/.server/observability/process-errors.ts'
 import { startOpsServer, trackQueue } from '#app/.server/observability/ops-server.ts'
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
@@ -19,6 +20,8 @@ import { resolveSourceSelection, setSourceSelection } from '#app/.server/sources
 
 const logger = componentLogger('worker')
 const log = (message: string) => logger.info(`[worker] ${message}`)
+routeConsoleToLogger(logger)
+logUncaughtErrors(logger, 'worker')
 
 async function main() {
   // A wrong value stops the worker here with a message naming the variable.

@@ -167,6 +167,10 @@ export const envSchema = z.object({
   RATE_LIMIT_DNC_WRITE: rateLimit('120/600'),
   /** /api/v1 requests per API key (every answer carries RateLimit-Limit, -Remaining and -Reset). */
   RATE_LIMIT_API: rateLimit('600/60'),
+  /** /api/v1 requests per user across all their keys: more keys do not buy more requests. */
+  RATE_LIMIT_API_USER: rateLimit('1200/60'),
+  /** Failed /api/v1 key checks per client IP, then every /api/v1 request from it is refused for the block. */
+  RATE_LIMIT_API_AUTH_FAIL_IP: rateLimit('30/60/300'),
   /** API keys created per user. */
   RATE_LIMIT_API_KEY_CREATE: rateLimit('20/3600'),
   /** Webhook "Send test event" and "Redeliver" per user (each is an outgoing request to the user's URL). */

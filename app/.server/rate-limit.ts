@@ -125,3 +125,15 @@ export async function meterLimit(name: LimitName, key: string): Promise<MeteredO
     throw error
   }
 }
+
+/** Seconds a client address is still refused for its failed API keys, from this process's memory (0: not refused). */
+export function apiAuthFailureBlockedSeconds(ip: string): number {
+  return rateLimiter().blockedSeconds('apiAuthFailIp', ip)
+}
+
+/** Counts a failed API key from `ip`; the seconds to wait when that was one too many, else null. */
+export async function countApiAuthFailure(ip: string): Promise<number | null> {
+  const refusal = refused(await consumeLimit('apiAuthFailIp', ip))
+  if (!refusal) return null
+  return 'unavailable' in refusal ? 5 : refusal.retryAfterSeconds
+}

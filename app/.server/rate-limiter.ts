@@ -29,11 +29,20 @@ const RATE_LIMITS = {
   exportEnrich: 'RATE_LIMIT_EXPORT_ENRICH',
   dncWrite: 'RATE_LIMIT_DNC_WRITE',
   apiKey: 'RATE_LIMIT_API',
+  apiUser: 'RATE_LIMIT_API_USER',
+  apiAuthFailIp: 'RATE_LIMIT_API_AUTH_FAIL_IP',
   apiKeyCreate: 'RATE_LIMIT_API_KEY_CREATE',
   webhookSend: 'RATE_LIMIT_WEBHOOK_SEND',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS
+
+/**
+ * Limits a flood can hit hundreds of times a second: once over, the key is also refused from this process's memory
+ * until its window (or block) ends, so a refusal costs no database round trip (rate-limiter-flexible's
+ * inMemoryBlockOnConsumed). Other instances learn it on their own first refusal.
+ */
+const BLOCKED_IN_MEMORY: ReadonlySet<LimitName> = new Set(['apiKey', 'apiUser', 'apiAuthFailIp'])
 
 export interface LimitSpec {
   points: number
@@ -82,6 +91,11 @@ export interface RateLimiter {
   consumeMetered(name: LimitName, key: string): Promise<MeteredOutcome>
   /** Whether the key is currently over its limit, without counting (for failure-only limits). */
   check(name: LimitName, key: string): Promise<LimitOutcome>
+  /**
+   * Seconds left of a refusal this process remembers (limits blocked in memory), else 0: answers without a database
+   * round trip, for a refusal that must come before any other work.
+   */
+  blockedSeconds(name: LimitName, key: string): number
   /** Gives back one point consume() took, for an attempt that turned out not to count (a successful sign-in). */
   reward(name: LimitName, key: string): Promise<void>
   /** Forgets the key (e.g. an account's failures after a successful sign-in). */
@@ -109,6 +123,7 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
         points: spec.points,
         duration: spec.durationSeconds,
         blockDuration: spec.blockSeconds,
+        ...(BLOCKED_IN_MEMORY.has(name) ? { inMemoryBlockOnConsumed: spec.points } : {}),
       })
       entry = { limiter, spec }
       limiters.set(name, entry)
@@ -151,6 +166,7 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       }
       return res && res.consumedPoints >= spec.points ? countedRefusal(name, refusal(res)) : { ok: true }
     },
+    blockedSeconds: (name, key) => (BLOCKED_IN_MEMORY.has(name) ? memoryBlockSeconds(get(name).limiter, key) : 0),
     async reward(name, key) {
       try {
         await get(name).limiter.reward(digest(key))
@@ -166,6 +182,14 @@ export function createRateLimiter(pool: pg.Pool, config?: Env, namespace = 'app'
       }
     },
   }
+}
+
+/** Seconds left of the key's refusal in this process's memory (inMemoryBlockOnConsumed), else 0. */
+function memoryBlockSeconds(limiter: RateLimiterPostgres, key: string): number {
+  // Public in rate-limiter-flexible's code (RateLimiterStoreAbstract), missing from its types.
+  const memory = limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number }
+  const ms = memory.getInMemoryBlockMsBeforeExpire(limiter.getKey(digest(key)))
+  return ms > 0 ? Math.ceil(ms / 1000) : 0
 }
 
 /** `outcome`, a refusal by `name`, counted in the metrics. */

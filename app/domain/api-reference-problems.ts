@@ -34,15 +34,19 @@ function eachResponse(document: OpenApiDocument, visit: ResponseVisitor) {
   }
 }
 
-/** The problem schema's `code` enum: the stable codes, in the document's order. */
+/**
+ * The stable codes: the `Problem` component's `code` enum (all of them, in the API's order), then any other a
+ * problem response lists (each response lists its own).
+ */
 function documentedCodes(document: OpenApiDocument): string[] {
-  let codes: string[] = []
+  const problem = resolveSchema(document, document.components?.schemas?.Problem as OpenApiSchema | undefined)
+  const codes = new Set<string>((resolveSchema(document, problem?.properties?.code)?.enum ?? []).map(String))
   eachResponse(document, (_status, response) => {
     const schema = resolveSchema(document, response.content?.[PROBLEM_CONTENT_TYPE]?.schema as OpenApiSchema | undefined)
     const code = resolveSchema(document, schema?.properties?.code)
-    if (!codes.length && code?.enum) codes = code.enum.map(String)
+    for (const value of code?.enum ?? []) codes.add(String(value))
   })
-  return codes
+  return [...codes]
 }
 
 /** The codes a description names in backticks, among the known ones. */

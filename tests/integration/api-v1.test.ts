@@ -238,7 +238,8 @@ describe('previews and exports', () => {
     expect([...first.data!.data, ...second.data!.data].map((exp) => exp.id)).toEqual(ids)
     expect(second.data!.next_cursor).toBeNull()
     const tampered = await api.GET('/api/v1/exports', { params: { query: { cursor: 'bm90LWEtY3Vyc29y' } } })
-    expect(tampered.response.status).toBe(422)
+    expect(tampered.response.status).toBe(400)
+    expect(tampered.error?.code).toBe('invalid_cursor')
   })
 })
 

@@ -441,7 +441,7 @@ describe('the API', () => {
     const page2 = await api.GET('/api/v1/saved-searches', { params: { query: { limit: 2, cursor: page1.data!.next_cursor! } } })
     expect(page2.data).toMatchObject({ data: [{ name: 'A' }], next_cursor: null })
     const bad = await api.GET('/api/v1/saved-searches', { params: { query: { cursor: 'nope' } } })
-    expect(bad.response.status).toBe(422)
+    expect(bad.response.status).toBe(400)
 
     const refused = await api.POST('/api/v1/saved-searches/{id}/runs', { params: { path: { id: ids[2]! } } })
     expect(refused.response.status).toBe(403)

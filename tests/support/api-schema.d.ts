@@ -592,7 +592,7 @@ export interface components {
         /** @description What and where: names as GET /locations gives them. Your plan decides the finest level you must choose. */
         Criteria: {
             /**
-             * @description A category id from GET /categories (or its label).
+             * @description A category id from GET /categories (or its exact label in French or English); empty: every category.
              * @default
              * @example bakery
              */
@@ -805,27 +805,6 @@ export interface components {
                 remaining: number;
                 total: number;
             };
-        };
-        /** @description An error (RFC 9457 problem details), served as application/problem+json. */
-        Problem: {
-            /** @description A link to the description of this kind of problem. */
-            type: string;
-            /** @description The HTTP status's reason phrase. */
-            title: string;
-            status: number;
-            /** @description What went wrong, for people, in the request's language (Accept-Language). */
-            detail: string;
-            /**
-             * @description Stable and machine-readable: branch on this, not on `detail`.
-             * @enum {string}
-             */
-            code: "invalid_api_key" | "validation_failed" | "bad_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable";
-            /** @description For `validation_failed` (422): each refused field. */
-            errors?: {
-                /** @example body.criteria.country */
-                path: string;
-                message: string;
-            }[];
         };
         Category: {
             /** @example bakery */
@@ -1185,6 +1164,27 @@ export interface components {
             /** @description The saved search this export is a run of, if any. */
             saved_search_id: string | null;
         };
+        /** @description An error (RFC 9457 problem details), served as application/problem+json. */
+        Problem: {
+            /** @description A link to the description of this kind of problem. */
+            type: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            status: number;
+            /** @description What went wrong, for people, in the request's language (Accept-Language). */
+            detail: string;
+            /**
+             * @description Stable and machine-readable: branch on this, not on `detail`.
+             * @enum {string}
+             */
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "budget_too_small" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
+            /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+            errors?: {
+                /** @example body.criteria.country */
+                path: string;
+                message: string;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -1206,11 +1206,11 @@ export interface operations {
             /** @description The account the key acts for. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1218,43 +1218,344 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
-                headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -1275,11 +1576,11 @@ export interface operations {
             /** @description Matching categories, best first. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1289,58 +1590,344 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -1365,11 +1952,11 @@ export interface operations {
             /** @description Matching places (at most 100). */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1379,58 +1966,344 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -1451,11 +2324,11 @@ export interface operations {
             /** @description The count, up to 20 businesses and the estimate. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1463,115 +2336,379 @@ export interface operations {
                     "application/json": components["schemas"]["Preview"];
                 };
             };
-            /** @description The body is not JSON (`bad_json`). */
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
             400: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description Your plan needs a finer location (`plan_restricted`). */
             403: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`.
+                         * @enum {string}
+                         */
+                        code: "plan_restricted";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description The body is over 1 MB (`payload_too_large`). */
             413: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description The body is not application/json (`unsupported_media_type`). */
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description The business source is unavailable (`source_unavailable`). */
-            503: {
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The business source is unavailable (`source_unavailable`). A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `source_unavailable`, `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "source_unavailable" | "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
         };
     };
@@ -1593,11 +2730,11 @@ export interface operations {
             /** @description A page of exports. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1609,58 +2746,344 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -1684,11 +3107,11 @@ export interface operations {
             /** @description The same Idempotency-Key and body were sent before: that export. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1699,11 +3122,11 @@ export interface operations {
             /** @description The export was created and is running. */
             202: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1711,142 +3134,446 @@ export interface operations {
                     "application/json": components["schemas"]["ExportOutput"];
                 };
             };
-            /** @description The body is not JSON (`bad_json`). */
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
             400: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No credits left (`insufficient_credits`). */
             402: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `insufficient_credits`.
+                         * @enum {string}
+                         */
+                        code: "insufficient_credits";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description Your plan needs a finer location (`plan_restricted`). */
             403: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`.
+                         * @enum {string}
+                         */
+                        code: "plan_restricted";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description The Idempotency-Key was used with another body (`idempotency_conflict`). */
             409: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `idempotency_conflict`.
+                         * @enum {string}
+                         */
+                        code: "idempotency_conflict";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description The body is over 1 MB (`payload_too_large`). */
             413: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description The body is not application/json (`unsupported_media_type`). */
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -1866,11 +3593,11 @@ export interface operations {
             /** @description The export. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -1878,58 +3605,344 @@ export interface operations {
                     "application/json": components["schemas"]["ExportOutput"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -1949,68 +3962,354 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2030,11 +4329,11 @@ export interface operations {
             /** @description The export is running again. */
             202: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2042,84 +4341,412 @@ export interface operations {
                     "application/json": components["schemas"]["ExportOutput"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No credits left (`insufficient_credits`). */
             402: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
-                    "RateLimit-Reset": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
-            404: {
-                headers: {
-                    /** @description Requests allowed per window for this key. */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `insufficient_credits`.
+                         * @enum {string}
+                         */
+                        code: "insufficient_credits";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description The export is not interrupted (`not_resumable`). */
             409: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
-                    "RateLimit-Reset": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
-                headers: {
-                    /** @description Requests allowed per window for this key. */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_resumable`.
+                         * @enum {string}
+                         */
+                        code: "not_resumable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2143,11 +4770,11 @@ export interface operations {
             /** @description The export is running the new enrichments. */
             202: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2155,144 +4782,412 @@ export interface operations {
                     "application/json": components["schemas"]["ExportOutput"];
                 };
             };
-            /** @description The body is not JSON (`bad_json`). */
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
             400: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No credits left (`insufficient_credits`). */
             402: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
-                    "RateLimit-Reset": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
-            404: {
-                headers: {
-                    /** @description Requests allowed per window for this key. */
-                    "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
-                    "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `insufficient_credits`.
+                         * @enum {string}
+                         */
+                        code: "insufficient_credits";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description The export is not completed (`not_completed`). */
             409: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_completed`.
+                         * @enum {string}
+                         */
+                        code: "not_completed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description The body is over 1 MB (`payload_too_large`). */
             413: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description The body is not application/json (`unsupported_media_type`). */
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2319,11 +5214,11 @@ export interface operations {
             /** @description A page of leads. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2335,71 +5230,344 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such export of yours (`not_found`). */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2422,11 +5590,11 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2435,71 +5603,344 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such export of yours (`not_found`). */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2521,11 +5962,11 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2537,58 +5978,344 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2609,11 +6336,11 @@ export interface operations {
             /** @description The entries are listed. */
             201: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2624,116 +6351,378 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (`bad_json`). */
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
             400: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description The list would pass its cap of 50 000 entries (`too_many_entries`). */
             409: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `too_many_entries`.
+                         * @enum {string}
+                         */
+                        code: "too_many_entries";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description The body is over 1 MB (`payload_too_large`). */
             413: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description The body is not application/json (`unsupported_media_type`). */
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2752,68 +6741,354 @@ export interface operations {
             /** @description Removed. */
             204: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2835,11 +7110,11 @@ export interface operations {
             /** @description A page of endpoints. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2851,58 +7126,344 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -2923,11 +7484,11 @@ export interface operations {
             /** @description The endpoint, with its secret. */
             201: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -2935,116 +7496,378 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description The body is not JSON (`bad_json`). */
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
             400: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description You already have 10 endpoints (`too_many_endpoints`). */
             409: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `too_many_endpoints`.
+                         * @enum {string}
+                         */
+                        code: "too_many_endpoints";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description The body is over 1 MB (`payload_too_large`). */
             413: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description The body is not application/json (`unsupported_media_type`). */
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -3064,11 +7887,11 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -3076,58 +7899,344 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -3147,68 +8256,354 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -3228,11 +8623,11 @@ export interface operations {
             /** @description The test event is on its way. */
             202: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -3243,58 +8638,344 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
-            429: {
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -3316,11 +8997,11 @@ export interface operations {
             /** @description A page of saved searches. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -3332,58 +9013,344 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -3406,11 +9373,11 @@ export interface operations {
             /** @description The same Idempotency-Key was sent before: that run’s export. */
             200: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -3421,11 +9388,11 @@ export interface operations {
             /** @description The run’s export was created and is running. */
             202: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
@@ -3433,112 +9400,446 @@ export interface operations {
                     "application/json": components["schemas"]["ExportOutput"];
                 };
             };
-            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
-            401: {
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
                 headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description No credits left (`insufficient_credits`). */
             402: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `insufficient_credits`.
+                         * @enum {string}
+                         */
+                        code: "insufficient_credits";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description Your plan no longer allows this search’s location (`plan_restricted`). */
             403: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`.
+                         * @enum {string}
+                         */
+                        code: "plan_restricted";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description The run’s credit budget cannot pay for one lead (`insufficient_credits`). */
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The run’s credit budget cannot pay for one lead (`budget_too_small`). */
             409: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `budget_too_small`.
+                         * @enum {string}
+                         */
+                        code: "budget_too_small";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
-            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
-            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Requests allowed per window for this key. */
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
                     "RateLimit-Limit": string;
-                    /** @description Requests left in the current window. */
+                    /** @description Requests left in the current window of that limit. */
                     "RateLimit-Remaining": string;
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };

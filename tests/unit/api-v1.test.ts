@@ -1,7 +1,7 @@
 // The API's pure pieces: the export object, the key's shape, the page cursors.
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { decodeCursor, encodeCursor } from '#app/.server/api-v1/cursor.ts'
+import { decodeCursor, encodeCursor, InvalidCursor } from '#app/.server/api-v1/cursor.ts'
 import { ApiExportSchema, toApiExport } from '#app/domain/api-export.ts'
 import { isApiKeyShaped } from '#app/domain/api-keys.ts'
 
@@ -63,9 +63,10 @@ describe('cursors', () => {
     const position = ['2026-11-27T08:00:00.000Z', ROW.id] as const
     expect(decodeCursor(encodeCursor(position), Shape)).toEqual(position)
   })
-  test('refuse anything else: junk, other JSON, another shape', () => {
-    for (const cursor of ['%%%', 'bm90LWpzb24', Buffer.from('{"a":1}').toString('base64url'), encodeCursor(['not a date', ROW.id]), '']) {
-      expect(decodeCursor(cursor, Shape)).toBeNull()
+  test('refuse anything else: junk, other JSON, another shape, a date out of range', () => {
+    const outOfRange = [encodeCursor(['0000-01-01T00:00:00.000Z', ROW.id]), encodeCursor(['0000-02-29T00:00:00Z', ROW.id])]
+    for (const cursor of ['%%%', 'bm90LWpzb24', Buffer.from('{"a":1}').toString('base64url'), encodeCursor(['not a date', ROW.id]), '', ...outOfRange]) {
+      expect(() => decodeCursor(cursor, Shape), cursor).toThrow(InvalidCursor)
     }
   })
 })

@@ -5,12 +5,24 @@ import { EnrichmentTypeSchema } from '#app/domain/api-export.ts'
 import { MAX_RATING, MAX_REVIEWS, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { registryFiltersSchema, type RegistryFilters } from '#app/domain/registry-search.ts'
+import { findCategory, getCategory } from '#app/.server/taxonomy/categories.ts'
 
 const PlaceName = z.string().max(200)
 
+function isKnownSector(sector: string): boolean {
+  return sector.trim() === '' || Boolean(getCategory(sector.trim()) ?? findCategory(sector, 'fr') ?? findCategory(sector, 'en'))
+}
+
 const ApiCriteriaSchema = z
   .object({
-    sector: z.string().max(200).default('').meta({ description: 'A category id from GET /categories (or its label).', example: 'bakery' }),
+    sector: z
+      .string()
+      .max(200)
+      .default('')
+      // The search page may search a custom text; the API takes only categories: an unknown one was searched as a
+      // made-up category (demo businesses invented for it) instead of being refused.
+      .refine(isKnownSector, { message: 'api.v1.unknownSector' })
+      .meta({ description: 'A category id from GET /categories (or its exact label in French or English); empty: every category.', example: 'bakery' }),
     country: PlaceName.meta({ example: 'France' }),
     region: PlaceName.optional().meta({ example: 'Bretagne' }),
     department: PlaceName.optional().meta({ example: 'Finistère' }),

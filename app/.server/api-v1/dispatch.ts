@@ -4,16 +4,23 @@
  * Cookies are never read here: a browser session does not open the API, so there is no CSRF surface.
  */
 import { isRouteErrorResponse, type RouterContextProvider } from 'react-router'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
-import { isRejection, REJECTION_HEADER, REJECTIONS } from '#app/.server/internal-headers.ts'
-import { consumeLimit, meterLimit, refused } from '#app/.server/rate-limit.ts'
+import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
+import { clientIp, isRejection, REJECTION_HEADER, REJECTIONS } from '#app/.server/internal-headers.ts'
+import { componentLogger } from '#app/.server/observability/logger.ts'
+import { apiAuthFailureBlockedSeconds, countApiAuthFailure, meterLimit, rewardLimit } from '#app/.server/rate-limit.ts'
+import type { LimitName, MeteredOutcome } from '#app/.server/rate-limiter.ts'
 import { isLanguage } from '#app/i18n.ts'
+import { decodeCursor, InvalidCursor } from './cursor.ts'
 import { authenticateApiKey } from './keys.ts'
 import { API_BASE, type ApiAnswer, type ApiContext, type ApiOperation } from './operation.ts'
 import { API_OPERATIONS } from './operations/index.ts'
 import { openApiDocument } from './openapi.ts'
 import { ApiProblem, apiProblem, problemBody, type ProblemFieldError } from './problem.ts'
+import { unknownFields } from './unknown-fields.ts'
+
+const log = componentLogger('api')
 
 interface Route {
   operation: ApiOperation
@@ -68,8 +75,14 @@ function fieldErrors(where: string, error: z.ZodError, t: ApiContext['t']): Prob
 }
 
 function parsePart<T extends z.ZodType | undefined>(schema: T, value: unknown, where: string, t: ApiContext['t']): unknown {
-  if (!schema) return undefined
-  const parsed = schema.safeParse(value)
+  // Query and body are exact: a key the operation does not name is refused, never dropped (unknown-fields.ts).
+  const exact = where === 'query' || where === 'body'
+  const unknown = !exact ? [] : schema ? unknownFields(schema, value) : Object.keys(value ?? {}).slice(0, 20)
+  if (!schema && !unknown.length) return undefined
+  if (unknown.length) {
+    return apiProblem(422, 'validation_failed', t('api.v1.validationFailed'), unknown.map((path) => ({ path: `${where}.${path}`, message: t('api.v1.unknownField') })))
+  }
+  const parsed = schema!.safeParse(value)
   if (parsed.success) return parsed.data
   if (where === 'path') apiProblem(404, 'not_found', t('api.v1.notFound'))
   return apiProblem(422, 'validation_failed', t('api.v1.validationFailed'), fieldErrors(where, parsed.error, t))
@@ -116,25 +129,49 @@ function problemResponse(problem: ApiProblem, request: Request, headers: Headers
   return new Response(JSON.stringify(problemBody(problem, new URL(request.url).origin)), { status: problem.status, headers })
 }
 
+const rateLimited = (t: ApiContext['t'], seconds: number): never =>
+  apiProblem(429, 'rate_limited', t('rateLimit.tooMany', { count: Math.max(1, Math.ceil(seconds / 60)) }), undefined, { 'Retry-After': String(seconds) })
+
+/**
+ * The key's owner. A client address with too many failed keys (RATE_LIMIT_API_AUTH_FAIL_IP) is refused first, from
+ * memory, before the key is even looked up: guessing keys from one address cannot load the database for others.
+ */
 async function authenticate(request: Request, t: ApiContext['t']) {
+  const ip = clientIp(request)
+  const blocked = apiAuthFailureBlockedSeconds(ip)
+  if (blocked) rateLimited(t, blocked)
   const authorization = request.headers.get('Authorization') ?? ''
   const [scheme, token] = authorization.split(/\s+/, 2)
   const owner = scheme?.toLowerCase() === 'bearer' && token ? await authenticateApiKey(token) : null
-  if (!owner) apiProblem(401, 'invalid_api_key', t('api.v1.invalidKey'), undefined, { 'WWW-Authenticate': 'Bearer realm="LeadAtlas API"' })
+  if (!owner) {
+    const refusal = await countApiAuthFailure(ip)
+    if (refusal) rateLimited(t, refusal)
+    apiProblem(401, 'invalid_api_key', t('api.v1.invalidKey'), undefined, { 'WWW-Authenticate': 'Bearer realm="LeadAtlas API"' })
+  }
   return owner
 }
 
-/** Counts the request against the key's limit; the state goes into every answer's RateLimit-* headers. */
-async function meterKey(keyId: string, headers: Headers, t: ApiContext['t']) {
-  const meter = await meterLimit('apiKey', keyId)
-  if (!meter) apiProblem(503, 'service_unavailable', t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
-  headers.set('RateLimit-Limit', String(meter.limit))
-  headers.set('RateLimit-Remaining', String(meter.remaining))
-  headers.set('RateLimit-Reset', String(meter.resetSeconds))
-  if (!meter.ok) apiProblem(429, 'rate_limited', t('rateLimit.tooMany', { count: Math.max(1, Math.ceil(meter.resetSeconds / 60)) }), undefined, { 'Retry-After': String(meter.resetSeconds) })
+/** The limits a request was counted against, for the RateLimit-* headers and the refund of a refused command. */
+type Meters = Array<{ name: LimitName; key: string; meter: MeteredOutcome }>
+
+/** Counts the request against `name` (RateLimit-* state kept in `meters`); 429 past it, 503 when uncountable. */
+async function meter(meters: Meters, name: LimitName, key: string, t: ApiContext['t']) {
+  const outcome = await meterLimit(name, key)
+  if (!outcome) apiProblem(503, 'service_unavailable', t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
+  meters.push({ name, key, meter: outcome })
+  if (!outcome.ok) rateLimited(t, outcome.resetSeconds)
 }
 
-async function run(request: Request, context: Readonly<RouterContextProvider>, headers: Headers): Promise<Response> {
+/** The RateLimit-* headers of the tightest limit counted: a refused one first, else the fewest requests left. */
+function setRateLimitHeaders(meters: Meters, headers: Headers) {
+  const tightest = [...meters].sort((a, b) => Number(a.meter.ok) - Number(b.meter.ok) || a.meter.remaining - b.meter.remaining || b.meter.resetSeconds - a.meter.resetSeconds)[0]
+  if (!tightest) return
+  headers.set('RateLimit-Limit', String(tightest.meter.limit))
+  headers.set('RateLimit-Remaining', String(tightest.meter.remaining))
+  headers.set('RateLimit-Reset', String(tightest.meter.resetSeconds))
+}
+
+async function run(request: Request, context: Readonly<RouterContextProvider>, headers: Headers, meters: Meters): Promise<Response> {
   const t = getInstance(context).t
   const url = new URL(request.url)
   const path = url.pathname.slice(API_BASE.length) || '/'
@@ -142,7 +179,9 @@ async function run(request: Request, context: Readonly<RouterContextProvider>, h
     return answer({ status: 200, body: openApiDocument(url.origin) }, headers)
   }
   const owner = await authenticate(request, t)
-  await meterKey(owner.keyId, headers, t)
+  // Per key, and per user across all their keys (more keys do not buy more requests).
+  await meter(meters, 'apiKey', owner.keyId, t)
+  await meter(meters, 'apiUser', owner.user.id, t)
 
   const rejection = request.headers.get(REJECTION_HEADER)
   if (isRejection(rejection)) {
@@ -163,29 +202,72 @@ async function run(request: Request, context: Readonly<RouterContextProvider>, h
   const ctx: ApiContext = { request, context, user: owner.user, keyId: owner.keyId, t, lang: isLanguage(locale) ? locale : 'en' }
   const params = parsePart(operation.params, found.params, 'path', t)
   const query = parsePart(operation.query, firstValues(url.searchParams), 'query', t)
+  checkCursor(url.searchParams.get('cursor'))
   const headerValues = parsePart(operation.headers, namedHeaders(operation.headers, request), 'header', t)
   const body = operation.body ? parsePart(operation.body, await readBody(request, t), 'body', t) : undefined
-  if (operation.limit) {
-    const refusal = refused(await consumeLimit(operation.limit, owner.user.id))
-    if (refusal && 'unavailable' in refusal) apiProblem(503, 'service_unavailable', t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
-    if (refusal) apiProblem(429, 'rate_limited', t('rateLimit.tooMany', { count: Math.max(1, Math.ceil(refusal.retryAfterSeconds / 60)) }), undefined, { 'Retry-After': String(refusal.retryAfterSeconds) })
+  const input = { ctx, params, query, headers: headerValues, body }
+  // A replay (the same Idempotency-Key) creates nothing: its stored answer is given even past the command's limit.
+  const counted = operation.limit && !(await operation.isReplay?.(input)) ? operation.limit : undefined
+  if (counted) await meter(meters, counted, owner.user.id, t)
+  try {
+    return answer(await operation.handler(input), headers)
+  } catch (error) {
+    // A refusal (plan, credits, validation, conflict…) ran no command: its point of the command's limit is given back.
+    if (counted && error instanceof ApiProblem && error.status >= 400 && error.status < 500) await refund(meters, counted)
+    throw error
   }
-  return answer(await operation.handler({ ctx, params, query, headers: headerValues, body }), headers)
+}
+
+async function refund(meters: Meters, name: LimitName) {
+  const counted = meters.find((entry) => entry.name === name)
+  if (!counted) return
+  const outcome = await rewardLimit(name, counted.key)
+  if (outcome.ok) counted.meter = { ...counted.meter, remaining: Math.min(counted.meter.limit, counted.meter.remaining + 1) }
+}
+
+/** What any list's cursor holds (encodeCursor): a few strings and integers. */
+const AnyPosition = z.array(z.union([z.string().max(200), z.number()])).min(1).max(8)
+
+/**
+ * Any list's `?cursor=`, checked before its operation runs (which may look up a resource first): base64url JSON of a
+ * position, each value in range (cursor.ts). Its exact shape is the operation's own decodeCursor().
+ */
+function checkCursor(cursor: string | null) {
+  if (cursor !== null) decodeCursor(cursor, AnyPosition)
 }
 
 export async function handleApiRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
   const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const meters: Meters = []
+  let response: Response
   try {
-    return await run(request, context, headers)
+    response = await run(request, context, headers, meters)
   } catch (error) {
-    if (error instanceof ApiProblem) return problemResponse(error, request, headers)
-    // withUser's "database unavailable" (a data() 503): still problem+json for an API client.
-    if (isRouteErrorResponse(error) || isDataWithStatus(error)) {
-      const status = isRouteErrorResponse(error) ? error.status : error.init?.status
-      if (status === 503) return problemResponse(new ApiProblem(503, 'service_unavailable', getInstance(context).t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' }), request, headers)
-    }
-    throw error
+    response = failure(error, request, context, headers)
   }
+  // Last: a refused command's refund shows in them.
+  setRateLimitHeaders(meters, response.headers)
+  return response
+}
+
+/** Every way out but success is problem+json: refusals with their code, anything unexpected logged (scrubbed) as a 500. */
+function failure(error: unknown, request: Request, context: Readonly<RouterContextProvider>, headers: Headers): Response {
+  const t = getInstance(context).t
+  if (error instanceof ApiProblem) return problemResponse(error, request, headers)
+  if (error instanceof InvalidCursor) return problemResponse(new ApiProblem(400, 'invalid_cursor', t('api.v1.badCursor'), [{ path: 'query.cursor', message: t('api.v1.badCursor') }]), request, headers)
+  const unavailable = new ApiProblem(503, 'service_unavailable', t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
+  // withUser's "database unavailable" (a data() 503): still problem+json for an API client.
+  if (isRouteErrorResponse(error) || isDataWithStatus(error)) {
+    const status = isRouteErrorResponse(error) ? error.status : error.init?.status
+    if (status === 503) return problemResponse(unavailable, request, headers)
+  }
+  if (isDatabaseUnavailable(error)) {
+    log.error({ err: error }, '[api] database unavailable')
+    return problemResponse(unavailable, request, headers)
+  }
+  if (request.signal.aborted) return new Response(null, { status: 499, headers })
+  log.error({ err: error, method: request.method, path: new URL(request.url).pathname }, '[api] unexpected error')
+  return problemResponse(new ApiProblem(500, 'internal_error', t('api.v1.internalError')), request, headers)
 }
 
 function isDataWithStatus(error: unknown): error is { init?: { status?: number } } {

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { API_BASE, type ApiOperation } from './operation.ts'
 import { API_OPERATIONS } from './operations/index.ts'
 import { webhookEventsDocument } from './operations/webhooks.ts'
-import { PROBLEM_CODES } from './problem.ts'
+import { PROBLEM_CODES, type ProblemCode } from './problem.ts'
 
 const ProblemSchema = z
   .object({
@@ -17,47 +17,97 @@ const ProblemSchema = z
     errors: z
       .array(z.object({ path: z.string().meta({ example: 'body.criteria.country' }), message: z.string() }))
       .optional()
-      .meta({ description: 'For `validation_failed` (422): each refused field.' }),
+      .meta({ description: 'For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter.' }),
   })
   .meta({ id: 'Problem', description: 'An error (RFC 9457 problem details), served as application/problem+json.' })
 
 const RATE_LIMIT_HEADERS = z.object({
-  'RateLimit-Limit': z.string().meta({ description: 'Requests allowed per window for this key.', example: '600' }),
-  'RateLimit-Remaining': z.string().meta({ description: 'Requests left in the current window.', example: '599' }),
-  'RateLimit-Reset': z.string().meta({ description: 'Seconds until the window resets.', example: '60' }),
+  'RateLimit-Limit': z.string().meta({
+    description: 'Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…).',
+    example: '600',
+  }),
+  'RateLimit-Remaining': z.string().meta({ description: 'Requests left in the current window of that limit.', example: '599' }),
+  'RateLimit-Reset': z.string().meta({ description: 'Seconds until that window resets.', example: '60' }),
 })
 
-const problem = (description: string) => ({
-  description,
-  headers: RATE_LIMIT_HEADERS,
-  content: { 'application/problem+json': { schema: ProblemSchema } },
-})
+interface ProblemResponse {
+  descriptions: string[]
+  codes: Set<ProblemCode>
+}
 
-/** Refusals every authenticated operation can give, beside its own. */
-function commonProblems(operation: ApiOperation) {
+/** The codes a description names in backticks (`not_found`): the convention every operation's errors follow. */
+function codesNamed(description: string): ProblemCode[] {
+  return [...description.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!).filter((code): code is ProblemCode => (PROBLEM_CODES as readonly string[]).includes(code))
+}
+
+/**
+ * Refusals the dispatcher itself may give for any operation (dispatch.ts), before or around its handler: so every
+ * operation, present or added later, documents them without saying so itself.
+ */
+function commonProblems(operation: ApiOperation): Array<[number, string]> {
+  const query = operation.query && 'shape' in operation.query ? (operation.query.shape as Record<string, unknown>) : {}
+  return [
+    [401, 'Missing, malformed, unknown or revoked API key (`invalid_api_key`).'],
+    [400, 'The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`).'],
+    ...('cursor' in query ? [[400, 'The `cursor` is not one this list gave (`invalid_cursor`).'] as [number, string]] : []),
+    [404, "No such resource for this key's owner (`not_found`): another user's id is not found either."],
+    [405, 'The method is not one this path takes (`method_not_allowed`).'],
+    [413, 'The body is over 1 MB (`payload_too_large`).'],
+    [415, 'The body is not application/json, or its encoding is unknown (`unsupported_media_type`).'],
+    [422, 'A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`.'],
+    [
+      429,
+      `Too many requests (\`rate_limited\`): per key, per user across their keys, per client address after failed keys${operation.limit ? ', and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key)' : ''}. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit.`,
+    ],
+    [500, 'An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists.'],
+    [503, 'A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds.'],
+  ]
+}
+
+/** A problem answer whose `code` is one of `codes`: a generated client can branch on them. */
+function problemResponse({ descriptions, codes }: ProblemResponse) {
+  const order = PROBLEM_CODES.filter((code) => codes.has(code))
   return {
-    '401': { description: 'Missing, malformed, unknown or revoked API key (`invalid_api_key`).', content: { 'application/problem+json': { schema: ProblemSchema } } },
-    ...(operation.params ? { '404': problem("No such resource for this key's owner (`not_found`): another user's id is not found either.") } : {}),
-    ...(operation.query || operation.body || operation.headers ? { '422': problem('A field is missing or invalid (`validation_failed`), listed in `errors`.') } : {}),
-    ...(operation.body ? { '400': problem('The body is not JSON (`bad_json`).'), '413': problem('The body is over 1 MB (`payload_too_large`).'), '415': problem('The body is not application/json (`unsupported_media_type`).') } : {}),
-    '429': problem('Too many requests (`rate_limited`): wait for Retry-After seconds.'),
-    '503': problem('A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds.'),
+    description: descriptions.join(' '),
+    headers: RATE_LIMIT_HEADERS,
+    content: {
+      'application/problem+json': {
+        schema: ProblemSchema.extend({
+          code: z.enum(order as [ProblemCode, ...ProblemCode[]]).meta({ description: `Stable and machine-readable: branch on this, not on \`detail\`. Here: ${order.map((code) => `\`${code}\``).join(', ')}.` }),
+        }),
+      },
+    },
   }
 }
 
 function describe(operation: ApiOperation): ZodOpenApiOperationObject {
-  const responses: Record<string, unknown> = { ...commonProblems(operation) }
+  const problems = new Map<number, ProblemResponse>()
+  const addProblem = (status: number, description: string) => {
+    const codes = codesNamed(description)
+    if (!codes.length) throw new Error(`${operation.id}: the ${status} answer must name its code(s) in backticks, e.g. (\`not_found\`)`)
+    const entry = problems.get(status) ?? { descriptions: [], codes: new Set<ProblemCode>() }
+    entry.descriptions.push(description)
+    for (const code of codes) entry.codes.add(code)
+    problems.set(status, entry)
+  }
+  const responses: Record<string, unknown> = {}
   for (const [status, spec] of Object.entries(operation.responses)) {
+    if (Number(status) >= 400) {
+      addProblem(Number(status), spec.description)
+      continue
+    }
     const types = spec.contentTypes ?? (spec.schema ? ['application/json'] : [])
-    const isProblem = Number(status) >= 400
     responses[status] = {
       description: spec.description,
       headers: RATE_LIMIT_HEADERS,
-      ...(types.length
-        ? { content: Object.fromEntries(types.map((type) => [isProblem ? 'application/problem+json' : type, { schema: isProblem ? ProblemSchema : (spec.schema ?? z.string().meta({ format: 'binary' })) }])) }
-        : {}),
+      ...(types.length ? { content: Object.fromEntries(types.map((type) => [type, { schema: spec.schema ?? z.string().meta({ format: 'binary' }) }])) } : {}),
     }
   }
+  for (const [status, description] of commonProblems(operation)) {
+    // An operation's own wording of the same refusal comes first (e.g. its 404), the common one adds what it lacks.
+    if (!problems.get(status)?.codes.has(codesNamed(description)[0]!)) addProblem(status, description)
+  }
+  for (const [status, entry] of [...problems].sort(([a], [b]) => a - b)) responses[status] = problemResponse(entry)
   return {
     operationId: operation.id,
     tags: [operation.tag],
@@ -98,6 +148,8 @@ export function openApiDocument(origin?: string): ReturnType<typeof createDocume
       security: [{ apiKey: [] }],
       components: {
         securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from /settings/api: `Authorization: Bearer la_…`.' } },
+        // Every code a problem may carry; each error response lists the ones it answers with.
+        schemas: { Problem: ProblemSchema },
       },
       paths: paths(API_OPERATIONS),
       webhooks: webhookEventsDocument(),

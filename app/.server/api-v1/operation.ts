@@ -46,10 +46,17 @@ export interface OperationSpec<P extends z.ZodType | undefined, Q extends z.ZodT
   headers?: H
   body?: B
   responses: Record<number, ApiResponseSpec>
-  /** A limit of the command itself (counted per user, shared with the form doing the same thing). */
+  /**
+   * A limit of the command itself (counted per user, shared with the form doing the same thing). A request the
+   * command refuses (a 4xx problem) gives its point back; its state is in the RateLimit-* headers when it is the tightest.
+   */
   limit?: LimitName
-  handler: (input: { ctx: ApiContext; params: Input<P>; query: Input<Q>; headers: Input<H>; body: Input<B> }) => Promise<ApiAnswer>
+  /** Whether this request replays one already served (its Idempotency-Key): then `limit` is not counted. */
+  isReplay?: (input: OperationInput<P, Q, H, B>) => Promise<boolean>
+  handler: (input: OperationInput<P, Q, H, B>) => Promise<ApiAnswer>
 }
+
+type OperationInput<P, Q, H, B> = { ctx: ApiContext; params: Input<P>; query: Input<Q>; headers: Input<H>; body: Input<B> }
 
 // The list holds operations of every input type; each handler is type-checked against its own schemas where it is defined.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -7,12 +7,14 @@ export const PROBLEM_CODES = [
   'invalid_api_key',
   'validation_failed',
   'bad_json',
+  'invalid_cursor',
   'unsupported_media_type',
   'payload_too_large',
   'not_found',
   'method_not_allowed',
   'plan_restricted',
   'insufficient_credits',
+  'budget_too_small',
   'invalid_location',
   'not_resumable',
   'not_completed',
@@ -22,6 +24,7 @@ export const PROBLEM_CODES = [
   'rate_limited',
   'source_unavailable',
   'service_unavailable',
+  'internal_error',
 ] as const
 export type ProblemCode = (typeof PROBLEM_CODES)[number]
 

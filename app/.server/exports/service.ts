@@ -370,3 +370,22 @@ export async function deleteExport(args: { user: SessionUser | null | undefined;
     return { ok: true as const, exportId: exp.id }
   })
 }
+
+/**
+ * Whether `idempotencyKey` names one of the user's exports within its window: a request with it replays that export
+ * (or conflicts with it) and creates nothing, so it is answered even past the creation limit.
+ */
+export async function holdsIdempotencyKey(user: SessionUser, idempotencyKey: string): Promise<boolean> {
+  const key = clean(idempotencyKey, 200)
+  if (!key) return false
+  const row = await withUser(user.claims, (trx) =>
+    trx
+      .selectFrom('exports')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('idempotency_key', '=', key)
+      .where(sql<boolean>`created_at >= now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`)
+      .executeTakeFirst(),
+  )
+  return Boolean(row)
+}

@@ -4,7 +4,7 @@ import { withUser } from '#app/.server/db.ts'
 import { addDncEntries, removeDncEntry } from '#app/.server/do-not-contact/store.ts'
 import { DNC_KINDS, DNC_MAX_ENTRY_LENGTH, parseDncEntry, type DncEntry } from '#app/domain/do-not-contact.ts'
 import { sql } from 'kysely'
-import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { defineOperation } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 
@@ -21,7 +21,7 @@ const DncEntrySchema = z
 
 /** One request adds at most this many entries (a CSV of the whole list goes through /settings/do-not-contact). */
 const MAX_ENTRIES_PER_REQUEST = 5_000
-const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+const ListCursor = CreatedCursor
 
 export const doNotContactOperations = [
   defineOperation({

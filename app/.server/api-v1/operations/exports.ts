@@ -4,11 +4,11 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import { withUser } from '#app/.server/db.ts'
 import { API_EXPORT_COLUMNS, loadApiExport } from '#app/.server/exports/api-export.ts'
-import { addEnrichment, createExport, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
+import { addEnrichment, createExport, deleteExport, holdsIdempotencyKey, resumeExport } from '#app/.server/exports/service.ts'
 import { ApiExportSchema, API_EXPORT_STATUSES, toApiExport } from '#app/domain/api-export.ts'
 import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { AddEnrichmentsBodySchema, CreateExportBodySchema, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
-import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
@@ -22,7 +22,7 @@ async function exportAnswer(ctx: ApiContext, id: string, status: number) {
   return { status, body: exp }
 }
 
-const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+const ListCursor = CreatedCursor
 
 export const exportOperations = [
   defineOperation({
@@ -38,6 +38,7 @@ export const exportOperations = [
     }),
     body: CreateExportBodySchema,
     limit: 'exportCreate',
+    isReplay: async ({ ctx, headers }) => Boolean(headers['Idempotency-Key']) && holdsIdempotencyKey(ctx.user, `api:${headers['Idempotency-Key']}`),
     responses: {
       202: { description: 'The export was created and is running.', schema: ApiExportSchema },
       200: { description: 'The same Idempotency-Key and body were sent before: that export.', schema: ApiExportSchema },

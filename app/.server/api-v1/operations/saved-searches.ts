@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { withUser } from '#app/.server/db.ts'
 import { loadApiExport } from '#app/.server/exports/api-export.ts'
+import { holdsIdempotencyKey } from '#app/.server/exports/service.ts'
 import { runSavedSearch } from '#app/.server/saved-searches/run.ts'
 import { listSavedSearches } from '#app/.server/saved-searches/store.ts'
 import { ApiExportSchema, EnrichmentTypeSchema } from '#app/domain/api-export.ts'
@@ -11,7 +12,7 @@ import { DOWNLOAD_PRESETS } from '#app/domain/download-presets.ts'
 import { EXPORT_ERROR_STATUS } from '#app/domain/exports.ts'
 import type { SavedSearch } from '#app/domain/saved-searches.ts'
 import { SCHEDULE_KINDS } from '#app/domain/saved-searches.ts'
-import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
@@ -94,7 +95,7 @@ function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
   }
 }
 
-const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+const ListCursor = CreatedCursor
 
 export const savedSearchOperations = [
   defineOperation({
@@ -128,19 +129,20 @@ export const savedSearchOperations = [
       'Idempotency-Key': z.string().min(1).max(200).optional().meta({ description: 'Any string up to 200 characters: a retry with it never starts a second run.' }),
     }),
     limit: 'exportCreate',
+    isReplay: async ({ ctx, headers }) => Boolean(headers['Idempotency-Key']) && holdsIdempotencyKey(ctx.user, `api-run:${headers['Idempotency-Key']}`),
     responses: {
       202: { description: 'The run’s export was created and is running.', schema: ApiExportSchema },
       200: { description: 'The same Idempotency-Key was sent before: that run’s export.', schema: ApiExportSchema },
       402: { description: 'No credits left (`insufficient_credits`).' },
       403: { description: 'Your plan no longer allows this search’s location (`plan_restricted`).' },
-      409: { description: 'The run’s credit budget cannot pay for one lead (`insufficient_credits`).' },
+      409: { description: 'The run’s credit budget cannot pay for one lead (`budget_too_small`).' },
     },
     async handler({ ctx, params, headers }) {
       const idempotencyKey = headers['Idempotency-Key'] ? `api-run:${headers['Idempotency-Key']}` : randomUUID()
       const result = await runSavedSearch({ user: ctx.user, id: params.id, idempotencyKey })
       if (!result.ok) {
         if (result.code === 'not_found') apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
-        if (result.code === 'budget_too_small') apiProblem(409, 'insufficient_credits', ctx.t('savedSearches.refusals.budget_too_small'))
+        if (result.code === 'budget_too_small') apiProblem(409, 'budget_too_small', ctx.t('savedSearches.refusals.budget_too_small'))
         return exportProblem({ ok: false, status: EXPORT_ERROR_STATUS[result.code], code: result.code, messageKey: result.messageKey }, ctx.t)
       }
       const exp = await withUser(ctx.user.claims, (trx) => loadApiExport(trx, result.exportId))

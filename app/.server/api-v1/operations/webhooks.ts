@@ -7,7 +7,7 @@ import { checkWebhookUrl, webhookNetwork } from '#app/.server/webhooks/guard.ts'
 import { ApiExportSchema } from '#app/domain/api-export.ts'
 import { WebhookEndpointFieldsSchema } from '#app/domain/webhook-commands.ts'
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, type WebhookEndpointView } from '#app/domain/webhooks.ts'
-import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { defineOperation } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 
@@ -29,7 +29,7 @@ const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
 }).meta({ id: 'CreatedWebhookEndpoint' })
 
 const EndpointIdParams = z.object({ id: z.uuid().meta({ description: 'The endpoint id.' }) })
-const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+const ListCursor = CreatedCursor
 
 function toApi(endpoint: WebhookEndpointView) {
   return {
