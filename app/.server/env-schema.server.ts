@@ -192,6 +192,11 @@ export const envSchema = z.object({
   ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
   /** A slot of a global limit held by a process that died comes back after this long (app/.server/limits/leases.ts). */
   LIMIT_LEASE_MS: positiveInt().default(10_000),
+  /**
+   * The most one account may spend of an upstream's daily quota (Overpass, Google Places), in percent: the rest stays
+   * for the others (app/.server/limits/fair.ts).
+   */
+  LIMIT_ACCOUNT_DAILY_PERCENT: number('a percentage in ]0, 100]', (n) => n > 0 && n <= 100).default(10),
   /** Every demo site shares the demo server's host: this caps them all together (2 × the crawls in flight). */
   ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(512),
   /** Comma list of "ip" or "ip:port"; empty: the system's resolvers (demo source: the demo mail zone). */
