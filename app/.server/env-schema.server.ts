@@ -251,6 +251,8 @@ export const envSchema = z.object({
   WEBHOOK_ALLOW_HOSTS: z.string().default(''),
   /** Deliveries in flight per worker: a slow endpoint holds one slot, never the others'. */
   WEBHOOK_CONCURRENCY: positiveInt().default(16),
+  /** Deliveries of one user queued or in flight, every worker together; default a quarter of WEBHOOK_CONCURRENCY. */
+  WEBHOOK_USER_IN_FLIGHT: positiveInt().optional(),
   /** Queue name of the delivery jobs; every process of one deployment must agree. */
   WEBHOOK_QUEUE: z.string().default('webhook-deliver'),
 
