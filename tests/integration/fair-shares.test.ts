@@ -6,6 +6,7 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest'
 import { onBehalfOf } from '#app/.server/limits/account.ts'
 import { createGlobalLimits } from '#app/.server/limits/global.ts'
 import { createConcurrencyLimiter } from '#app/.server/limits/leases.ts'
+import { createWindowBudget } from '#app/.server/limits/windows.ts'
 import { createRegistryLimiter } from '#app/.server/registry/limiter.ts'
 import { clearOverpassCache, createOsmSource } from '#app/.server/sources/osm.ts'
 import type { ResolvedCategory } from '#app/.server/sources/types.ts'
@@ -102,4 +103,35 @@ describe('Overpass', () => {
     expect(await onBehalfOf('victim', () => collect(a, city('Toulouse'), BAKERY))).toBeDefined()
     expect(overpass.requests).toHaveLength(4)
   })
+})
+
+describe('Google Places minute', () => {
+  it('room in the window goes round-robin between accounts: a victim is served in the next windows, not by luck', async () => {
+    const key = unique('fair-window')
+    const windows = [{ key, limit: 2, windowMs: 500 }]
+    const budgets = [createWindowBudget(processPool()), createWindowBudget(processPool())]
+    const stop = new AbortController()
+    // Taken as google.ts does: sleep the wait, ask again.
+    const take = async (budget: (typeof budgets)[number], account: string) => {
+      for (;;) {
+        if (stop.signal.aborted) return
+        const wait = await budget.take(windows, { key, account })
+        if (wait === 0) return
+        await new Promise((resolve) => setTimeout(resolve, wait))
+      }
+    }
+    const floods = [0, 1, 2].flatMap((a) =>
+      Array.from({ length: 10 }, async () => {
+        while (!stop.signal.aborted) await take(budgets[a % 2]!, `heavy-${a}`)
+      }),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    const start = performance.now()
+    await take(budgets[1]!, 'victim')
+    const waited = performance.now() - start
+    stop.abort()
+    await Promise.all(floods)
+    // 30 takers for 2 places a half-second: by luck, about 7 windows; in its turn, the next window or the one after.
+    expect(waited).toBeLessThan(1_500)
+  }, 30_000)
 })
