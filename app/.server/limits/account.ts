@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 
-export const SYSTEM_ACCOUNT = 'system'
+const SYSTEM_ACCOUNT = 'system'
 
 const KEY = Symbol.for('leadatlas.account-context')
 type WithContext = typeof globalThis & { [KEY]?: AsyncLocalStorage<string> }

@@ -17,7 +17,7 @@ import { currentAccount } from './account.ts'
 import type { BudgetWindow } from './windows.ts'
 
 /** The most one account may spend of a day's `limit` (at least one request). */
-export function accountDailyCap(limit: number, percent: number): number {
+function accountDailyCap(limit: number, percent: number): number {
   return Math.max(1, Math.floor((limit * Math.min(100, Math.max(0, percent))) / 100))
 }
 

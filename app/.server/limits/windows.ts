@@ -14,7 +14,7 @@ export interface BudgetWindow {
 export const DAY_MS = 86_400_000
 
 /** Whose turn it is among the accounts waiting for room in the windows (fair.ts). */
-export interface FairTurn {
+interface FairTurn {
   key: string
   account: string
 }
