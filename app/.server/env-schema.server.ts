@@ -214,6 +214,11 @@ export const envSchema = z.object({
   ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
   /** A slot of a global limit held by a process that died comes back after this long (app/.server/limits/leases.ts). */
   LIMIT_LEASE_MS: positiveInt().default(10_000),
+  /**
+   * The most one account may spend of an upstream's daily quota (Overpass, Google Places), in percent: the rest stays
+   * for the others (app/.server/limits/fair.ts).
+   */
+  LIMIT_ACCOUNT_DAILY_PERCENT: number('a percentage in ]0, 100]', (n) => n > 0 && n <= 100).default(10),
   /** Every demo site shares the demo server's host: this caps them all together (2 × the crawls in flight). */
   ENRICH_DEMO_HOST_CONCURRENCY: positiveInt().default(512),
   /** Comma list of "ip" or "ip:port"; empty: the system's resolvers (demo source: the demo mail zone). */
@@ -268,6 +273,8 @@ export const envSchema = z.object({
   WEBHOOK_ALLOW_HOSTS: z.string().default(''),
   /** Deliveries in flight per worker: a slow endpoint holds one slot, never the others'. */
   WEBHOOK_CONCURRENCY: positiveInt().default(16),
+  /** Deliveries of one user queued or in flight, every worker together; default a quarter of WEBHOOK_CONCURRENCY. */
+  WEBHOOK_USER_IN_FLIGHT: positiveInt().optional(),
   /** Queue name of the delivery jobs; every process of one deployment must agree. */
   WEBHOOK_QUEUE: z.string().default('webhook-deliver'),
 

@@ -6,6 +6,7 @@ import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { runPreview } from '#app/.server/search/preview.ts'
 import { enforceLimit } from '#app/.server/rate-limit.ts'
 import { firstBadField, PreviewBodySchema } from '#app/domain/search-schema.ts'
+import { onBehalfOf } from '#app/.server/limits/account.ts'
 
 /**
  * POST /api/search/preview {sector, country, countryCode, region, department, city, lang}
@@ -20,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const lang = body.data.lang ?? (getLocale(context) as 'fr' | 'en')
   await enforceLimit(context, 'preview', user.id)
   const { plan } = await requireCreditsSummary(user)
-  const outcome = await runPreview(body.data.criteria, { lang, plan, signal: request.signal })
+  const outcome = await onBehalfOf(user.id, () => runPreview(body.data.criteria, { lang, plan, signal: request.signal }))
   if (!outcome.ok) return data({ error: outcome.error, message: t(outcome.messageKey), ...(outcome.field ? { field: outcome.field } : {}) }, { status: outcome.status })
   return data(outcome.results)
 }

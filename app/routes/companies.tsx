@@ -29,6 +29,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { readCompaniesQuery } from '#app/domain/companies-form.ts'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
+import { onBehalfOf } from '#app/.server/limits/account.ts'
 
 // This page's texts come with it, not with every page's messages (app/i18n.ts).
 await pageTexts('companies')
@@ -61,7 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       status = 400
     } else {
       const { plan } = await requireCreditsSummary(user)
-      const outcome = await searchCompanies(read.query, { plan, lang, signal: request.signal })
+      const outcome = await onBehalfOf(user.id, () => searchCompanies(read.query, { plan, lang, signal: request.signal }))
       nafCodes = outcome.nafCodes
       if (outcome.ok) {
         search = { status: 'ok', result: outcome }

@@ -10,6 +10,7 @@ import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
 import { getCreditsSummary, requireCreditsSummary } from '#app/.server/credits.ts'
+import { onBehalfOf } from '#app/.server/limits/account.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { labelOf, findCategory, getCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
 import { LocationQueryError, searchLevelsWithData, searchLocations } from '#app/.server/search/locations.ts'
@@ -97,7 +98,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status = 400
   } else if (url.searchParams.get('run') === '1') {
     // The plan decides what the search may return: an unreadable plan is a 503, never the free trial's rules.
-    const outcome = await runPreview(criteria, { lang, plan: (await requireCreditsSummary(user)).plan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS })
+    const decidingPlan = (await requireCreditsSummary(user)).plan
+    // The preview's upstream calls count against this account's fair share (app/.server/limits/account.ts).
+    const outcome = await onBehalfOf(user.id, () => runPreview(criteria, { lang, plan: decidingPlan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS }))
     if (outcome.ok) {
       search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
       france = outcome.france

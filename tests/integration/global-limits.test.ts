@@ -161,7 +161,7 @@ describe('window budgets', () => {
 
 describe('Overpass', () => {
   const osm = (endpoint: string, dailyRequests = 10_000) =>
-    createOsmSource({ endpoint, userAgent: 'LeadAtlas/0.1 (+https://leadatlas.test/contact)', limits: createGlobalLimits(processPool()), dailyRequests })
+    createOsmSource({ endpoint, userAgent: 'LeadAtlas/0.1 (+https://leadatlas.test/contact)', limits: createGlobalLimits(processPool()), dailyRequests, accountDailyPercent: 100 })
 
   // Concurrency at Overpass across processes: tests/integration/global-limits-processes.test.ts (in one process the
   // sources share this process's slots, so only separate processes show the global bound).
@@ -198,7 +198,7 @@ describe('Google Places', () => {
   it('shares the day quota of one API key between processes', async () => {
     const server = await serve(() => ({ body: { places: [{ id: 'p1', displayName: { text: 'Boulangerie' } }] } }))
     const apiKey = `key-${Date.now()}`
-    const google = () => createGoogleSource({ apiKey, baseUrl: server.url, limits: createGlobalLimits(processPool()), dailyRequests: 2 })
+    const google = () => createGoogleSource({ apiKey, baseUrl: server.url, limits: createGlobalLimits(processPool()), dailyRequests: 2, accountDailyPercent: 100 })
     const [a, b] = [google(), google()]
     expect(await collect(a, city('Lyon'), BAKERY)).toHaveLength(1)
     expect(await collect(b, city('Bron'), BAKERY)).toHaveLength(1)

@@ -7,6 +7,7 @@ import pg from 'pg'
 import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { closeDb, withUser } from '#app/.server/db.ts'
+import { validateEnv } from '#app/.server/env.server.ts'
 import { createBoss } from '#app/.server/exports/queue.ts'
 import { HostAllowList } from '#app/.server/enrichment/ssrf.ts'
 import { startWebhookDelivery, type WebhookDelivery, type WebhookDeliveryOptions } from '#app/.server/webhooks/delivery.ts'
@@ -26,6 +27,8 @@ beforeAll(async () => {
   // This file's own queue: another file's worker never takes its jobs.
   process.env.WEBHOOK_QUEUE = `webhook-test-${randomUUID().slice(0, 8)}`
   process.env.WEBHOOK_CONCURRENCY = '6'
+  // The per-user cap's own test sets it to its default (a quarter of the slots); the others keep 4 per user.
+  process.env.WEBHOOK_USER_IN_FLIGHT = '4'
   process.env.RATE_LIMIT_WEBHOOK_SEND = '3/600'
   admin = new pg.Pool({ connectionString: inject('databaseUrl') })
   receiver = await startWebhookReceiver()
@@ -315,6 +318,36 @@ describe('delivery', () => {
       await consumer.stop()
     }
   }, 30_000)
+
+  test("three users' never-answering endpoints do not hold up another user's deliveries (round-robin, per-user cap)", async () => {
+    // 6 slots in this file: each user may hold 1 (a quarter, the default's ratio); 30 hanging deliveries used to fill
+    // every slot for their whole timeout, five times over, before the victim's turn.
+    const consumer = await startConsumer({ timeoutMs: 4_000, config: { ...validateEnv(), WEBHOOK_USER_IN_FLIGHT: undefined } })
+    const floods = await Promise.all([0, 1, 2].map(() => createApiUser(admin)))
+    try {
+      for (const [u, flood] of floods.entries()) {
+        for (let i = 0; i < 10; i += 1) {
+          receiver.behave(`/hang-${u}-${i}`, { delayMs: 60_000 })
+          await createEndpoint(flood.api, `/hang-${u}-${i}`)
+        }
+      }
+      const victim = await createApiUser(admin)
+      await createEndpoint(victim.api, '/victim')
+      for (const flood of floods) await finishedExport(flood.user.id)
+      await until(async () => receiver.received.filter((d) => d.path.startsWith('/hang-')).length, (n) => n >= 3)
+      const started = Date.now()
+      await finishedExport(victim.user.id)
+      const [delivered] = await receiver.waitFor('/victim', 1, 6_000)
+      // Loose: the pump's next round and a free slot, never a hanging delivery's 4 s timeout.
+      expect(delivered!.receivedAt - started).toBeLessThan(3_000)
+      // The floods never held more than their cap each.
+      expect(receiver.received.filter((d) => d.path.startsWith('/hang-')).length).toBeLessThanOrEqual(6)
+    } finally {
+      await consumer.stop()
+      // What the floods still owe must not be delivered by the next tests' consumers.
+      await admin.query(`update public.webhook_deliveries set state = 'failed' where user_id = any($1)`, [floods.map((flood) => flood.user.id)])
+    }
+  }, 60_000)
 
   test('an endpoint failing for 3 days is disabled, what it owed is dropped, and its owner is told', async () => {
     const clock = testClock()

@@ -206,6 +206,13 @@ export interface Leads {
   working_hours: Json | null;
 }
 
+export interface LimitFair {
+  account: string;
+  key: string;
+  served_at: Generated<number>;
+  waiting_until: Generated<number>;
+}
+
 export interface LimitLeases {
   expires_at: Timestamp;
   holder: string;
@@ -375,6 +382,7 @@ export interface DB {
   export_leads: ExportLeads;
   exports: Exports;
   leads: Leads;
+  limit_fair: LimitFair;
   limit_leases: LimitLeases;
   limit_pauses: LimitPauses;
   limit_windows: LimitWindows;

@@ -11,6 +11,7 @@ import type { ProcessOptions, ProcessResult } from './processor.ts'
 import { enqueueBatches, ensureExportQueues, exportQueueNames, liveExportJobs, PGBOSS_SCHEMA, type ExportBatchData, type ExportJobData } from './queue.ts'
 import { validateEnv, type Env } from '#app/.server/env.server.ts'
 import { batchSlots } from '#app/domain/export-batches.ts'
+import { onBehalfOf } from '#app/.server/limits/account.ts'
 
 export interface ExportWorkerOptions {
   /** The enrichment engine (or a factory called once at registration). */
@@ -172,7 +173,8 @@ function jobRunner(
     let processing: Promise<ProcessResult> | undefined
     try {
       await unwinding.get(key)
-      processing = work({ signal, drain: draining.signal, finalAttempt, log: processLog })
+      // Its upstream requests (Overpass, Google, the registry) spend the export owner's fair share (limits/fair.ts).
+      processing = onBehalfOf(job.groupId ?? job.data.userId, () => work({ signal, drain: draining.signal, finalAttempt, log: processLog }))
       const result = await releasableRun(processing, yieldSlot.signal)
       if (result.outcome === 'released') {
         await requeue(boss, queue, job, 0)

@@ -14,6 +14,10 @@
  *
  * Callers put a local limiter in front (at most `limit` per key in this process): waiting then happens in memory and
  * only requests that may run ask the database.
+ *
+ * With an account (an upstream shared by every user, like Overpass; fair.ts), the slots of a key go round-robin
+ * between the accounts waiting for it, in every process: each account of this process asks for its own waiters, and
+ * a released lease goes back to the database (no fast path) so that the next turn is decided there.
  */
 import os from 'node:os'
 import type pg from 'pg'
@@ -24,8 +28,11 @@ import { sleep } from '#app/.server/enrichment/limits.ts'
 export type ReleaseLease = () => void
 
 export interface ConcurrencyLimiter {
-  /** Waits (abortable) for one of `limit` slots of `key` across every process. */
-  acquire(key: string, limit: number, signal?: AbortSignal): Promise<ReleaseLease>
+  /**
+   * Waits (abortable) for one of `limit` slots of `key` across every process; with `account`, served round-robin
+   * between the accounts waiting on the key.
+   */
+  acquire(key: string, limit: number, signal?: AbortSignal, account?: string): Promise<ReleaseLease>
   /** Gives back every lease this process holds (idle or not) and stops renewing. */
   close(): Promise<void>
 }
@@ -46,6 +53,10 @@ export interface ConcurrencyLimiterOptions {
 interface Lease {
   id: string
   key: string
+  /** The demand it was asked for (the key, or the key and an account). */
+  demand: string
+  /** Asked for an account: never kept nor handed on here, the database decides whose turn is next. */
+  fair: boolean
   since: number
   /** Set while the lease lingers unused. */
   idleTimer?: NodeJS.Timeout
@@ -60,6 +71,8 @@ interface Waiter {
 
 /** The requests of this process waiting on one key, and whether a loop is asking the database for them. */
 interface Demand {
+  key: string
+  account: string | undefined
   limit: number
   queue: Waiter[]
   asking: boolean
@@ -94,10 +107,10 @@ class LeaseLimiter implements ConcurrencyLimiter {
     this.onError = options.onError ?? ((error: unknown) => console.error('[limits] lease bookkeeping failed:', (error as Error).message))
   }
 
-  async acquire(key: string, limit: number, signal?: AbortSignal): Promise<ReleaseLease> {
+  async acquire(key: string, limit: number, signal?: AbortSignal, account?: string): Promise<ReleaseLease> {
     if (this.closed) throw new Error('concurrency limiter is closed')
     signal?.throwIfAborted()
-    const lease = this.takeIdle(key) ?? (await this.wait(key, Math.max(1, limit), signal))
+    const lease = (account === undefined ? this.takeIdle(key) : undefined) ?? (await this.wait(key, account, Math.max(1, limit), signal))
     // Aborted as the lease came: nobody will send, so it goes to the next request or back.
     if (signal?.aborted) {
       this.reuseOrGiveBack(lease)
@@ -124,9 +137,10 @@ class LeaseLimiter implements ConcurrencyLimiter {
   }
 
   /** Queues this request on the key's demand and makes sure a loop asks the database for it. */
-  private wait(key: string, limit: number, signal: AbortSignal | undefined): Promise<Lease> {
-    let demand = this.demand.get(key)
-    if (!demand) this.demand.set(key, (demand = { limit, queue: [], asking: false }))
+  private wait(key: string, account: string | undefined, limit: number, signal: AbortSignal | undefined): Promise<Lease> {
+    const name = account === undefined ? key : `${key}\n${account}`
+    let demand = this.demand.get(name)
+    if (!demand) this.demand.set(name, (demand = { key, account, limit, queue: [], asking: false }))
     const queue = demand.queue
     const lease = new Promise<Lease>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined }
@@ -140,17 +154,30 @@ class LeaseLimiter implements ConcurrencyLimiter {
       }
       queue.push(waiter)
     })
-    if (!demand.asking) void this.ask(key, demand)
+    if (!demand.asking) void this.ask(name, demand)
     return lease
   }
 
   /** Asks the database for the key's waiters until none is left, backing off while the key is full. */
-  private async ask(key: string, demand: Demand): Promise<void> {
+  private async ask(name: string, demand: Demand): Promise<void> {
     demand.asking = true
+    const { key, account } = demand
     try {
       for (let attempt = 0; demand.queue.length > 0 && !this.closed; ) {
-        const { rows } = await this.pool.query<{ id: string }>('select id from public.limit_lease_take($1, $2, $3, $4, $5) as id', [key, demand.limit, this.holder, this.ttlMs, demand.queue.length])
-        for (const { id } of rows) this.hand({ id: String(id), key, since: Date.now() })
+        const { rows } =
+          account === undefined
+            ? await this.pool.query<{ id: string }>('select id from public.limit_lease_take($1, $2, $3, $4, $5) as id', [key, demand.limit, this.holder, this.ttlMs, demand.queue.length])
+            : await this.pool.query<{ id: string }>('select id from public.limit_lease_take($1, $2, $3, $4, $5, $6, $7) as id', [
+                key,
+                demand.limit,
+                this.holder,
+                this.ttlMs,
+                demand.queue.length,
+                account,
+                // An account waiting here asks again within the poll's ceiling: it keeps its turn that long.
+                this.poll.maxMs * 2 + 250,
+              ])
+        for (const { id } of rows) this.hand({ id: String(id), key, demand: name, fair: account !== undefined, since: Date.now() })
         if (demand.queue.length === 0) break
         attempt = rows.length > 0 ? 0 : attempt + 1
         await sleep(pollDelay(attempt, Math.random(), this.poll))
@@ -159,8 +186,8 @@ class LeaseLimiter implements ConcurrencyLimiter {
       for (const waiter of demand.queue.splice(0)) this.settle(waiter).reject(error)
     } finally {
       demand.asking = false
-      if (demand.queue.length === 0 && this.demand.get(key) === demand) this.demand.delete(key)
-      else if (demand.queue.length > 0 && !this.closed) void this.ask(key, demand)
+      if (demand.queue.length === 0 && this.demand.get(name) === demand) this.demand.delete(name)
+      else if (demand.queue.length > 0 && !this.closed) void this.ask(name, demand)
     }
   }
 
@@ -170,14 +197,14 @@ class LeaseLimiter implements ConcurrencyLimiter {
       this.held.set(lease.id, lease)
       this.startRenewing()
     }
-    const waiter = this.demand.get(lease.key)?.queue.shift()
+    const waiter = this.demand.get(lease.demand)?.queue.shift()
     if (waiter) this.settle(waiter).resolve(lease)
-    else if (!this.closed && this.lingerMs > 0) this.park(lease)
+    else if (!this.closed && this.lingerMs > 0 && !lease.fair) this.park(lease)
     else this.giveBack(lease)
   }
 
   private reuseOrGiveBack(lease: Lease) {
-    if (this.closed || Date.now() - lease.since >= this.maxHoldMs) this.giveBack(lease)
+    if (this.closed || lease.fair || Date.now() - lease.since >= this.maxHoldMs) this.giveBack(lease)
     else this.hand(lease)
   }
 

@@ -13,19 +13,30 @@ export interface BudgetWindow {
 
 export const DAY_MS = 86_400_000
 
+/** Whose turn it is among the accounts waiting for room in the windows (fair.ts). */
+interface FairTurn {
+  key: string
+  account: string
+}
+
 export interface WindowBudget {
-  /** Counts one request: 0 when granted, else the ms until a refusing window starts over (nothing counted). */
-  take(windows: BudgetWindow[]): Promise<number>
+  /**
+   * Counts one request: 0 when granted, else the ms until a refusing window starts over (nothing counted). With
+   * `fair`, room goes round-robin between the accounts waiting for it: another account's turn is a refusal of 50 ms.
+   */
+  take(windows: BudgetWindow[], fair?: FairTurn): Promise<number>
 }
 
 export function createWindowBudget(pool: Pick<pg.Pool, 'query'>): WindowBudget {
   return {
-    async take(windows) {
+    async take(windows, fair) {
       if (windows.length === 0) return 0
-      const { rows } = await pool.query<{ wait: number }>('select public.limit_windows_take($1, $2, $3) as wait', [
+      const { rows } = await pool.query<{ wait: number }>('select public.limit_windows_take($1, $2, $3, $4, $5) as wait', [
         windows.map((w) => w.key),
         windows.map((w) => Math.max(0, Math.floor(w.limit))),
         windows.map((w) => w.windowMs),
+        fair?.key ?? null,
+        fair?.account ?? null,
       ])
       return Math.max(0, Number(rows[0]?.wait ?? 0))
     },

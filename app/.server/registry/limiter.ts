@@ -7,11 +7,14 @@
  * one row lock per grant, so two processes never both take the last slot.
  *
  * Two classes share the budget: the enrichment's lookups and the registry-first search. Each is guaranteed half of
- * it (rounded up) whenever the other is waiting, and may use all of it while the other is idle. A 429's Retry-After
+ * it (rounded up) whenever the other is waiting, and may use all of it while the other is idle. Within a class, the
+ * slots go round-robin between the accounts waiting for one, in every process (fair.ts): three users flooding the
+ * registry-first search leave a fourth one a slot in about four, not a place behind their queues. A 429's Retry-After
  * pauses every process (registry_limiter_pause).
  */
 import type pg from 'pg'
 import { sleep } from '#app/.server/enrichment/limits.ts'
+import { currentAccount } from '#app/.server/limits/account.ts'
 import type { Env } from '#app/.server/env.server.ts'
 
 export type RegistryClass = 'enrichment' | 'search'
@@ -20,7 +23,10 @@ export type RegistryClass = 'enrichment' | 'search'
 type ReleaseSlot = () => Promise<void>
 
 export interface RegistryLimiter {
-  /** Waits for a request slot of `registryClass` (abortable); call the release once the request is over. */
+  /**
+   * Waits for a request slot of `registryClass` (abortable), in the current account's turn (account.ts); call the
+   * release once the request is over.
+   */
   take(registryClass: RegistryClass, signal?: AbortSignal): Promise<ReleaseSlot>
   /** Holds every process's requests for `ms` (a 429's Retry-After). */
   pauseFor(ms: number): Promise<void>
@@ -63,18 +69,26 @@ export function createRegistryLimiter(options: RegistryLimiterOptions): Registry
   const windowMs = (1000 * limit) / rate
   const share = Math.ceil(limit / 2)
   const staleMs = options.staleMs ?? 30_000
-  // One taker per class at a time in this process: the others queue here instead of polling the database.
-  const chains = new Map<RegistryClass, Promise<unknown>>()
-  const queued = new Map<RegistryClass, number>()
+  // One taker per class and account at a time in this process: the others queue here instead of polling the
+  // database; the accounts' takers ask side by side, and the database says whose turn it is.
+  const chains = new Map<string, Promise<unknown>>()
+  const queued = new Map<string, number>()
+  const count = (name: string, step: number) => {
+    const next = (queued.get(name) ?? 0) + step
+    if (next > 0) queued.set(name, next)
+    else queued.delete(name)
+  }
 
-  async function waitForSlot(registryClass: RegistryClass, signal?: AbortSignal): Promise<ReleaseSlot> {
+  async function waitForSlot(registryClass: RegistryClass, account: string, signal?: AbortSignal): Promise<ReleaseSlot> {
     for (;;) {
       signal?.throwIfAborted()
-      // Takers queued behind this one keep the class "waiting", so the other class stays within its share.
+      // Takers queued behind this one keep the class "waiting", so the other class stays within its share; and the
+      // account, so it keeps its place in the round-robin.
       const more = (queued.get(registryClass) ?? 0) > 1
+      const accountMore = (queued.get(`${registryClass}\n${account}`) ?? 0) > 1
       const { rows } = await options.pool.query<{ wait_ms: number; slot: number | null }>(
-        'select wait_ms, slot from public.registry_limiter_take($1, $2, $3, $4, $5, $6, $7)',
-        [options.key, registryClass, limit, windowMs, share, more, staleMs],
+        'select wait_ms, slot from public.registry_limiter_take($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+        [options.key, registryClass, limit, windowMs, share, more, staleMs, account, accountMore],
       )
       const { wait_ms: wait, slot } = rows[0] ?? { wait_ms: 50, slot: null }
       if (slot !== null) {
@@ -101,15 +115,23 @@ export function createRegistryLimiter(options: RegistryLimiterOptions): Registry
 
   return {
     take(registryClass, signal) {
-      queued.set(registryClass, (queued.get(registryClass) ?? 0) + 1)
-      const turn = (chains.get(registryClass) ?? Promise.resolve())
-        .then(() => waitForSlot(registryClass, signal))
-        .finally(() => queued.set(registryClass, (queued.get(registryClass) ?? 1) - 1))
+      const account = currentAccount()
+      const chain = `${registryClass}\n${account}`
+      count(registryClass, 1)
+      count(chain, 1)
+      const turn = (chains.get(chain) ?? Promise.resolve())
+        .then(() => waitForSlot(registryClass, account, signal))
+        .finally(() => {
+          count(registryClass, -1)
+          count(chain, -1)
+        })
       // A caller that aborts must not block the ones behind it, nor wait for its turn to hear it.
-      chains.set(
-        registryClass,
-        turn.catch(() => undefined),
-      )
+      const settled = turn.catch(() => undefined)
+      chains.set(chain, settled)
+      // The last taker of an account leaves no chain behind (one per user would pile up).
+      void settled.then(() => {
+        if (chains.get(chain) === settled) chains.delete(chain)
+      })
       return signal ? abortable(turn, signal) : turn
     },
     async pauseFor(ms) {

@@ -7,12 +7,16 @@
  * calls in one budget in Postgres (app/.server/limits/), GOOGLE_PLACES_REQUESTS_PER_MINUTE (600, Google's default)
  * and GOOGLE_PLACES_DAILY_REQUESTS (unset: no daily cap of ours). A call over the minute's budget waits for the next
  * minute; over the day's, the search fails with `rate_limited` until midnight UTC. A 429 pauses every process's calls
- * with that key for its Retry-After (else a minute, the quota's window).
+ * with that key for its Retry-After (else a minute, the quota's window). Fair shares between accounts (limits/fair.ts):
+ * the minute's room goes round-robin between the accounts waiting for it, and one account may spend at most
+ * LIMIT_ACCOUNT_DAILY_PERCENT (10 %) of the day's calls.
  */
 import { createHash } from 'node:crypto'
 import { parseRetryAfter } from '#app/utils/headers.ts'
 import { env } from '#app/.server/env.server.ts'
 import { sleep } from '#app/.server/enrichment/limits.ts'
+import { currentAccount } from '#app/.server/limits/account.ts'
+import { accountDayWindow } from '#app/.server/limits/fair.ts'
 import { deploymentLimits, type GlobalLimits } from '#app/.server/limits/global.ts'
 import { type BudgetWindow, DAY_MS } from '#app/.server/limits/windows.ts'
 import { briefText, requestUpstream } from './http.ts'
@@ -32,6 +36,8 @@ export interface GoogleSourceConfig {
   requestsPerMinute?: number
   /** Default GOOGLE_PLACES_DAILY_REQUESTS (unset: none). */
   dailyRequests?: number
+  /** The most one account may spend of the day's calls, in percent; default LIMIT_ACCOUNT_DAILY_PERCENT. */
+  accountDailyPercent?: number
 }
 
 const MINUTE_MS = 60_000
@@ -52,15 +58,21 @@ export function googleQuota(endpoint: string, apiKey: string, perMinute: number,
   return { key, windows }
 }
 
-/** Refuses the call while a 429 seen by any process holds, then waits for its place in the minute's budget. */
-async function spendQuota(limits: GlobalLimits, quota: GoogleQuota, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Refuses the call while a 429 seen by any process holds, then waits for its place in the minute's budget, in the
+ * account's turn; the day's calls count in the account's share of the day too.
+ */
+async function spendQuota(limits: GlobalLimits, quota: GoogleQuota, accountDailyPercent: number, signal: AbortSignal | undefined): Promise<void> {
   const pausedMs = (await limits.pauses.read(quota.key)).untilMs - Date.now()
   if (pausedMs > 0) {
     const seconds = Math.ceil(pausedMs / 1000)
     throw new LeadSourceError('rate_limited', `Google Places asked us to wait: no call for ${seconds} s`, seconds)
   }
+  const account = currentAccount()
+  const day = quota.windows.find((window) => window.windowMs === DAY_MS)
+  const windows = day ? [...quota.windows, accountDayWindow(day, accountDailyPercent, account)] : quota.windows
   for (;;) {
-    const wait = await limits.budgets.take(quota.windows)
+    const wait = await limits.budgets.take(windows, { key: quota.key, account })
     if (wait === 0) return
     if (wait > MINUTE_MS) {
       const seconds = Math.ceil(wait / 1000)
@@ -164,6 +176,7 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
   const maxPages = config.maxPages ?? 10
   const quota = googleQuota(endpoint, config.apiKey, config.requestsPerMinute ?? env.GOOGLE_PLACES_REQUESTS_PER_MINUTE, config.dailyRequests ?? env.GOOGLE_PLACES_DAILY_REQUESTS)
   const limits = config.limits === undefined ? deploymentLimits : () => config.limits ?? null
+  const accountDailyPercent = config.accountDailyPercent ?? env.LIMIT_ACCOUNT_DAILY_PERCENT
 
   return {
     name: 'google',
@@ -185,7 +198,7 @@ export function createGoogleSource(config: GoogleSourceConfig): LeadSource {
       let yielded = 0
       for (let page = 0; page < maxPages; page++) {
         const shared = limits()
-        if (shared) await spendQuota(shared, quota, options.signal)
+        if (shared) await spendQuota(shared, quota, accountDailyPercent, options.signal)
         const response = await requestUpstream(
           fetchImpl,
           endpoint,

@@ -12,6 +12,8 @@
  * - At most 2 requests in flight per endpoint, and at most OVERPASS_DAILY_REQUESTS (10 000) a UTC day, for every
  *   process of the deployment together (leases and a day budget in Postgres, app/.server/limits/); more wait for a
  *   slot (the caller's abort still applies); past the day's budget searches fail with `rate_limited` until midnight UTC.
+ *   Fair shares between accounts (limits/fair.ts): the slots go round-robin between the accounts waiting, and one
+ *   account may spend at most LIMIT_ACCOUNT_DAILY_PERCENT (10 %) of the day.
  * - Back-off: after a 429 (Retry-After honoured, else exponential from 10 s to 10 min), a `remark` (the query failed
  *   part-way with HTTP 200) or a 504 (overloaded), nothing is sent to that endpoint until the back-off has passed:
  *   searches meanwhile fail at once with `rate_limited` (cached answers are still served). A success resets it. The
@@ -24,6 +26,8 @@
 import { LRUCache } from 'lru-cache'
 import { parseRetryAfter } from '#app/utils/headers.ts'
 import { env } from '#app/.server/env.server.ts'
+import { currentAccount } from '#app/.server/limits/account.ts'
+import { accountDayWindow, FairSlots } from '#app/.server/limits/fair.ts'
 import { deploymentLimits, type GlobalLimits } from '#app/.server/limits/global.ts'
 import { DAY_MS } from '#app/.server/limits/windows.ts'
 import { briefText, requestUpstream } from './http.ts'
@@ -48,6 +52,8 @@ export interface OsmSourceConfig {
   limits?: GlobalLimits | null
   /** Default OVERPASS_DAILY_REQUESTS. */
   dailyRequests?: number
+  /** The most one account may spend of the day's queries, in percent; default LIMIT_ACCOUNT_DAILY_PERCENT. */
+  accountDailyPercent?: number
 }
 
 const OVERPASS_MAX_ELEMENTS = 10_000
@@ -66,46 +72,11 @@ interface Backoff {
   failures: number
 }
 
-/** A counting semaphore: requests in flight to one endpoint. */
-class Slots {
-  private active = 0
-  private readonly waiting: Array<() => void> = []
-
-  constructor(private readonly max: number) {}
-
-  async acquire(signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted()
-    if (this.active < this.max) {
-      this.active++
-      return
-    }
-    await new Promise<void>((resolve, reject) => {
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort)
-        this.active++
-        resolve()
-      }
-      const onAbort = () => {
-        const index = this.waiting.indexOf(grant)
-        if (index >= 0) this.waiting.splice(index, 1)
-        reject(signal.reason)
-      }
-      this.waiting.push(grant)
-      signal.addEventListener('abort', onAbort, { once: true })
-    })
-  }
-
-  release(): void {
-    this.active--
-    this.waiting.shift()?.()
-  }
-}
-
 interface OverpassState {
   cache: LRUCache<string, OverpassElement[]>
   requests: SharedRequests<OverpassElement[]>
   backoff: Map<string, Backoff>
-  slots: Map<string, Slots>
+  slots: Map<string, FairSlots>
 }
 
 const STATE_KEY = Symbol.for('leadatlas.overpass')
@@ -170,10 +141,10 @@ export function backOffOverpass(endpoint: string, retryAfterSeconds: number | un
   return Math.ceil(waitMs / 1000)
 }
 
-function slotsFor(endpoint: string): Slots {
+function slotsFor(endpoint: string): FairSlots {
   const all = state().slots
   let slots = all.get(endpoint)
-  if (!slots) all.set(endpoint, (slots = new Slots(MAX_IN_FLIGHT)))
+  if (!slots) all.set(endpoint, (slots = new FairSlots(MAX_IN_FLIGHT)))
   return slots
 }
 
@@ -186,6 +157,7 @@ interface OverpassClient {
   now: () => number
   limits: () => GlobalLimits | null
   dailyRequests: number
+  accountDailyPercent: number
 }
 
 function refuseWhileBackingOff(client: OverpassClient): void {
@@ -210,25 +182,33 @@ async function adoptSharedBackoff(client: OverpassClient, limits: GlobalLimits):
   }
 }
 
-/** Counts the query in the day's budget of every process, or refuses it until the budget starts over. */
+/**
+ * Counts the query in the day's budget of every process and in the account's share of it (fair.ts: at most
+ * accountDailyPercent of the day, so one account's saved searches cannot spend everybody's day), or refuses it until
+ * the budget starts over.
+ */
 async function spendDailyBudget(client: OverpassClient, limits: GlobalLimits): Promise<void> {
-  const wait = await limits.budgets.take([{ key: `overpass-day:${client.endpoint}`, limit: client.dailyRequests, windowMs: DAY_MS }])
+  const day = { key: `overpass-day:${client.endpoint}`, limit: client.dailyRequests, windowMs: DAY_MS }
+  const share = accountDayWindow(day, client.accountDailyPercent)
+  const wait = await limits.budgets.take([day, share])
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000)
-    throw new LeadSourceError('rate_limited', `The ${client.dailyRequests} Overpass queries of the day are spent: the next in ${seconds} s`, seconds)
+    throw new LeadSourceError('rate_limited', `The day's Overpass queries (${client.dailyRequests}, at most ${share.limit} per account) are spent: the next in ${seconds} s`, seconds)
   }
 }
 
 /** One query, sent only outside a back-off, within the endpoint's slots and the day's budget. */
 async function fetchElements(client: OverpassClient, query: string, signal: AbortSignal): Promise<OverpassElement[]> {
   refuseWhileBackingOff(client)
+  // The endpoint's slots go round-robin between the accounts waiting for one, here and in every process (fair.ts).
+  const account = currentAccount()
   const slots = slotsFor(client.endpoint)
-  await slots.acquire(signal)
+  await slots.acquire(signal, account)
   let lease: (() => void) | undefined
   try {
     const limits = client.limits()
     if (limits) {
-      lease = await limits.concurrency.acquire(sharedKey(client.endpoint), MAX_IN_FLIGHT, signal)
+      lease = await limits.concurrency.acquire(sharedKey(client.endpoint), MAX_IN_FLIGHT, signal, account)
       await adoptSharedBackoff(client, limits)
     }
     // A 429 may have come in (here or in another process) while this request waited for its slot.
@@ -283,6 +263,7 @@ export function createOsmSource(config: OsmSourceConfig): LeadSource {
     now: config.now ?? Date.now,
     limits: config.limits === undefined ? deploymentLimits : () => config.limits ?? null,
     dailyRequests: config.dailyRequests ?? env.OVERPASS_DAILY_REQUESTS,
+    accountDailyPercent: config.accountDailyPercent ?? env.LIMIT_ACCOUNT_DAILY_PERCENT,
   }
   const cacheTtlMs = config.cacheTtlMs ?? 60 * 60 * 1000
   const maxElements = config.maxElements ?? OVERPASS_MAX_ELEMENTS

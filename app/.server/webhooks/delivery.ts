@@ -3,11 +3,15 @@
  *
  *   webhook_deliveries  the outbox and the schedule: the trigger on exports (or a test event, a redelivery) writes a
  *                       pending row; each failure moves its next_attempt_at along the retry schedule (domain/webhooks.ts).
- *   pump                every PUMP_INTERVAL_MS, takes the due rows (`for update skip locked`, so several workers never
- *                       take the same one), marks them queued and sends one job each (queue WEBHOOK_QUEUE), in the same
- *                       transaction: a row is queued if and only if its job exists.
- *   consumer            WEBHOOK_CONCURRENCY jobs at once per worker, at most PER_ENDPOINT of one endpoint across all
- *                       workers (a slow endpoint holds a few slots, never the others'),
+ *   pump                every PUMP_INTERVAL_MS, takes the due rows round-robin between users (each user's first due
+ *                       row, then each one's second...), at most the user's in-flight cap less what it already has
+ *                       queued or delivering, marks them queued and sends one job each (queue WEBHOOK_QUEUE), in the
+ *                       same transaction: a row is queued if and only if its job exists. The job queue thus never
+ *                       holds more than the cap of one user's deliveries: another user's delivery waits behind a few
+ *                       jobs, not behind a flood's backlog.
+ *   consumer            WEBHOOK_CONCURRENCY jobs at once per worker, at most PER_ENDPOINT of one endpoint and
+ *                       WEBHOOK_USER_IN_FLIGHT of one user across all workers (a user's never-answering endpoints hold
+ *                       a few slots, never the other users'),
  *                       woken by the pump when it queues jobs: claims the row (queued → delivering, one claim per
  *                       attempt), POSTs, records the attempt.
  * A claim carries a lease (database time): a worker that dies mid-attempt leaves a lapsed lease, and the pump takes the
@@ -51,6 +55,15 @@ interface DeliveryJob {
   deliveryId: string
 }
 
+/**
+ * Deliveries of one user queued or in flight across all workers: WEBHOOK_USER_IN_FLIGHT, else a quarter of a worker's
+ * slots (4 of 16), so that three users whose endpoints never answer leave a worker a quarter of its slots for everyone
+ * else.
+ */
+function userInFlightCap(config: Pick<Env, 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_USER_IN_FLIGHT'>): number {
+  return config.WEBHOOK_USER_IN_FLIGHT ?? Math.max(1, Math.floor(config.WEBHOOK_CONCURRENCY / 4))
+}
+
 export interface WebhookDeliveryOptions {
   config?: Env
   clock?: Clock
@@ -73,20 +86,36 @@ async function ensureQueue(boss: PgBoss, queue: string) {
   await boss.createQueue(queue, { policy: 'standard', retryLimit: 2, retryDelay: 5, expireInSeconds: 60 })
 }
 
-/** Moves due deliveries (and those whose claim lapsed) to queued, one job each, in one transaction. */
-async function pumpOnce(boss: PgBoss, queue: string, clock: Clock): Promise<number> {
+/**
+ * Moves due deliveries (and those whose claim lapsed) to queued, one job each, in one transaction: round-robin between
+ * users (`turn`: a user's n-th due row), each within what its cap leaves. The rows are chosen unlocked, then updated
+ * only if still due (a pump of another worker that took one first made it queued): the due condition is checked again
+ * under the row's lock.
+ */
+async function pumpOnce(boss: PgBoss, queue: string, clock: Clock, userCap: number): Promise<number> {
+  const now = clock.now()
   return adminDb()
     .transaction()
     .execute(async (trx) => {
       const { rows } = await sql<{ id: string }>`
-        update public.webhook_deliveries d set state = 'queued', lease_until = now() + ${QUEUED_LEASE}::interval
-        where d.id in (
-          select id from public.webhook_deliveries
-          where (state = 'pending' and next_attempt_at <= ${clock.now()})
+        with due as (
+          select id, user_id, next_attempt_at, row_number() over (partition by user_id order by next_attempt_at, id) as turn
+          from public.webhook_deliveries
+          where (state = 'pending' and next_attempt_at <= ${now})
              or (state in ('queued', 'delivering') and lease_until < now())
-          order by next_attempt_at
+        ), busy as (
+          select user_id, count(*)::int as n from public.webhook_deliveries
+          where state in ('queued', 'delivering') and lease_until >= now() and user_id in (select user_id from due)
+          group by user_id
+        ), chosen as (
+          select due.id from due left join busy using (user_id)
+          where due.turn <= ${userCap} - coalesce(busy.n, 0)
+          order by due.turn, due.next_attempt_at
           limit ${PUMP_BATCH}
-          for update skip locked)
+        )
+        update public.webhook_deliveries d set state = 'queued', lease_until = now() + ${QUEUED_LEASE}::interval
+        where d.id in (select id from chosen)
+          and ((d.state = 'pending' and d.next_attempt_at <= ${now}) or (d.state in ('queued', 'delivering') and d.lease_until < now()))
         returning d.id`.execute(trx)
       if (rows.length) await boss.insert(queue, rows.map((row) => ({ data: { deliveryId: row.id } satisfies DeliveryJob })), { db: fromKysely(trx) })
       return rows.length
@@ -110,23 +139,27 @@ interface ClaimedDelivery {
 
 /**
  * Takes the delivery for one attempt, or null when another worker has it, it is settled, or its endpoint already has
- * PER_ENDPOINT deliveries in flight (then it is put back, due again in BUSY_RETRY_MS).
+ * PER_ENDPOINT deliveries in flight, or its user `userCap` (then it is put back, due again in BUSY_RETRY_MS).
  */
-async function claim(deliveryId: string, clock: Clock): Promise<ClaimedDelivery | null> {
+async function claim(deliveryId: string, clock: Clock, userCap: number): Promise<ClaimedDelivery | null> {
   return adminDb()
     .transaction()
     .execute(async (trx) => {
-      const { rows: found } = await sql<{ endpoint_id: string }>`
-        select endpoint_id from public.webhook_deliveries
+      const { rows: found } = await sql<{ endpoint_id: string; user_id: string }>`
+        select endpoint_id, user_id from public.webhook_deliveries
         where id = ${deliveryId} and (state = 'queued' or (state = 'delivering' and lease_until < now()))`.execute(trx)
       const endpointId = found[0]?.endpoint_id
-      if (!endpointId) return null
-      // One claim per endpoint at a time, so the count below cannot be passed by two workers at once.
+      const userId = found[0]?.user_id
+      if (!endpointId || !userId) return null
+      // One claim per user, then per endpoint, at a time, so the counts below cannot be passed by two workers at once
+      // (always in this order: two claims never wait for each other's lock). Class 25: apart from pg-boss's locks and
+      // the limits' (23, 24).
+      await sql`select pg_advisory_xact_lock(25, hashtext(${userId}))`.execute(trx)
       await sql`select 1 from public.webhook_endpoints where id = ${endpointId} for update`.execute(trx)
-      const { rows: inFlight } = await sql<{ n: number }>`
-        select count(*)::int as n from public.webhook_deliveries
-        where endpoint_id = ${endpointId} and state = 'delivering' and lease_until > now() and id <> ${deliveryId}`.execute(trx)
-      if ((inFlight[0]?.n ?? 0) >= PER_ENDPOINT) {
+      const { rows: inFlight } = await sql<{ endpoint: number; for_user: number }>`
+        select (count(*) filter (where endpoint_id = ${endpointId}))::int as endpoint, count(*)::int as for_user from public.webhook_deliveries
+        where user_id = ${userId} and state = 'delivering' and lease_until > now() and id <> ${deliveryId}`.execute(trx)
+      if ((inFlight[0]?.endpoint ?? 0) >= PER_ENDPOINT || (inFlight[0]?.for_user ?? 0) >= userCap) {
         await sql`
           update public.webhook_deliveries set state = 'pending', lease_until = null, next_attempt_at = ${new Date(clock.now().getTime() + BUSY_RETRY_MS)}
           where id = ${deliveryId} and state in ('queued', 'delivering')`.execute(trx)
@@ -216,8 +249,8 @@ async function abandon(deliveryId: string): Promise<void> {
   await adminDb().updateTable('webhook_deliveries').set({ state: 'failed', lease_until: null }).where('id', '=', deliveryId).execute()
 }
 
-async function deliver(deliveryId: string, client: WebhookClient, clock: Clock): Promise<void> {
-  const delivery = await claim(deliveryId, clock)
+async function deliver(deliveryId: string, client: WebhookClient, clock: Clock, userCap: number): Promise<void> {
+  const delivery = await claim(deliveryId, clock, userCap)
   if (!delivery) return
   // A test event goes to a disabled endpoint too: it is how its owner checks a fix before switching it on.
   if (!delivery.enabled && delivery.event_type !== 'test') return abandon(delivery.id)
@@ -238,6 +271,7 @@ export async function startWebhookDelivery(boss: PgBoss, options: WebhookDeliver
   const clock = options.clock ?? systemClock
   const log = options.log ?? ((message: string) => console.error(`[webhooks] ${message}`))
   const queue = config.WEBHOOK_QUEUE
+  const userCap = userInFlightCap(config)
   const client = createWebhookClient(options.network ?? webhookNetwork(config), options.timeoutMs)
   await ensureQueue(boss, queue)
   // One worker per slot, each with its own id: the pump wakes them when it queues jobs, so they can poll slowly
@@ -250,7 +284,7 @@ export async function startWebhookDelivery(boss: PgBoss, options: WebhookDeliver
       if (!job) return
       busy.add(self)
       try {
-        await deliver(job.data.deliveryId, client, clock)
+        await deliver(job.data.deliveryId, client, clock, userCap)
       } finally {
         busy.delete(self)
         // Straight to the next job of a burst, rather than after a poll interval.
@@ -260,7 +294,7 @@ export async function startWebhookDelivery(boss: PgBoss, options: WebhookDeliver
     workers.push(self)
   }
   const pump = async () => {
-    const queued = await pumpOnce(boss, queue, clock)
+    const queued = await pumpOnce(boss, queue, clock, userCap)
     // Idle workers first: one held by a slow endpoint would only take the job once that one answers.
     const idle = workers.filter((id) => !busy.has(id))
     for (const id of idle.slice(0, queued)) boss.notifyWorker(id)

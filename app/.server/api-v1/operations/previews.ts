@@ -10,6 +10,7 @@ import { exportCost, exportLeadCount } from '#app/domain/export-cost.ts'
 import { PreviewBodySchema, toSearchCriteria, toSearchFilters } from '../commands.ts'
 import { defineOperation } from '../operation.ts'
 import { apiProblem, type ProblemCode } from '../problem.ts'
+import { onBehalfOf } from '#app/.server/limits/account.ts'
 
 const PreviewResultSchema = z
   .object({
@@ -64,7 +65,9 @@ export const previewOperations = [
     async handler({ ctx, body }) {
       const criteria = toSearchCriteria(body.criteria)
       const credits = await requireCreditsSummary(ctx.user)
-      const outcome = await runPreview(criteria, { lang: ctx.lang, plan: credits.plan, signal: ctx.request.signal, filters: toSearchFilters(body.filters) })
+      const outcome = await onBehalfOf(ctx.user.id, () =>
+        runPreview(criteria, { lang: ctx.lang, plan: credits.plan, signal: ctx.request.signal, filters: toSearchFilters(body.filters) }),
+      )
       if (!outcome.ok) {
         const [status, code] = PREVIEW_PROBLEMS[outcome.error] ?? (outcome.status < 500 ? [422, 'validation_failed' as const] : [503, 'source_unavailable' as const])
         const detail = ctx.t(outcome.messageKey)
