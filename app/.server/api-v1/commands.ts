@@ -8,7 +8,7 @@ import { registryFiltersSchema, type RegistryFilters } from '#app/domain/registr
 
 const PlaceName = z.string().max(200)
 
-const ApiCriteriaSchema = z
+export const ApiCriteriaSchema = z
   .object({
     sector: z.string().max(200).default('').meta({ description: 'A category id from GET /categories (or its label).', example: 'bakery' }),
     country: PlaceName.meta({ example: 'France' }),
@@ -18,7 +18,7 @@ const ApiCriteriaSchema = z
   })
   .meta({ id: 'Criteria', description: 'What and where: names as GET /locations gives them. Your plan decides the finest level you must choose.' })
 
-const ApiFiltersSchema = z
+export const ApiFiltersSchema = z
   .object({
     has_website: z.boolean().optional(),
     has_phone: z.boolean().optional(),
@@ -81,7 +81,7 @@ export function toRegistryFilters(filters: z.output<typeof ApiRegistryFiltersSch
   })
 }
 
-const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
+export const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
 
 export const CreateExportBodySchema = z
   .object({
