@@ -18,6 +18,7 @@ export const PROBLEM_CODES = [
   'not_completed',
   'too_many_entries',
   'too_many_endpoints',
+  'delivery_in_flight',
   'idempotency_conflict',
   'rate_limited',
   'source_unavailable',
