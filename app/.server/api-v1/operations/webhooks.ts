@@ -8,7 +8,7 @@ import { ApiExportSchema } from '#app/domain/api-export.ts'
 import { WebhookEndpointFieldsSchema } from '#app/domain/webhook-commands.ts'
 import { DELIVERY_STATES, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, type WebhookDeliveryView, type WebhookEndpointView } from '#app/domain/webhooks.ts'
 import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
-import { defineOperation, type ApiContext } from '../operation.ts'
+import { defineOperation, type ApiAnswer, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 
 const WebhookEndpointSchema = z
@@ -125,7 +125,7 @@ export const webhookOperations = [
       200: { description: 'You already have an endpoint for this URL: that one, unchanged (its `Location` too).', schema: WebhookEndpointSchema },
       409: { description: `You already have ${MAX_WEBHOOK_ENDPOINTS} endpoints (\`too_many_endpoints\`).` },
     },
-    async handler({ ctx, body }) {
+    async handler({ ctx, body }): Promise<ApiAnswer> {
       await refuseUrl(ctx, body.url)
       const result = await createWebhookEndpoint(ctx.user, body)
       if (!result.ok && result.reason === 'exists') return { status: 200, body: toApi(result.endpoint), headers: { Location: `/api/v1/webhook-endpoints/${result.endpoint.id}`, 'Cache-Control': 'no-store' } }
