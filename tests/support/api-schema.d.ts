@@ -57,6 +57,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/credits/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your credit history, newest first
+         * @description Every charge (one per successful enrichment of a lead) and every reload; the balance of GET /me is their sum.
+         */
+        get: operations["listCreditHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/previews": {
         parameters: {
             query?: never;
@@ -249,7 +269,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most 10 endpoints.
+         * @description Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most 10 endpoints, one per URL: creating one for a URL you already have answers that endpoint (200, without its secret, events unchanged) instead of a second subscription.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -274,6 +294,50 @@ export interface paths {
          * @description Nothing more is sent to it, not even a delivery waiting for a retry; its delivery log goes with it.
          */
         delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Its URL (checked as at creation; one endpoint per URL), its events, or switch it on or off (`enabled`), as its settings page does. Switched off, what it still owed is dropped; switched back on, its failure streak starts afresh. Fields left out keep their value.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log, newest first
+         * @description Each delivery with every attempt (time, HTTP status, duration, start of the answer), as its settings page shows them.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description As "Redeliver" in the settings: a new delivery with the same `webhook-id` and body (deduplicate on it), on a fresh retry schedule.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -312,11 +376,40 @@ export interface paths {
          */
         get: operations["listSavedSearches"];
         put?: never;
-        post?: never;
+        /**
+         * Save a search
+         * @description The same command as "Save this search" on the search page: the location is checked as a search checks it, the enrichments follow the same rules (technologies needs website, registry data only in France). With `schedule`, it runs by itself; each run delivers only the businesses none of your exports delivered before.
+         */
+        post: operations["createSavedSearch"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-searches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A saved search */
+        get: operations["getSavedSearch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved search
+         * @description No more runs; the exports of its past runs stay.
+         */
+        delete: operations["deleteSavedSearch"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a saved search
+         * @description The same command as its edit page (name, enrichments, columns, caps, schedule), plus pause and resume as on the list. Fields left out keep their value.
+         */
+        patch: operations["updateSavedSearch"];
         trace?: never;
     };
     "/api/v1/saved-searches/{id}/runs": {
@@ -756,6 +849,111 @@ export interface components {
          * @enum {string}
          */
         WebhookEventName: "export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed";
+        UpdateWebhookEndpoint: {
+            /**
+             * @description Where deliveries are POSTed: an https URL on a public address.
+             * @example https://example.com/leadatlas/webhooks
+             */
+            url?: string;
+            /**
+             * @example [
+             *       "export.completed",
+             *       "export.failed"
+             *     ]
+             */
+            events?: components["schemas"]["WebhookEventName"][];
+            /** @description false: nothing is sent to it (a test event still is). */
+            enabled?: boolean;
+        };
+        /** @description A search to run again: what and where (as for a preview), its filters, and what each run delivers. */
+        CreateSavedSearch: {
+            /** @example Bakeries – Brest, weekly */
+            name: string;
+            criteria: components["schemas"]["Criteria"];
+            filters?: components["schemas"]["Filters"];
+            /**
+             * @example [
+             *       "phone",
+             *       "website",
+             *       "email"
+             *     ]
+             */
+            enrichments: components["schemas"]["EnrichmentType"][];
+            /**
+             * @description The download columns of its runs (default all).
+             * @enum {string}
+             */
+            preset?: "all" | "contacts" | "crm";
+            /**
+             * @description Caps the leads of each run; null: no cap of its own.
+             * @example 500
+             */
+            max_leads?: number | null;
+            /**
+             * @description Credits one run may spend at most; null: no cap but your balance.
+             * @example 1000
+             */
+            credit_budget?: number | null;
+            schedule?: components["schemas"]["ScheduleInput"];
+        };
+        ScheduleInput: {
+            /**
+             * @description `none` (runs only when asked), `weekly` or `monthly`.
+             * @enum {string}
+             */
+            kind: "none" | "weekly" | "monthly";
+            /**
+             * @description Weekly: 1 = Monday … 7 = Sunday.
+             * @example 1
+             */
+            weekday?: number | null;
+            /**
+             * @description Monthly: the day of the month.
+             * @example 1
+             */
+            day?: number | null;
+            /**
+             * @description The hour of the run in `time_zone` (default 8).
+             * @example 8
+             */
+            hour?: number;
+            /**
+             * @description An IANA time zone (default: the saved one, else Europe/Paris).
+             * @example Europe/Paris
+             */
+            time_zone?: string;
+        };
+        /** @description The fields to change; the others keep their value. The search itself (criteria, filters) is fixed: save a new one to search elsewhere. */
+        UpdateSavedSearch: {
+            /** @example Bakeries – Brest, monthly */
+            name?: string;
+            /**
+             * @example [
+             *       "phone",
+             *       "website",
+             *       "email"
+             *     ]
+             */
+            enrichments?: components["schemas"]["EnrichmentType"][];
+            /**
+             * @description The download columns of its runs (default all).
+             * @enum {string}
+             */
+            preset?: "all" | "contacts" | "crm";
+            /**
+             * @description Caps the leads of each run; null: no cap of its own.
+             * @example 500
+             */
+            max_leads?: number | null;
+            /**
+             * @description Credits one run may spend at most; null: no cap but your balance.
+             * @example 1000
+             */
+            credit_budget?: number | null;
+            schedule?: components["schemas"]["ScheduleInput"];
+            /** @description true: no scheduled run until set back to false (the next run is then counted from now). */
+            paused?: boolean;
+        };
         /** @description The body of a delivery. */
         WebhookEvent: {
             /** @enum {string} */
@@ -819,7 +1017,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this, not on `detail`.
              * @enum {string}
              */
-            code: "invalid_api_key" | "validation_failed" | "bad_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable";
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable";
             /** @description For `validation_failed` (422): each refused field. */
             errors?: {
                 /** @example body.criteria.country */
@@ -841,6 +1039,31 @@ export interface components {
              * @example 53
              */
             code?: string;
+        };
+        /** @description A line of your credit history. */
+        CreditEntry: {
+            /**
+             * @description The entry id (digits).
+             * @example 1042
+             */
+            id: string;
+            /**
+             * @description Credits added (> 0) or spent (< 0).
+             * @example -1
+             */
+            delta: number;
+            /** @example 99 */
+            balance_after: number;
+            /**
+             * @description free_trial, subscription_reload, enrichment (a successful enrichment of a lead) or adjustment.
+             * @enum {string}
+             */
+            reason: "free_trial" | "subscription_reload" | "enrichment" | "adjustment";
+            /** @description The export the charge was for (it may since have been deleted). */
+            export_id: string | null;
+            enrichment_type: components["schemas"]["EnrichmentType"] | null;
+            /** Format: date-time */
+            created_at: string;
         };
         Preview: {
             /** @description Businesses matching the search and filters. */
@@ -1104,6 +1327,54 @@ export interface components {
              */
             secret: string;
         };
+        /** @description A delivery of an event to an endpoint, with every attempt. */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** @enum {string} */
+            event_type: "export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed" | "test";
+            /**
+             * @description Sent as `webhook-id`: a redelivery keeps it.
+             * @example msg_2f1d3c4b5a6978e8d7c6b5a4f3e2d1c0
+             */
+            message_id: string;
+            /**
+             * @description pending (waiting for its next attempt), queued, delivering, succeeded or failed (given up).
+             * @enum {string}
+             */
+            state: "pending" | "queued" | "delivering" | "succeeded" | "failed";
+            /** @example 1 */
+            attempt_count: number;
+            /** @description While pending: when it is tried again. */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Every attempt, newest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            attempted_at: string;
+            /**
+             * @description Null when no answer came (timeout, refused connection, refused address).
+             * @example 200
+             */
+            http_status: number | null;
+            /** @example 143 */
+            duration_ms: number;
+            /**
+             * @description The first 1 024 bytes of the answer.
+             * @example ok
+             */
+            response_excerpt: string | null;
+            /**
+             * @description Why no answer came, when none did.
+             * @example null
+             */
+            error: string | null;
+        };
         /** @description A search you run again for only the businesses none of your exports delivered before. */
         SavedSearch: {
             /** Format: uuid */
@@ -1354,7 +1625,12 @@ export interface operations {
                 department?: string;
                 /** @description Filters by name: case, accents, spaces and hyphens ignored, prefix matches first. */
                 q?: string;
+                /** @description The language of the names (default fr), never the Accept-Language header: the same request always gives the same values. */
                 lang?: "fr" | "en";
+                /** @description Items per page (1–100, default 100). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1362,7 +1638,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Matching places (at most 100). */
+            /** @description A page of matching places (at most 100). */
             200: {
                 headers: {
                     /** @description Requests allowed per window for this key. */
@@ -1376,6 +1652,97 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Location"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCreditHistory: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–100, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the history. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreditEntry"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -2920,6 +3287,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description You already have an endpoint for this URL: that one, unchanged (its `Location` too). */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
             /** @description The endpoint, with its secret. */
             201: {
                 headers: {
@@ -3213,6 +3595,372 @@ export interface operations {
             };
         };
     };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The body is not JSON (`bad_json`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another of your endpoints has this URL (`validation_failed` on `body.url`). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–100, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery is on its way. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        delivery_id: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The delivery is still on its way (`delivery_in_flight`): wait until it succeeds or is given up. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     testWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -3335,6 +4083,446 @@ export interface operations {
             /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSavedSearch"];
+            };
+        };
+        responses: {
+            /** @description The saved search. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description The body is not JSON (`bad_json`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The saved search id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved search. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The saved search id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The saved search id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSavedSearch"];
+            };
+        };
+        responses: {
+            /** @description The saved search as changed. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description The body is not JSON (`bad_json`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {

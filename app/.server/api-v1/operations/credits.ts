@@ -20,7 +20,9 @@ const CreditEntrySchema = z
   })
   .meta({ id: 'CreditEntry', description: 'A line of your credit history.' })
 
-const LedgerCursor = z.tuple([z.iso.datetime({ offset: true }), z.string().regex(/^\d{1,18}$/)])
+// A time the database can compare with (a forged cursor may carry year 0000, which Postgres refuses).
+const CursorInstant = z.iso.datetime({ offset: true }).refine((value) => Date.parse(value) >= 0)
+const LedgerCursor = z.tuple([CursorInstant, z.string().regex(/^\d{1,18}$/)])
 
 export const creditOperations = [
   defineOperation({

@@ -104,7 +104,7 @@ const SavedSearchIdParams = z.object({ id: z.uuid().meta({ description: 'The sav
 
 const ScheduleInputSchema = z
   .object({
-    kind: z.enum(SCHEDULE_KINDS).meta({ description: '`none` (runs only when asked), `daily`, `weekly` or `monthly`.' }),
+    kind: z.enum(SCHEDULE_KINDS).meta({ description: '`none` (runs only when asked), `weekly` or `monthly`.' }),
     weekday: z.int().min(1).max(7).nullable().optional().meta({ description: 'Weekly: 1 = Monday … 7 = Sunday.', example: 1 }),
     day: z.int().min(1).max(31).nullable().optional().meta({ description: 'Monthly: the day of the month.', example: 1 }),
     hour: z.int().min(0).max(23).optional().meta({ description: 'The hour of the run in `time_zone` (default 8).', example: 8 }),

@@ -79,7 +79,8 @@ async function refuseUrl(ctx: ApiContext, url: string) {
   const refusal = await checkWebhookUrl(url, webhookNetwork())
   if (refusal) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.url', message: ctx.t(`webhooks.errors.url_${refusal}`) }])
 }
-const ListCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()])
+// A time the database can compare with (a forged cursor may carry year 0000, which Postgres refuses).
+const ListCursor = z.tuple([z.iso.datetime({ offset: true }).refine((value) => Date.parse(value) >= 0), z.uuid()])
 
 function toApi(endpoint: WebhookEndpointView) {
   return {
