@@ -152,7 +152,7 @@ describe('the credit history', () => {
     const { user, api } = await createApiUser(admin, 150)
     await admin.query(`select public.apply_credit_change($1, -3, 'adjustment', $2)`, [user.id, `test:${randomUUID()}`])
     const other = await createApiUser(admin)
-    const entries = []
+    const entries: Array<{ id: string; delta: number; balance_after: number; reason: string }> = []
     let cursor: string | undefined
     do {
       const page = await api.GET('/api/v1/credits/history', { params: { query: { limit: 1, ...(cursor ? { cursor } : {}) } } })
