@@ -972,6 +972,7 @@ export interface components {
         Export: {
             /** Format: uuid */
             id: string;
+            /** @example Bakeries – Brest */
             name: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed" | "interrupted";
@@ -995,12 +996,15 @@ export interface components {
         Me: {
             /** Format: uuid */
             user_id: string;
+            /** @example marie.dupont@example.fr */
             email: string;
             /** @enum {string} */
             plan: "free_trial" | "basic" | "professional" | "premium";
             /** @description Credits left and the allowance of the current period. */
             credits: {
+                /** @example 740 */
                 remaining: number;
+                /** @example 1000 */
                 total: number;
             };
         };
@@ -1087,12 +1091,26 @@ export interface components {
             } | null;
         };
         PreviewResult: {
+            /**
+             * @description The business id at its source.
+             * @example osm:node/2845113021
+             */
             id: string;
+            /** @example Boulangerie Le Fournil */
             name: string;
+            /** @example 12 rue de Siam, 29200 Brest */
             address: string | null;
+            /**
+             * @example [
+             *       "bakery"
+             *     ]
+             */
             business_types: string[];
+            /** @example https://lefournil-brest.fr */
             website: string | null;
+            /** @example 4.6 */
             rating: number | null;
+            /** @example 128 */
             review_count: number | null;
         };
         /**
@@ -1286,9 +1304,14 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "email" | "domain" | "phone" | "siren" | "siret" | "business";
-            /** @description Canonical: lowercase email or domain, E.164 phone, SIREN/SIRET digits, `<source>:<place id>`. */
+            /**
+             * @description Canonical: lowercase email or domain, E.164 phone, SIREN/SIRET digits, `<source>:<place id>`.
+             * @example contact@example.fr
+             */
             value: string;
+            /** @example Boulangerie Le Fournil */
             business_name: string | null;
+            /** @example Brest */
             business_city: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1297,6 +1320,7 @@ export interface components {
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
+            /** @example https://example.com/leadatlas/webhooks */
             url: string;
             events: ("export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed")[];
             /** @description false once switched off, or after 3 days of failed deliveries (`disabled_reason`). */
@@ -1311,6 +1335,7 @@ export interface components {
         CreatedWebhookEndpoint: {
             /** Format: uuid */
             id: string;
+            /** @example https://example.com/leadatlas/webhooks */
             url: string;
             events: ("export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed")[];
             /** @description false once switched off, or after 3 days of failed deliveries (`disabled_reason`). */
@@ -1379,18 +1404,26 @@ export interface components {
         SavedSearch: {
             /** Format: uuid */
             id: string;
+            /** @example Bakeries – Brest, weekly */
             name: string;
             criteria: {
+                /** @example shop-bakery */
                 sector: string;
+                /** @example France */
                 country: string;
+                /** @example Bretagne */
                 region: string;
+                /** @example Finistère */
                 department: string;
+                /** @example Brest */
                 city: string;
             };
             filters: {
                 has_website: boolean;
                 has_phone: boolean;
+                /** @example 4 */
                 min_rating: number | null;
+                /** @example 10 */
                 min_reviews: number | null;
                 exclude_closed: boolean;
             };
@@ -1400,8 +1433,12 @@ export interface components {
              * @enum {string}
              */
             preset: "all" | "contacts" | "crm";
+            /** @example 500 */
             max_leads: number | null;
-            /** @description Credits one run may spend at most (it caps the leads); null: no cap but your balance. */
+            /**
+             * @description Credits one run may spend at most (it caps the leads); null: no cap but your balance.
+             * @example 1000
+             */
             credit_budget: number | null;
             schedule: {
                 /** @enum {string} */
@@ -1421,12 +1458,22 @@ export interface components {
                 /** Format: date-time */
                 at: string;
                 export_id: string | null;
-                /** @description The run’s export status, `refused` (see `refusal`) or `deleted`. */
+                /**
+                 * @description The run’s export status, `refused` (see `refusal`) or `deleted`.
+                 * @example completed
+                 */
                 status: string;
-                /** @description Businesses new to you in that run (its leads). */
+                /**
+                 * @description Businesses new to you in that run (its leads).
+                 * @example 12
+                 */
                 new_count: number | null;
+                /** @example 31 */
                 credits: number | null;
-                /** @description `plan_restricted`, `insufficient_credits`, `budget_too_small`… */
+                /**
+                 * @description `plan_restricted`, `insufficient_credits`, `budget_too_small`…
+                 * @example null
+                 */
                 refusal: string | null;
             } | null;
             /** Format: date-time */
@@ -1436,6 +1483,7 @@ export interface components {
         ExportOutput: {
             /** Format: uuid */
             id: string;
+            /** @example Bakeries – Brest */
             name: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed" | "interrupted";
@@ -2986,7 +3034,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Entries new to the list. */
+                        /**
+                         * @description Entries new to the list.
+                         * @example 4
+                         */
                         added: number;
                     };
                 };

@@ -15,9 +15,9 @@ const SearchTextSchema = z.string().max(200).optional().meta({ description: 'Fil
 const MeSchema = z
   .object({
     user_id: z.uuid(),
-    email: z.string(),
+    email: z.string().meta({ example: 'marie.dupont@example.fr' }),
     plan: z.enum(PLAN_IDS),
-    credits: z.object({ remaining: z.int(), total: z.int() }).meta({ description: 'Credits left and the allowance of the current period.' }),
+    credits: z.object({ remaining: z.int().min(0).meta({ example: 740 }), total: z.int().min(0).meta({ example: 1000 }) }).meta({ description: 'Credits left and the allowance of the current period.' }),
   })
   .meta({ id: 'Me' })
 

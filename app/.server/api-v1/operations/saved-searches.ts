@@ -25,19 +25,25 @@ const Instant = z.iso.datetime({ offset: true })
 const ApiSavedSearchSchema = z
   .object({
     id: z.uuid(),
-    name: z.string(),
-    criteria: z.object({ sector: z.string(), country: z.string(), region: z.string(), department: z.string(), city: z.string() }),
+    name: z.string().meta({ example: 'Bakeries – Brest, weekly' }),
+    criteria: z.object({
+      sector: z.string().meta({ example: 'shop-bakery' }),
+      country: z.string().meta({ example: 'France' }),
+      region: z.string().meta({ example: 'Bretagne' }),
+      department: z.string().meta({ example: 'Finistère' }),
+      city: z.string().meta({ example: 'Brest' }),
+    }),
     filters: z.object({
       has_website: z.boolean(),
       has_phone: z.boolean(),
-      min_rating: z.number().nullable(),
-      min_reviews: z.int().nullable(),
+      min_rating: z.number().min(0).max(5).nullable().meta({ example: 4 }),
+      min_reviews: z.int().min(0).nullable().meta({ example: 10 }),
       exclude_closed: z.boolean(),
     }),
     enrichments: z.array(EnrichmentTypeSchema),
     preset: z.enum(DOWNLOAD_PRESETS).meta({ description: 'The download columns of its runs: all, contacts or crm.' }),
-    max_leads: z.int().nullable(),
-    credit_budget: z.int().nullable().meta({ description: 'Credits one run may spend at most (it caps the leads); null: no cap but your balance.' }),
+    max_leads: z.int().min(1).nullable().meta({ example: 500 }),
+    credit_budget: z.int().min(1).nullable().meta({ description: 'Credits one run may spend at most (it caps the leads); null: no cap but your balance.', example: 1000 }),
     schedule: z.object({
       kind: z.enum(SCHEDULE_KINDS),
       weekday: z.int().min(1).max(7).nullable().meta({ description: 'Weekly: 1 = Monday … 7 = Sunday.' }),
@@ -51,10 +57,10 @@ const ApiSavedSearchSchema = z
       .object({
         at: Instant,
         export_id: z.uuid().nullable(),
-        status: z.string().meta({ description: 'The run’s export status, `refused` (see `refusal`) or `deleted`.' }),
-        new_count: z.int().nullable().meta({ description: 'Businesses new to you in that run (its leads).' }),
-        credits: z.int().nullable(),
-        refusal: z.string().nullable().meta({ description: '`plan_restricted`, `insufficient_credits`, `budget_too_small`…' }),
+        status: z.string().meta({ description: 'The run’s export status, `refused` (see `refusal`) or `deleted`.', example: 'completed' }),
+        new_count: z.int().min(0).nullable().meta({ description: 'Businesses new to you in that run (its leads).', example: 12 }),
+        credits: z.int().min(0).nullable().meta({ example: 31 }),
+        refusal: z.string().nullable().meta({ description: '`plan_restricted`, `insufficient_credits`, `budget_too_small`…', example: null }),
       })
       .nullable(),
     created_at: Instant,

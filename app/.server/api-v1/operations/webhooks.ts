@@ -14,7 +14,7 @@ import { apiProblem } from '../problem.ts'
 const WebhookEndpointSchema = z
   .object({
     id: z.uuid(),
-    url: z.string(),
+    url: z.string().meta({ example: 'https://example.com/leadatlas/webhooks' }),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
     enabled: z.boolean().meta({ description: 'false once switched off, or after 3 days of failed deliveries (`disabled_reason`).' }),
     disabled_at: z.iso.datetime({ offset: true }).nullable(),
