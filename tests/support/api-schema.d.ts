@@ -1124,6 +1124,7 @@ export interface components {
          *       "postal_code": "75002",
          *       "country_code": "FR",
          *       "phone": "+33 1 23 45 67 89",
+         *       "phone_e164": "+33123456789",
          *       "website": "https://boulangerie-paul.fr",
          *       "latitude": 48.8686,
          *       "longitude": 2.3314,
@@ -1159,8 +1160,13 @@ export interface components {
             city: string | null;
             postal_code: string | null;
             country_code: string | null;
-            /** @description The main number (the source listing, else the first found on the site). */
+            /** @description The main number (the source listing, else the first found on the site), for display. */
             phone: string | null;
+            /**
+             * @description The main number in E.164 (`+33123456789`), for machines; null when it cannot be read as one.
+             * @example +33123456789
+             */
+            phone_e164: string | null;
             website: string | null;
             latitude: number | null;
             longitude: number | null;
@@ -1192,7 +1198,13 @@ export interface components {
                     phone_type: ("mobile" | "landline" | "toll_free" | "voip" | "other") | null;
                     phone_source: components["schemas"]["Provenance"] | null;
                     other_phones: {
+                        /** @example +33 6 12 34 56 78 */
                         number: string;
+                        /**
+                         * @description The number in E.164; null when it cannot be read as one.
+                         * @example +33612345678
+                         */
+                        e164: string | null;
                         /** @enum {string} */
                         type: "mobile" | "landline" | "toll_free" | "voip" | "other";
                         source: components["schemas"]["Provenance"];
