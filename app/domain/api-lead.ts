@@ -109,7 +109,7 @@ export const ApiLeadSchema = z
     review_count: z.int().nullable(),
     business_types: z.array(z.string()),
     google_maps_url: z.string().nullable(),
-    working_hours: z.string().nullable().meta({ description: 'Opening hours written out in the language of the request.' }),
+    working_hours: z.string().nullable().meta({ description: 'Opening hours written out in `lang` (default en).', example: 'Mon-Sat 07:00-19:30' }),
     operational_state: z.string().nullable().meta({ description: 'OPERATIONAL, CLOSED_TEMPORARILY or CLOSED_PERMANENTLY when the source says.' }),
     description: z.string().nullable(),
     source: z.string().meta({ description: 'Where the business was found: osm, google or demo.' }),

@@ -1174,7 +1174,10 @@ export interface components {
             review_count: number | null;
             business_types: string[];
             google_maps_url: string | null;
-            /** @description Opening hours written out in the language of the request. */
+            /**
+             * @description Opening hours written out in `lang` (default en).
+             * @example Mon-Sat 07:00-19:30
+             */
             working_hours: string | null;
             /** @description OPERATIONAL, CLOSED_TEMPORARILY or CLOSED_PERMANENTLY when the source says. */
             operational_state: string | null;
@@ -2733,6 +2736,8 @@ export interface operations {
                 cursor?: string;
                 /** @description `true`: only the leads with an address verified valid, and only those addresses. */
                 verified_emails_only?: "true" | "false";
+                /** @description The language of the opening hours and registry labels (default en), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
             };
             header?: never;
             path: {
