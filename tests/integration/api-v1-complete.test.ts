@@ -192,3 +192,21 @@ describe('locations', () => {
     expect(asked.data!.data[0]).toMatchObject({ name: 'Germany', code: 'DE' })
   })
 })
+
+describe('the registry-first search', () => {
+  test('NAF lookup by words or code; a preview follows the plan rule of /companies', async () => {
+    const { api } = await createApiUser(admin)
+    const words = await api.GET('/api/v1/naf-codes', { params: { query: { q: 'boulangerie' } } })
+    expect(words.response.status).toBe(200)
+    expect(words.data!.data.map((entry) => entry.code)).toContain('10.71C')
+    const code = await api.GET('/api/v1/naf-codes', { params: { query: { q: '1071' } } })
+    expect(code.data!.data.every((entry) => entry.code.startsWith('10.71'))).toBe(true)
+    expect(code.data!.data.length).toBeGreaterThan(0)
+    // A free trial needs a department: a region is refused before the registry is asked.
+    const region = await api.POST('/api/v1/registry/previews', { body: { naf_codes: ['10.71C'], place: { kind: 'region', code: '53' } } })
+    expect(region.response.status).toBe(403)
+    expect(region.error).toMatchObject({ code: 'plan_restricted' })
+    const nowhere = await api.POST('/api/v1/registry/previews', { body: { naf_codes: ['10.71C'], place: { kind: 'department', code: '00' } } })
+    expect(nowhere.response.status).toBe(422)
+  })
+})

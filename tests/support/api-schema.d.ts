@@ -97,6 +97,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/registry/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count and preview a registry search (free)
+         * @description The /companies search: the company registry’s count of the establishments matching the filters (`capped` past its 10 000) and the first 20. Costs no credit; export them with POST /exports and `registry`.
+         */
+        post: operations["createRegistryPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/naf-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * NAF activity codes
+         * @description The NAF rév. 2 subclasses the registry filters on (`naf_codes`), with their official French label; `q` matches a code or words of the label.
+         */
+        get: operations["listNafCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/exports": {
         parameters: {
             query?: never;
@@ -713,6 +753,55 @@ export interface components {
          * @enum {string}
          */
         EnrichmentType: "phone" | "website" | "email" | "technologies" | "social" | "admin_fr_info";
+        /** @description Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone. */
+        RegistryFilters: {
+            /**
+             * @description NAF rév. 2 activity codes (any of them); none: every activity.
+             * @example [
+             *       "10.71C"
+             *     ]
+             */
+            naf_codes?: string[];
+            /**
+             * @description Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.
+             * @example {
+             *       "kind": "department",
+             *       "code": "29"
+             *     }
+             */
+            place?: {
+                /** @constant */
+                kind: "france";
+            } | {
+                /** @constant */
+                kind: "region";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "department";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "commune";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "postcode";
+                code: string;
+            };
+            /**
+             * @description INSEE headcount bands ("tranches d’effectif").
+             * @example [
+             *       "01",
+             *       "02"
+             *     ]
+             */
+            headcount_bands?: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
+            legal_forms?: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
+            /** @description Active establishments of active companies only (default). */
+            active_only?: boolean;
+            labels?: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
+        };
         /**
          * @example {
          *       "name": "Bakeries – Brest",
@@ -766,55 +855,6 @@ export interface components {
             max_leads?: number;
             /** @description Only businesses none of your exports delivered before. */
             only_new?: boolean;
-        };
-        /** @description Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone. */
-        RegistryFilters: {
-            /**
-             * @description NAF rév. 2 activity codes (any of them); none: every activity.
-             * @example [
-             *       "10.71C"
-             *     ]
-             */
-            naf_codes?: string[];
-            /**
-             * @description Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.
-             * @example {
-             *       "kind": "department",
-             *       "code": "29"
-             *     }
-             */
-            place?: {
-                /** @constant */
-                kind: "france";
-            } | {
-                /** @constant */
-                kind: "region";
-                code: string;
-            } | {
-                /** @constant */
-                kind: "department";
-                code: string;
-            } | {
-                /** @constant */
-                kind: "commune";
-                code: string;
-            } | {
-                /** @constant */
-                kind: "postcode";
-                code: string;
-            };
-            /**
-             * @description INSEE headcount bands ("tranches d’effectif").
-             * @example [
-             *       "01",
-             *       "02"
-             *     ]
-             */
-            headcount_bands?: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
-            legal_forms?: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
-            /** @description Active establishments of active companies only (default). */
-            active_only?: boolean;
-            labels?: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
         };
         AddEnrichments: {
             enrichments: components["schemas"]["EnrichmentType"][];
@@ -1112,6 +1152,61 @@ export interface components {
             rating: number | null;
             /** @example 128 */
             review_count: number | null;
+        };
+        RegistryPreview: {
+            /** @example 164 */
+            count: number;
+            /** @description true: the registry counts no further, there are more. */
+            capped: boolean;
+            results: components["schemas"]["RegistryEstablishment"][];
+        };
+        /** @description An establishment of the company registry, with codes (labels are in the files). */
+        RegistryEstablishment: {
+            /** @example 552100554 */
+            siren: string;
+            /** @example 55210055400013 */
+            siret: string | null;
+            /**
+             * @description Null for a sole trader whose name is withheld.
+             * @example BOULANGERIE LE FOURNIL
+             */
+            name: string | null;
+            /** @example 12 RUE DE SIAM 29200 BREST */
+            address: string | null;
+            /** @example 29200 */
+            postal_code: string | null;
+            /**
+             * @description INSEE commune code.
+             * @example 29019
+             */
+            commune_code: string | null;
+            /** @example BREST */
+            city: string | null;
+            /**
+             * @description NAF rév. 2 activity code.
+             * @example 10.71C
+             */
+            naf_code: string | null;
+            /**
+             * @description INSEE headcount band code.
+             * @example 02
+             */
+            headcount_band: string | null;
+            /**
+             * @description INSEE legal category code.
+             * @example 5499
+             */
+            legal_form_code: string | null;
+            /** @example 2012-03-01 */
+            creation_date: string | null;
+            active: boolean;
+            head_office: boolean;
+        };
+        NafCode: {
+            /** @example 10.71C */
+            code: string;
+            /** @example Boulangerie et boulangerie-pâtisserie */
+            label: string;
         };
         /**
          * @description A lead of an export: the downloaded file's fields, each enriched value with where and when it was found, and each enrichment's status.
@@ -2002,6 +2097,230 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    createRegistryPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistryFilters"];
+            };
+        };
+        responses: {
+            /** @description The count and up to 20 establishments. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryPreview"];
+                };
+            };
+            /** @description The body is not JSON (`bad_json`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Your plan needs a finer place (`plan_restricted`). */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The registry is unavailable (`source_unavailable`). */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listNafCodes: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching codes. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NafCode"][];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field is missing or invalid (`validation_failed`), listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window for this key. */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

@@ -52,7 +52,7 @@ const registryShape = registryFiltersSchema.shape
  * The registry filters of `/companies` in the API's snake_case; their rules and defaults are registryFiltersSchema's
  * (optional here so the document shows them as such).
  */
-const ApiRegistryFiltersSchema = z
+export const ApiRegistryFiltersSchema = z
   .object({
     naf_codes: registryShape.nafCodes.unwrap().optional().meta({ description: 'NAF rév. 2 activity codes (any of them); none: every activity.', example: ['10.71C'] }),
     place: registryShape.place.unwrap().optional().meta({
