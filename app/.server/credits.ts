@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { data } from 'react-router'
 import { resolvePlan, type CreditsSummary, type PlanId } from '#app/domain/plans.ts'
 import type { SessionUser } from './auth.ts'
@@ -79,4 +79,38 @@ async function readCreditsSummary(trx: Transaction<Database>, userId: string): P
 
 function toIso(value: Date | string) {
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString()
+}
+
+export interface LedgerEntry {
+  id: string
+  delta: number
+  balanceAfter: number
+  reason: string
+  exportId: string | null
+  enrichmentType: string | null
+  createdAt: string
+}
+
+/**
+ * The user's credit history (the ledger the balance is the sum of), newest first, as the user reads it (row-level
+ * security). `after` is the [created_at, id] of the previous page's last entry.
+ */
+export async function listCreditLedger(user: SessionUser, { limit, after }: { limit: number; after?: readonly [string, string] | null }): Promise<LedgerEntry[]> {
+  const rows = await withUser(user.claims, (trx) => {
+    let select = trx
+      .selectFrom('credit_ledger')
+      .select(['id', 'delta', 'balance_after', 'reason', 'export_id', 'enrichment_type', 'created_at'])
+      .where('user_id', '=', user.id)
+    if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::bigint)`)
+    return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+  })
+  return rows.map((row) => ({
+    id: String(row.id),
+    delta: row.delta,
+    balanceAfter: row.balance_after,
+    reason: row.reason,
+    exportId: row.export_id,
+    enrichmentType: row.enrichment_type,
+    createdAt: toIso(row.created_at),
+  }))
 }

@@ -15,7 +15,7 @@ export const EnrichmentTypeSchema = z.enum(ENRICHMENT_TYPES as [EnrichmentType, 
 export const ApiExportSchema = z
   .object({
     id: z.uuid(),
-    name: z.string(),
+    name: z.string().meta({ example: 'Bakeries – Brest' }),
     status: z.enum(API_EXPORT_STATUSES),
     progress: z.object({
       phase: z.enum(API_PROGRESS_PHASES),

@@ -7,6 +7,7 @@ import type { EmailCheck } from './email-quality.ts'
 import { ENRICHMENT, ENRICHMENT_TABLE, type EnrichmentType } from './enrichment-types.ts'
 import { normalizeEnrichmentOptions, type LeadEnrichmentStatus } from './enrichment.ts'
 import { formatWorkingHours, isRecord, num, SOCIAL_NETWORKS, socialUrl, text, adminFrFields, type AdminFrFields } from './lead-file-values.ts'
+import { phoneE164 } from './lead-format.ts'
 import { sourceUrl } from './lead-provenance.ts'
 import { splitPhones, type PhoneType } from './phone-sources.ts'
 import type { FileLang } from './file-language.ts'
@@ -34,7 +35,8 @@ const statusFields = {
 }
 
 const PhoneSchema = z.object({
-  number: z.string(),
+  number: z.string().meta({ example: '+33 6 12 34 56 78' }),
+  e164: z.string().nullable().meta({ description: 'The number in E.164; null when it cannot be read as one.', example: '+33612345678' }),
   type: z.enum(PHONE_TYPES),
   source: ProvenanceSchema,
 })
@@ -98,7 +100,8 @@ export const ApiLeadSchema = z
     city: z.string().nullable(),
     postal_code: z.string().nullable(),
     country_code: z.string().nullable(),
-    phone: z.string().nullable().meta({ description: 'The main number (the source listing, else the first found on the site).' }),
+    phone: z.string().nullable().meta({ description: 'The main number (the source listing, else the first found on the site), for display.' }),
+    phone_e164: z.string().nullable().meta({ description: 'The main number in E.164 (`+33123456789`), for machines; null when it cannot be read as one.', example: '+33123456789' }),
     website: z.string().nullable(),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
@@ -106,7 +109,7 @@ export const ApiLeadSchema = z
     review_count: z.int().nullable(),
     business_types: z.array(z.string()),
     google_maps_url: z.string().nullable(),
-    working_hours: z.string().nullable().meta({ description: 'Opening hours written out in the language of the request.' }),
+    working_hours: z.string().nullable().meta({ description: 'Opening hours written out in `lang` (default en).', example: 'Mon-Sat 07:00-19:30' }),
     operational_state: z.string().nullable().meta({ description: 'OPERATIONAL, CLOSED_TEMPORARILY or CLOSED_PERMANENTLY when the source says.' }),
     description: z.string().nullable(),
     source: z.string().meta({ description: 'Where the business was found: osm, google or demo.' }),
@@ -126,6 +129,7 @@ export const ApiLeadSchema = z
       postal_code: '75002',
       country_code: 'FR',
       phone: '+33 1 23 45 67 89',
+      phone_e164: '+33123456789',
       website: 'https://boulangerie-paul.fr',
       latitude: 48.8686,
       longitude: 2.3314,
@@ -227,7 +231,7 @@ function enrichments(row: ApiLeadRow, chosen: ReadonlySet<EnrichmentType>): Enri
       phone_type: phones.main?.type ?? null,
       // A main number the enrichment never listed came with the lead source.
       phone_source: text(row.phone) ? (phones.main ? phonePage(phones.main.number) : fromSource) : null,
-      other_phones: phones.others.map((phone) => ({ ...phone, source: phonePage(phone.number) })),
+      other_phones: phones.others.map((phone) => ({ ...phone, e164: phoneE164(phone.number, text(row.country_code)), source: phonePage(phone.number) })),
     })),
     website: block('website', (onSite) => ({ website_source: onSite ?? (website ? fromSource : null) })),
     email: block('email', () => ({ email: emails(row) })),
@@ -261,6 +265,7 @@ export function toApiLead(row: ApiLeadRow, chosen: ReadonlySet<EnrichmentType>, 
     postal_code: text(row.postal_code),
     country_code: text(row.country_code),
     phone: text(row.phone),
+    phone_e164: phoneE164(text(row.phone), text(row.country_code)),
     website: text(row.website),
     latitude: num(row.latitude),
     longitude: num(row.longitude),

@@ -21,6 +21,16 @@ function countryOf(code: string | null | undefined): CountryCode | undefined {
   return COUNTRIES.has(normalised) ? (normalised as CountryCode) : undefined
 }
 
+function parsePhone(raw: string | null | undefined, countryCode?: string | null) {
+  const input = (raw ?? '').replace(/\s+/g, ' ').trim()
+  if (!input) return undefined
+  try {
+    return parsePhoneNumberFromString(input.replace(/^00(?=[1-9])/, '+'), { defaultCountry: countryOf(countryCode) })
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * International format for any number libphonenumber can read (national numbers need the lead's country); a number
  * it cannot read is shown as written, spaces collapsed, so nothing the source gave is hidden.
@@ -28,15 +38,19 @@ function countryOf(code: string | null | undefined): CountryCode | undefined {
 export function formatPhone(raw: string | null | undefined, countryCode?: string | null): PhoneDisplay | null {
   const input = (raw ?? '').replace(/\s+/g, ' ').trim()
   if (!input) return null
-  let parsed
-  try {
-    parsed = parsePhoneNumberFromString(input.replace(/^00(?=[1-9])/, '+'), { defaultCountry: countryOf(countryCode) })
-  } catch {
-    parsed = undefined
-  }
+  const parsed = parsePhone(input, countryCode)
   if (parsed?.isPossible()) return { text: parsed.formatInternational(), href: parsed.getURI() }
   const dialable = input.replace(/[^\d+]/g, '')
   return { text: input, href: `tel:${dialable}` }
+}
+
+/**
+ * The number in E.164 ("+33298041234"), for machines (the API gives it beside the display value); null when
+ * libphonenumber cannot read it as a possible number.
+ */
+export function phoneE164(raw: string | null | undefined, countryCode?: string | null): string | null {
+  const parsed = parsePhone(raw, countryCode)
+  return parsed?.isPossible() ? parsed.number : null
 }
 
 export interface WebsiteDisplay {

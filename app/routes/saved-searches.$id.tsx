@@ -5,11 +5,12 @@ import type { Route } from './+types/saved-searches.$id'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getLocale } from '#app/.server/i18n.ts'
-import { getSavedSearch, updateSavedSearch } from '#app/.server/saved-searches/store.ts'
+import { updateSavedSearchCommand } from '#app/.server/saved-searches/commands.ts'
+import { getSavedSearch } from '#app/.server/saved-searches/store.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { SavedSearchForm } from '#app/components/saved-searches/saved-search-form.tsx'
-import { isFrance, optionsFromValues, selectedTypes } from '#app/domain/enrichment.ts'
+import { isFrance } from '#app/domain/enrichment.ts'
 import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
 import { BackLink } from '#app/components/ui/back-link.tsx'
 
@@ -41,10 +42,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const submission = parseWithZod(await request.formData(), { schema: UpdateSavedSearchSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  // The toggle rules, as an export applies them (technologies needs website, registry data only in France).
-  const options = selectedTypes(optionsFromValues(submission.value.options, { france: isFrance(saved.criteria.country, saved.criteria.countryCode) }))
-  if (options.length === 0) return data({ result: submission.reply({ fieldErrors: { options: ['savedSearches.errors.noEnrichment'] } }) }, { status: 400 })
-  if (!(await updateSavedSearch(user, saved.id, { ...submission.value, options }, { lang }))) throw data(null, { status: 404 })
+  const updated = await updateSavedSearchCommand(user, saved.id, submission.value, { lang })
+  if (!updated.ok && updated.reason === 'no_enrichment') return data({ result: submission.reply({ fieldErrors: { options: ['savedSearches.errors.noEnrichment'] } }) }, { status: 400 })
+  if (!updated.ok) throw data(null, { status: 404 })
   throw redirect('/saved-searches?updated=1')
 }
 

@@ -40,6 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const refusal = await checkWebhookUrl(submission.value.url, webhookNetwork())
   if (refusal) return data({ result: submission.reply({ fieldErrors: { url: [`webhooks.errors.url_${refusal}`] } }), created: null }, { status: 400 })
   const result = await createWebhookEndpoint(user, submission.value)
+  if (!result.ok && result.reason === 'exists') return data({ result: submission.reply({ fieldErrors: { url: ['webhooks.errors.urlExists'] } }), created: null }, { status: 409 })
   if (!result.ok) return data({ result: submission.reply({ formErrors: [t('webhooks.errors.tooMany', { max: MAX_WEBHOOK_ENDPOINTS })] }), created: null }, { status: 409 })
   // Not a redirect: the secret is shown in this answer only, and never stored where a reload could show it again.
   return data({ result: submission.reply({ resetForm: true }), created: { url: result.endpoint.url, secret: result.secret } }, { headers: { 'Cache-Control': 'no-store' } })

@@ -168,7 +168,7 @@ describe('a lead as the API shows it', () => {
       phone_type: 'landline',
       // The source listed the main number: its provenance is the OSM object.
       phone_source: { page: 'https://www.openstreetmap.org/node/4242', found_at: at },
-      other_phones: [{ number: '+33 6 71 23 45 89', type: 'mobile', source: { page: 'https://boulangerie-paul.fr/contact', found_at: at } }],
+      other_phones: [{ number: '+33 6 71 23 45 89', e164: '+33671234589', type: 'mobile', source: { page: 'https://boulangerie-paul.fr/contact', found_at: at } }],
     })
     expect(website).toEqual({ status: 'success', reused_at: null, website_source: { page: 'https://boulangerie-paul.fr', found_at: at } })
     expect(email).toEqual({

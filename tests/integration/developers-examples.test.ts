@@ -5,15 +5,21 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { openApiDocument } from '#app/.server/api-v1/openapi.ts'
 import { closeDb } from '#app/.server/db.ts'
 import { API_KEY_VARIABLE, buildApiReference } from '#app/domain/api-reference.ts'
+import { startDemoRegistry, type DemoRegistry } from '#server/demo/registry.ts'
 import { API_ORIGIN, appFetch, createApiUser } from '#tests/support/api-client.ts'
 
 let admin: pg.Pool
-beforeAll(() => {
+let registry: DemoRegistry
+beforeAll(async () => {
   process.env.DATABASE_URL = inject('databaseUrl')
   process.env.LEADS_SOURCE = 'demo'
   admin = new pg.Pool({ connectionString: inject('databaseUrl') })
+  // The registry preview's example is answered by the offline demo registry, never the public one.
+  registry = await startDemoRegistry({ port: 0 })
+  process.env.REGISTRY_URL = registry.url
 })
 afterAll(async () => {
+  await registry?.stop()
   await admin.end()
   await closeDb()
 })

@@ -74,7 +74,8 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeo
 async function createEndpoint(api: ApiClient, path: string, events = ['export.completed', 'export.failed', 'export.interrupted']) {
   const { data, response, error } = await api.POST('/api/v1/webhook-endpoints', { body: { url: receiver.url(path), events: events as never } })
   expect(response.status, JSON.stringify(error)).toBe(201)
-  return data!
+  // 201: the new endpoint with its secret (a 200 would be an existing one, without it).
+  return data as NonNullable<typeof data> & { secret: string }
 }
 
 async function finishedExport(userId: string, status: 'completed' | 'failed' | 'interrupted' = 'completed'): Promise<string> {

@@ -57,6 +57,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/credits/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your credit history, newest first
+         * @description Every charge (one per successful enrichment of a lead) and every reload; the balance of GET /me is their sum.
+         */
+        get: operations["listCreditHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/previews": {
         parameters: {
             query?: never;
@@ -71,6 +91,46 @@ export interface paths {
          * @description Costs no credit. With `enrichments`, also estimates what an export of this search would cost.
          */
         post: operations["createPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/registry/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count and preview a registry search (free)
+         * @description The /companies search: the company registry’s count of the establishments matching the filters (`capped` past its 10 000) and the first 20. Costs no credit; export them with POST /exports and `registry`.
+         */
+        post: operations["createRegistryPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/naf-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * NAF activity codes
+         * @description The NAF rév. 2 subclasses the registry filters on (`naf_codes`), with their official French label; `q` matches a code or words of the label.
+         */
+        get: operations["listNafCodes"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -249,7 +309,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most 10 endpoints.
+         * @description Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most 10 endpoints, one per URL: creating one for a URL you already have answers that endpoint (200, without its secret, events unchanged) instead of a second subscription.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -274,6 +334,50 @@ export interface paths {
          * @description Nothing more is sent to it, not even a delivery waiting for a retry; its delivery log goes with it.
          */
         delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Its URL (checked as at creation; one endpoint per URL), its events, or switch it on or off (`enabled`), as its settings page does. Switched off, what it still owed is dropped; switched back on, its failure streak starts afresh. Fields left out keep their value.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log, newest first
+         * @description Each delivery with every attempt (time, HTTP status, duration, start of the answer), as its settings page shows them.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description As "Redeliver" in the settings: a new delivery with the same `webhook-id` and body (deduplicate on it), on a fresh retry schedule.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -312,11 +416,40 @@ export interface paths {
          */
         get: operations["listSavedSearches"];
         put?: never;
-        post?: never;
+        /**
+         * Save a search
+         * @description The same command as "Save this search" on the search page: the location is checked as a search checks it, the enrichments follow the same rules (technologies needs website, registry data only in France). With `schedule`, it runs by itself; each run delivers only the businesses none of your exports delivered before.
+         */
+        post: operations["createSavedSearch"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-searches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A saved search */
+        get: operations["getSavedSearch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved search
+         * @description No more runs; the exports of its past runs stay.
+         */
+        delete: operations["deleteSavedSearch"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a saved search
+         * @description The same command as its edit page (name, enrichments, columns, caps, schedule), plus pause and resume as on the list. Fields left out keep their value.
+         */
+        patch: operations["updateSavedSearch"];
         trace?: never;
     };
     "/api/v1/saved-searches/{id}/runs": {
@@ -620,6 +753,55 @@ export interface components {
          * @enum {string}
          */
         EnrichmentType: "phone" | "website" | "email" | "technologies" | "social" | "admin_fr_info";
+        /** @description Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone. */
+        RegistryFilters: {
+            /**
+             * @description NAF rév. 2 activity codes (any of them); none: every activity.
+             * @example [
+             *       "10.71C"
+             *     ]
+             */
+            naf_codes?: string[];
+            /**
+             * @description Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.
+             * @example {
+             *       "kind": "department",
+             *       "code": "29"
+             *     }
+             */
+            place?: {
+                /** @constant */
+                kind: "france";
+            } | {
+                /** @constant */
+                kind: "region";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "department";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "commune";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "postcode";
+                code: string;
+            };
+            /**
+             * @description INSEE headcount bands ("tranches d’effectif").
+             * @example [
+             *       "01",
+             *       "02"
+             *     ]
+             */
+            headcount_bands?: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
+            legal_forms?: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
+            /** @description Active establishments of active companies only (default). */
+            active_only?: boolean;
+            labels?: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
+        };
         /**
          * @example {
          *       "name": "Bakeries – Brest",
@@ -674,55 +856,6 @@ export interface components {
             /** @description Only businesses none of your exports delivered before. */
             only_new?: boolean;
         };
-        /** @description Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone. */
-        RegistryFilters: {
-            /**
-             * @description NAF rév. 2 activity codes (any of them); none: every activity.
-             * @example [
-             *       "10.71C"
-             *     ]
-             */
-            naf_codes?: string[];
-            /**
-             * @description Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.
-             * @example {
-             *       "kind": "department",
-             *       "code": "29"
-             *     }
-             */
-            place?: {
-                /** @constant */
-                kind: "france";
-            } | {
-                /** @constant */
-                kind: "region";
-                code: string;
-            } | {
-                /** @constant */
-                kind: "department";
-                code: string;
-            } | {
-                /** @constant */
-                kind: "commune";
-                code: string;
-            } | {
-                /** @constant */
-                kind: "postcode";
-                code: string;
-            };
-            /**
-             * @description INSEE headcount bands ("tranches d’effectif").
-             * @example [
-             *       "01",
-             *       "02"
-             *     ]
-             */
-            headcount_bands?: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
-            legal_forms?: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
-            /** @description Active establishments of active companies only (default). */
-            active_only?: boolean;
-            labels?: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
-        };
         AddEnrichments: {
             enrichments: components["schemas"]["EnrichmentType"][];
         };
@@ -756,6 +889,111 @@ export interface components {
          * @enum {string}
          */
         WebhookEventName: "export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed";
+        UpdateWebhookEndpoint: {
+            /**
+             * @description Where deliveries are POSTed: an https URL on a public address.
+             * @example https://example.com/leadatlas/webhooks
+             */
+            url?: string;
+            /**
+             * @example [
+             *       "export.completed",
+             *       "export.failed"
+             *     ]
+             */
+            events?: components["schemas"]["WebhookEventName"][];
+            /** @description false: nothing is sent to it (a test event still is). */
+            enabled?: boolean;
+        };
+        /** @description A search to run again: what and where (as for a preview), its filters, and what each run delivers. */
+        CreateSavedSearch: {
+            /** @example Bakeries – Brest, weekly */
+            name: string;
+            criteria: components["schemas"]["Criteria"];
+            filters?: components["schemas"]["Filters"];
+            /**
+             * @example [
+             *       "phone",
+             *       "website",
+             *       "email"
+             *     ]
+             */
+            enrichments: components["schemas"]["EnrichmentType"][];
+            /**
+             * @description The download columns of its runs (default all).
+             * @enum {string}
+             */
+            preset?: "all" | "contacts" | "crm";
+            /**
+             * @description Caps the leads of each run; null: no cap of its own.
+             * @example 500
+             */
+            max_leads?: number | null;
+            /**
+             * @description Credits one run may spend at most; null: no cap but your balance.
+             * @example 1000
+             */
+            credit_budget?: number | null;
+            schedule?: components["schemas"]["ScheduleInput"];
+        };
+        ScheduleInput: {
+            /**
+             * @description `none` (runs only when asked), `weekly` or `monthly`.
+             * @enum {string}
+             */
+            kind: "none" | "weekly" | "monthly";
+            /**
+             * @description Weekly: 1 = Monday … 7 = Sunday.
+             * @example 1
+             */
+            weekday?: number | null;
+            /**
+             * @description Monthly: the day of the month.
+             * @example 1
+             */
+            day?: number | null;
+            /**
+             * @description The hour of the run in `time_zone` (default 8).
+             * @example 8
+             */
+            hour?: number;
+            /**
+             * @description An IANA time zone (default: the saved one, else Europe/Paris).
+             * @example Europe/Paris
+             */
+            time_zone?: string;
+        };
+        /** @description The fields to change; the others keep their value. The search itself (criteria, filters) is fixed: save a new one to search elsewhere. */
+        UpdateSavedSearch: {
+            /** @example Bakeries – Brest, monthly */
+            name?: string;
+            /**
+             * @example [
+             *       "phone",
+             *       "website",
+             *       "email"
+             *     ]
+             */
+            enrichments?: components["schemas"]["EnrichmentType"][];
+            /**
+             * @description The download columns of its runs (default all).
+             * @enum {string}
+             */
+            preset?: "all" | "contacts" | "crm";
+            /**
+             * @description Caps the leads of each run; null: no cap of its own.
+             * @example 500
+             */
+            max_leads?: number | null;
+            /**
+             * @description Credits one run may spend at most; null: no cap but your balance.
+             * @example 1000
+             */
+            credit_budget?: number | null;
+            schedule?: components["schemas"]["ScheduleInput"];
+            /** @description true: no scheduled run until set back to false (the next run is then counted from now). */
+            paused?: boolean;
+        };
         /** @description The body of a delivery. */
         WebhookEvent: {
             /** @enum {string} */
@@ -774,6 +1012,7 @@ export interface components {
         Export: {
             /** Format: uuid */
             id: string;
+            /** @example Bakeries – Brest */
             name: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed" | "interrupted";
@@ -797,12 +1036,15 @@ export interface components {
         Me: {
             /** Format: uuid */
             user_id: string;
+            /** @example marie.dupont@example.fr */
             email: string;
             /** @enum {string} */
             plan: "free_trial" | "basic" | "professional" | "premium";
             /** @description Credits left and the allowance of the current period. */
             credits: {
+                /** @example 740 */
                 remaining: number;
+                /** @example 1000 */
                 total: number;
             };
         };
@@ -820,6 +1062,31 @@ export interface components {
              * @example 53
              */
             code?: string;
+        };
+        /** @description A line of your credit history. */
+        CreditEntry: {
+            /**
+             * @description The entry id (digits).
+             * @example 1042
+             */
+            id: string;
+            /**
+             * @description Credits added (> 0) or spent (< 0).
+             * @example -1
+             */
+            delta: number;
+            /** @example 99 */
+            balance_after: number;
+            /**
+             * @description free_trial, subscription_reload, enrichment (a successful enrichment of a lead) or adjustment.
+             * @enum {string}
+             */
+            reason: "free_trial" | "subscription_reload" | "enrichment" | "adjustment";
+            /** @description The export the charge was for (it may since have been deleted). */
+            export_id: string | null;
+            enrichment_type: components["schemas"]["EnrichmentType"] | null;
+            /** Format: date-time */
+            created_at: string;
         };
         Preview: {
             /** @description Businesses matching the search and filters. */
@@ -843,13 +1110,82 @@ export interface components {
             } | null;
         };
         PreviewResult: {
+            /**
+             * @description The business id at its source.
+             * @example osm:node/2845113021
+             */
             id: string;
+            /** @example Boulangerie Le Fournil */
             name: string;
+            /** @example 12 rue de Siam, 29200 Brest */
             address: string | null;
+            /**
+             * @example [
+             *       "bakery"
+             *     ]
+             */
             business_types: string[];
+            /** @example https://lefournil-brest.fr */
             website: string | null;
+            /** @example 4.6 */
             rating: number | null;
+            /** @example 128 */
             review_count: number | null;
+        };
+        RegistryPreview: {
+            /** @example 164 */
+            count: number;
+            /** @description true: the registry counts no further, there are more. */
+            capped: boolean;
+            results: components["schemas"]["RegistryEstablishment"][];
+        };
+        /** @description An establishment of the company registry, with codes (labels are in the files). */
+        RegistryEstablishment: {
+            /** @example 552100554 */
+            siren: string;
+            /** @example 55210055400013 */
+            siret: string | null;
+            /**
+             * @description Null for a sole trader whose name is withheld.
+             * @example BOULANGERIE LE FOURNIL
+             */
+            name: string | null;
+            /** @example 12 RUE DE SIAM 29200 BREST */
+            address: string | null;
+            /** @example 29200 */
+            postal_code: string | null;
+            /**
+             * @description INSEE commune code.
+             * @example 29019
+             */
+            commune_code: string | null;
+            /** @example BREST */
+            city: string | null;
+            /**
+             * @description NAF rév. 2 activity code.
+             * @example 10.71C
+             */
+            naf_code: string | null;
+            /**
+             * @description INSEE headcount band code.
+             * @example 02
+             */
+            headcount_band: string | null;
+            /**
+             * @description INSEE legal category code.
+             * @example 5499
+             */
+            legal_form_code: string | null;
+            /** @example 2012-03-01 */
+            creation_date: string | null;
+            active: boolean;
+            head_office: boolean;
+        };
+        NafCode: {
+            /** @example 10.71C */
+            code: string;
+            /** @example Boulangerie et boulangerie-pâtisserie */
+            label: string;
         };
         /**
          * @description A lead of an export: the downloaded file's fields, each enriched value with where and when it was found, and each enrichment's status.
@@ -862,6 +1198,7 @@ export interface components {
          *       "postal_code": "75002",
          *       "country_code": "FR",
          *       "phone": "+33 1 23 45 67 89",
+         *       "phone_e164": "+33123456789",
          *       "website": "https://boulangerie-paul.fr",
          *       "latitude": 48.8686,
          *       "longitude": 2.3314,
@@ -897,8 +1234,13 @@ export interface components {
             city: string | null;
             postal_code: string | null;
             country_code: string | null;
-            /** @description The main number (the source listing, else the first found on the site). */
+            /** @description The main number (the source listing, else the first found on the site), for display. */
             phone: string | null;
+            /**
+             * @description The main number in E.164 (`+33123456789`), for machines; null when it cannot be read as one.
+             * @example +33123456789
+             */
+            phone_e164: string | null;
             website: string | null;
             latitude: number | null;
             longitude: number | null;
@@ -906,7 +1248,10 @@ export interface components {
             review_count: number | null;
             business_types: string[];
             google_maps_url: string | null;
-            /** @description Opening hours written out in the language of the request. */
+            /**
+             * @description Opening hours written out in `lang` (default en).
+             * @example Mon-Sat 07:00-19:30
+             */
             working_hours: string | null;
             /** @description OPERATIONAL, CLOSED_TEMPORARILY or CLOSED_PERMANENTLY when the source says. */
             operational_state: string | null;
@@ -930,7 +1275,13 @@ export interface components {
                     phone_type: ("mobile" | "landline" | "toll_free" | "voip" | "other") | null;
                     phone_source: components["schemas"]["Provenance"] | null;
                     other_phones: {
+                        /** @example +33 6 12 34 56 78 */
                         number: string;
+                        /**
+                         * @description The number in E.164; null when it cannot be read as one.
+                         * @example +33612345678
+                         */
+                        e164: string | null;
                         /** @enum {string} */
                         type: "mobile" | "landline" | "toll_free" | "voip" | "other";
                         source: components["schemas"]["Provenance"];
@@ -1042,9 +1393,14 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "email" | "domain" | "phone" | "siren" | "siret" | "business";
-            /** @description Canonical: lowercase email or domain, E.164 phone, SIREN/SIRET digits, `<source>:<place id>`. */
+            /**
+             * @description Canonical: lowercase email or domain, E.164 phone, SIREN/SIRET digits, `<source>:<place id>`.
+             * @example contact@example.fr
+             */
             value: string;
+            /** @example Boulangerie Le Fournil */
             business_name: string | null;
+            /** @example Brest */
             business_city: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1053,6 +1409,7 @@ export interface components {
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
+            /** @example https://example.com/leadatlas/webhooks */
             url: string;
             events: ("export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed")[];
             /** @description false once switched off, or after 3 days of failed deliveries (`disabled_reason`). */
@@ -1067,6 +1424,7 @@ export interface components {
         CreatedWebhookEndpoint: {
             /** Format: uuid */
             id: string;
+            /** @example https://example.com/leadatlas/webhooks */
             url: string;
             events: ("export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed")[];
             /** @description false once switched off, or after 3 days of failed deliveries (`disabled_reason`). */
@@ -1083,22 +1441,78 @@ export interface components {
              */
             secret: string;
         };
+        /** @description A delivery of an event to an endpoint, with every attempt. */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** @enum {string} */
+            event_type: "export.completed" | "export.failed" | "export.interrupted" | "saved_search.run_completed" | "test";
+            /**
+             * @description Sent as `webhook-id`: a redelivery keeps it.
+             * @example msg_2f1d3c4b5a6978e8d7c6b5a4f3e2d1c0
+             */
+            message_id: string;
+            /**
+             * @description pending (waiting for its next attempt), queued, delivering, succeeded or failed (given up).
+             * @enum {string}
+             */
+            state: "pending" | "queued" | "delivering" | "succeeded" | "failed";
+            /** @example 1 */
+            attempt_count: number;
+            /** @description While pending: when it is tried again. */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Every attempt, newest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            attempted_at: string;
+            /**
+             * @description Null when no answer came (timeout, refused connection, refused address).
+             * @example 200
+             */
+            http_status: number | null;
+            /** @example 143 */
+            duration_ms: number;
+            /**
+             * @description The first 1 024 bytes of the answer.
+             * @example ok
+             */
+            response_excerpt: string | null;
+            /**
+             * @description Why no answer came, when none did.
+             * @example null
+             */
+            error: string | null;
+        };
         /** @description A search you run again for only the businesses none of your exports delivered before. */
         SavedSearch: {
             /** Format: uuid */
             id: string;
+            /** @example Bakeries – Brest, weekly */
             name: string;
             criteria: {
+                /** @example shop-bakery */
                 sector: string;
+                /** @example France */
                 country: string;
+                /** @example Bretagne */
                 region: string;
+                /** @example Finistère */
                 department: string;
+                /** @example Brest */
                 city: string;
             };
             filters: {
                 has_website: boolean;
                 has_phone: boolean;
+                /** @example 4 */
                 min_rating: number | null;
+                /** @example 10 */
                 min_reviews: number | null;
                 exclude_closed: boolean;
             };
@@ -1108,8 +1522,12 @@ export interface components {
              * @enum {string}
              */
             preset: "all" | "contacts" | "crm";
+            /** @example 500 */
             max_leads: number | null;
-            /** @description Credits one run may spend at most (it caps the leads); null: no cap but your balance. */
+            /**
+             * @description Credits one run may spend at most (it caps the leads); null: no cap but your balance.
+             * @example 1000
+             */
             credit_budget: number | null;
             schedule: {
                 /** @enum {string} */
@@ -1129,12 +1547,22 @@ export interface components {
                 /** Format: date-time */
                 at: string;
                 export_id: string | null;
-                /** @description The run’s export status, `refused` (see `refusal`) or `deleted`. */
+                /**
+                 * @description The run’s export status, `refused` (see `refusal`) or `deleted`.
+                 * @example completed
+                 */
                 status: string;
-                /** @description Businesses new to you in that run (its leads). */
+                /**
+                 * @description Businesses new to you in that run (its leads).
+                 * @example 12
+                 */
                 new_count: number | null;
+                /** @example 31 */
                 credits: number | null;
-                /** @description `plan_restricted`, `insufficient_credits`, `budget_too_small`… */
+                /**
+                 * @description `plan_restricted`, `insufficient_credits`, `budget_too_small`…
+                 * @example null
+                 */
                 refusal: string | null;
             } | null;
             /** Format: date-time */
@@ -1144,6 +1572,7 @@ export interface components {
         ExportOutput: {
             /** Format: uuid */
             id: string;
+            /** @example Bakeries – Brest */
             name: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed" | "interrupted";
@@ -1177,7 +1606,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this, not on `detail`.
              * @enum {string}
              */
-            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "budget_too_small" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "budget_too_small" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "too_many_saved_searches" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
             /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
             errors?: {
                 /** @example body.criteria.country */
@@ -1941,7 +2370,12 @@ export interface operations {
                 department?: string;
                 /** @description Filters by name: case, accents, spaces and hyphens ignored, prefix matches first. */
                 q?: string;
+                /** @description The language of the names (default fr), never the Accept-Language header: the same request always gives the same values. */
                 lang?: "fr" | "en";
+                /** @description Items per page (1–100, default 100). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1949,7 +2383,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Matching places (at most 100). */
+            /** @description A page of matching places (at most 100). */
             200: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -1963,10 +2397,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Location"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
                     };
                 };
             };
-            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
             400: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -1987,10 +2423,385 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
                          * @enum {string}
                          */
-                        code: "validation_failed" | "bad_json";
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listCreditHistory: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–100, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the history. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreditEntry"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -2701,6 +3512,780 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "source_unavailable" | "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createRegistryPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistryFilters"];
+            };
+        };
+        responses: {
+            /** @description The count and up to 20 establishments. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryPreview"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Your plan needs a finer place (`plan_restricted`). */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`.
+                         * @enum {string}
+                         */
+                        code: "plan_restricted";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The registry is unavailable (`source_unavailable`). A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `source_unavailable`, `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "source_unavailable" | "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listNafCodes: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching codes. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NafCode"][];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -4647,7 +6232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -5088,7 +6673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -5201,6 +6786,8 @@ export interface operations {
                 cursor?: string;
                 /** @description `true`: only the leads with an address verified valid, and only those addresses. */
                 verified_emails_only?: "true" | "false";
+                /** @description The language of the opening hours and registry labels (default en), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
             };
             header?: never;
             path: {
@@ -6346,7 +7933,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Entries new to the list. */
+                        /**
+                         * @description Entries new to the list.
+                         * @example 4
+                         */
                         added: number;
                     };
                 };
@@ -7481,6 +9071,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description You already have an endpoint for this URL: that one, unchanged (its `Location` too). */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
             /** @description The endpoint, with its secret. */
             201: {
                 headers: {
@@ -8608,6 +10213,1197 @@ export interface operations {
             };
         };
     };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Another of your endpoints has this URL (`validation_failed` on `body.url`). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–100, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery is on its way. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        delivery_id: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The delivery is still on its way (`delivery_in_flight`): wait until it succeeds or is given up. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `delivery_in_flight`.
+                         * @enum {string}
+                         */
+                        code: "delivery_in_flight";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     testWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -9038,6 +11834,1519 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSavedSearch"];
+            };
+        };
+        responses: {
+            /** @description The saved search. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Your plan keeps no more saved searches (`too_many_saved_searches`). */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `too_many_saved_searches`.
+                         * @enum {string}
+                         */
+                        code: "too_many_saved_searches";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The saved search id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved search. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The saved search id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The saved search id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSavedSearch"];
+            };
+        };
+        responses: {
+            /** @description The saved search as changed. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */

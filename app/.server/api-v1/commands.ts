@@ -13,7 +13,7 @@ function isKnownSector(sector: string): boolean {
   return sector.trim() === '' || Boolean(getCategory(sector.trim()) ?? findCategory(sector, 'fr') ?? findCategory(sector, 'en'))
 }
 
-const ApiCriteriaSchema = z
+export const ApiCriteriaSchema = z
   .object({
     sector: z
       .string()
@@ -30,7 +30,7 @@ const ApiCriteriaSchema = z
   })
   .meta({ id: 'Criteria', description: 'What and where: names as GET /locations gives them. Your plan decides the finest level you must choose.' })
 
-const ApiFiltersSchema = z
+export const ApiFiltersSchema = z
   .object({
     has_website: z.boolean().optional(),
     has_phone: z.boolean().optional(),
@@ -64,7 +64,7 @@ const registryShape = registryFiltersSchema.shape
  * The registry filters of `/companies` in the API's snake_case; their rules and defaults are registryFiltersSchema's
  * (optional here so the document shows them as such).
  */
-const ApiRegistryFiltersSchema = z
+export const ApiRegistryFiltersSchema = z
   .object({
     naf_codes: registryShape.nafCodes.unwrap().optional().meta({ description: 'NAF rév. 2 activity codes (any of them); none: every activity.', example: ['10.71C'] }),
     place: registryShape.place.unwrap().optional().meta({
@@ -93,7 +93,7 @@ export function toRegistryFilters(filters: z.output<typeof ApiRegistryFiltersSch
   })
 }
 
-const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
+export const EnrichmentListSchema = z.array(EnrichmentTypeSchema).min(1).max(12)
 
 export const CreateExportBodySchema = z
   .object({

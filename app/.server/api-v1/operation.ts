@@ -8,7 +8,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import type { LimitName } from '#app/.server/rate-limiter.ts'
 import type { Language } from '#app/i18n.ts'
 
-type HttpMethod = 'get' | 'post' | 'delete'
+type HttpMethod = 'get' | 'post' | 'patch' | 'delete'
 
 export interface ApiContext {
   request: Request

@@ -20,6 +20,8 @@ export const PROBLEM_CODES = [
   'not_completed',
   'too_many_entries',
   'too_many_endpoints',
+  'too_many_saved_searches',
+  'delivery_in_flight',
   'idempotency_conflict',
   'rate_limited',
   'source_unavailable',

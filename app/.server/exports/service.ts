@@ -378,7 +378,7 @@ export async function deleteExport(args: { user: SessionUser | null | undefined;
 export async function holdsIdempotencyKey(user: SessionUser, idempotencyKey: string): Promise<boolean> {
   const key = clean(idempotencyKey, 200)
   if (!key) return false
-  const row = await withUser(user.claims, (trx) =>
+  const row = await withUserCommand(user, (trx) =>
     trx
       .selectFrom('exports')
       .select('id')

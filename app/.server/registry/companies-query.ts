@@ -19,6 +19,11 @@ export function nafOptions(): string[] {
   return NAF_SUBCLASSES.map((entry) => nafOptionText(entry.id, entry.label))
 }
 
+/** Every subclass with its official (French) label, in code order: the API's NAF lookup. */
+export function nafCodeList(): { code: string; label: string }[] {
+  return NAF_SUBCLASSES.map((entry) => ({ code: entry.id, label: entry.label }))
+}
+
 export function nafLabelOf(code: string): string | null {
   return NAF_BY_CODE.get(code) ?? null
 }

@@ -3,6 +3,7 @@
  * "Redeliver". New deliveries are written as pending; the delivery worker (delivery.ts) picks them up within a
  * fraction of a second.
  */
+import { sql } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
 import { isUuid } from '#app/domain/ids.ts'
@@ -13,19 +14,25 @@ const DELIVERIES_SHOWN = 50
 
 const iso = (value: Date | string) => new Date(value).toISOString()
 
-/** The endpoint's latest deliveries and every attempt of each, newest first (empty when it is not the user's). */
-export async function listWebhookDeliveries(user: SessionUser, endpointId: string): Promise<WebhookDeliveryView[]> {
+/**
+ * The endpoint's deliveries and every attempt of each, newest first (empty when it is not the user's): the settings
+ * page shows the latest DELIVERIES_SHOWN; the API pages through all of them (`after`: the [created_at, id] of the
+ * previous page's last).
+ */
+export async function listWebhookDeliveries(
+  user: SessionUser,
+  endpointId: string,
+  { limit = DELIVERIES_SHOWN, after }: { limit?: number; after?: readonly [string, string] | null } = {},
+): Promise<WebhookDeliveryView[]> {
   if (!isUuid(endpointId)) return []
   return withUser(user.claims, async (trx) => {
-    const deliveries = await trx
+    let select = trx
       .selectFrom('webhook_deliveries')
       .select(['id', 'event_type', 'message_id', 'state', 'attempt_count', 'next_attempt_at', 'created_at'])
       .where('endpoint_id', '=', endpointId)
       .where('user_id', '=', user.id)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(DELIVERIES_SHOWN)
-      .execute()
+    if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
+    const deliveries = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
     const attempts = deliveries.length
       ? await trx
           .selectFrom('webhook_attempts')
@@ -81,6 +88,13 @@ export async function sendTestEvent(user: SessionUser, endpointId: string, now =
     .returning('id')
     .executeTakeFirst()
   return row?.id ?? null
+}
+
+/** Whether the user has this delivery, and whether it is settled (delivered or given up), so it can be sent again. */
+export async function deliveryState(user: SessionUser, deliveryId: string): Promise<{ endpointId: string; settled: boolean } | null> {
+  if (!isUuid(deliveryId)) return null
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_deliveries').select(['endpoint_id', 'state']).where('id', '=', deliveryId).where('user_id', '=', user.id).executeTakeFirst())
+  return row ? { endpointId: row.endpoint_id, settled: row.state === 'succeeded' || row.state === 'failed' } : null
 }
 
 /**

@@ -54,16 +54,33 @@ export async function getWebhookEndpoint(user: SessionUser, id: string): Promise
   return row ? toView(row) : null
 }
 
-export type CreateEndpointResult = { ok: true; endpoint: WebhookEndpointView; secret: string } | { ok: false; reason: 'too_many' }
+export type CreateEndpointResult = { ok: true; endpoint: WebhookEndpointView; secret: string } | { ok: false; reason: 'too_many' } | { ok: false; reason: 'exists'; endpoint: WebhookEndpointView }
 
-/** A new endpoint with its secret (the only time it leaves the server), or too_many at MAX_WEBHOOK_ENDPOINTS. */
+/** One user's endpoint writes in turn (two at once can pass neither the cap nor the one-URL-once rule). */
+async function lockUserEndpoints(trx: Transaction<Database>, user: SessionUser) {
+  await sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext(${user.id}))`.execute(trx)
+}
+
+/** The user's endpoint already delivering to this URL (another than `except`), if any. */
+async function endpointWithUrl(trx: Transaction<Database>, user: SessionUser, url: string, except?: string) {
+  let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id).where('url', '=', url)
+  if (except) select = select.where('id', '<>', except)
+  return select.executeTakeFirst()
+}
+
+/**
+ * A new endpoint with its secret (the only time it leaves the server); too_many at MAX_WEBHOOK_ENDPOINTS; exists
+ * (with it) when the user already has an endpoint for this URL: a retried creation never makes a second
+ * subscription, which would deliver every event twice.
+ */
 export async function createWebhookEndpoint(user: SessionUser, input: { url: string; events: WebhookEvent[] }): Promise<CreateEndpointResult> {
   const secret = generateWebhookSecret()
   return adminDb()
     .transaction()
     .execute(async (trx) => {
-      // One user's creations in turn, so two at once cannot both pass the cap.
-      await sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext(${user.id}))`.execute(trx)
+      await lockUserEndpoints(trx, user)
+      const existing = await endpointWithUrl(trx, user, input.url)
+      if (existing) return { ok: false, reason: 'exists', endpoint: toView(existing) } as const
       const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
       if (Number(count) >= MAX_WEBHOOK_ENDPOINTS) return { ok: false, reason: 'too_many' } as const
       const row = await trx.insertInto('webhook_endpoints').values({ user_id: user.id, url: input.url, events: input.events, secret }).returning(VIEW_COLUMNS).executeTakeFirstOrThrow()
@@ -88,15 +105,49 @@ export function updateWebhookEvents(user: SessionUser, id: string, events: Webho
  * Switches an endpoint on or off. Switched back on, its failure streak starts afresh; switched off, what it still owed
  * is dropped (a delivery is never sent to an endpoint its owner turned off).
  */
+async function applyEnabled(trx: Transaction<Database>, user: SessionUser, id: string, enabled: boolean): Promise<number> {
+  const set = enabled
+    ? { enabled: true, disabled_at: null, disabled_reason: null, failing_since: null }
+    : { enabled: false, disabled_at: sql<Date>`now()`, disabled_reason: 'user' }
+  const updated = Number((await own(trx, user, id).set(set).executeTakeFirst()).numUpdatedRows)
+  if (updated && !enabled) await abandonOwedDeliveries(trx, id)
+  return updated
+}
+
 export function setWebhookEnabled(user: SessionUser, id: string, enabled: boolean): Promise<boolean> {
-  return updateOwn(user, id, async (trx) => {
-    const set = enabled
-      ? { enabled: true, disabled_at: null, disabled_reason: null, failing_since: null }
-      : { enabled: false, disabled_at: sql<Date>`now()`, disabled_reason: 'user' }
-    const updated = Number((await own(trx, user, id).set(set).executeTakeFirst()).numUpdatedRows)
-    if (updated && !enabled) await abandonOwedDeliveries(trx, id)
-    return updated
-  })
+  return updateOwn(user, id, (trx) => applyEnabled(trx, user, id, enabled))
+}
+
+export interface EndpointChanges {
+  url?: string
+  events?: WebhookEvent[]
+  enabled?: boolean
+}
+
+export type UpdateEndpointResult = { ok: true; endpoint: WebhookEndpointView } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'exists'; endpoint: WebhookEndpointView }
+
+/**
+ * Changes an endpoint's URL, events and on/off state at once (the settings page changes them one form at a time,
+ * with updateWebhookEvents and setWebhookEnabled). A URL another endpoint of the user already has is refused (exists).
+ */
+export async function updateWebhookEndpoint(user: SessionUser, id: string, changes: EndpointChanges): Promise<UpdateEndpointResult> {
+  if (!isUuid(id)) return { ok: false, reason: 'not_found' }
+  return adminDb()
+    .transaction()
+    .execute(async (trx) => {
+      await lockUserEndpoints(trx, user)
+      const current = await trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).forUpdate().executeTakeFirst()
+      if (!current) return { ok: false, reason: 'not_found' } as const
+      if (changes.url !== undefined && changes.url !== current.url) {
+        const existing = await endpointWithUrl(trx, user, changes.url, id)
+        if (existing) return { ok: false, reason: 'exists', endpoint: toView(existing) } as const
+      }
+      const set = { ...(changes.url !== undefined ? { url: changes.url } : {}), ...(changes.events ? { events: changes.events } : {}) }
+      if (Object.keys(set).length) await own(trx, user, id).set(set).execute()
+      if (changes.enabled !== undefined && changes.enabled !== current.enabled) await applyEnabled(trx, user, id, changes.enabled)
+      const row = await trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow()
+      return { ok: true, endpoint: toView(row) } as const
+    })
 }
 
 /** Marks what an endpoint still owes as failed (it is off): nothing more is sent to it. */

@@ -12,9 +12,9 @@ const DncEntrySchema = z
   .object({
     id: z.uuid(),
     kind: z.enum(DNC_KINDS),
-    value: z.string().meta({ description: 'Canonical: lowercase email or domain, E.164 phone, SIREN/SIRET digits, `<source>:<place id>`.' }),
-    business_name: z.string().nullable(),
-    business_city: z.string().nullable(),
+    value: z.string().meta({ description: 'Canonical: lowercase email or domain, E.164 phone, SIREN/SIRET digits, `<source>:<place id>`.', example: 'contact@example.fr' }),
+    business_name: z.string().nullable().meta({ example: 'Boulangerie Le Fournil' }),
+    business_city: z.string().nullable().meta({ example: 'Brest' }),
     created_at: z.iso.datetime({ offset: true }),
   })
   .meta({ id: 'DoNotContactEntry' })
@@ -34,7 +34,6 @@ export const doNotContactOperations = [
     responses: { 200: { description: 'A page of entries.', schema: pageOf(DncEntrySchema) } },
     async handler({ ctx, query }) {
       const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
-      if (query.cursor && !after) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'query.cursor', message: ctx.t('api.v1.badCursor') }])
       const rows = await withUser(ctx.user.claims, (trx) => {
         let select = trx.selectFrom('do_not_contact').select(['id', 'kind', 'value', 'business_name', 'business_city', 'created_at']).where('user_id', '=', ctx.user.id)
         if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
@@ -64,7 +63,7 @@ export const doNotContactOperations = [
       .meta({ id: 'AddDoNotContact' }),
     limit: 'dncWrite',
     responses: {
-      201: { description: 'The entries are listed.', schema: z.object({ added: z.int().meta({ description: 'Entries new to the list.' }) }) },
+      201: { description: 'The entries are listed.', schema: z.object({ added: z.int().min(0).meta({ description: 'Entries new to the list.', example: 4 }) }) },
       409: { description: 'The list would pass its cap of 50 000 entries (`too_many_entries`).' },
     },
     async handler({ ctx, body }) {

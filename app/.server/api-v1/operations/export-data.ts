@@ -38,12 +38,15 @@ export const exportDataOperations = [
         .enum(['true', 'false'])
         .default('false')
         .meta({ description: '`true`: only the leads with an address verified valid, and only those addresses.' }),
+      lang: z
+        .enum(['en', 'fr'])
+        .default('en')
+        .meta({ description: 'The language of the opening hours and registry labels (default en), never the Accept-Language header: the same request always gives the same values.' }),
     }),
     responses: { 200: { description: 'A page of leads.', schema: pageOf(ApiLeadSchema) }, 404: { description: 'No such export of yours (`not_found`).' } },
     async handler({ ctx, params, query }) {
       const after = query.cursor ? decodeCursor(query.cursor, LeadPositionSchema) : null
-      if (query.cursor && !after) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'query.cursor', message: ctx.t('api.v1.badCursor') }])
-      const page = await loadApiLeadsPage(ctx.user.claims, params.id, { limit: query.limit, after, verifiedEmailsOnly: query.verified_emails_only === 'true', lang: ctx.lang })
+      const page = await loadApiLeadsPage(ctx.user.claims, params.id, { limit: query.limit, after, verifiedEmailsOnly: query.verified_emails_only === 'true', lang: query.lang })
       if (!page) apiProblem(404, 'not_found', ctx.t('exports.errors.notFound'))
       return { status: 200, body: { data: page.data, next_cursor: page.next ? encodeCursor(page.next) : null } }
     },

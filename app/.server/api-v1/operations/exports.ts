@@ -77,7 +77,6 @@ export const exportOperations = [
     responses: { 200: { description: 'A page of exports.', schema: pageOf(ApiExportSchema) } },
     async handler({ ctx, query }) {
       const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
-      if (query.cursor && !after) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'query.cursor', message: ctx.t('api.v1.badCursor') }])
       const rows = await withUser(ctx.user.claims, (trx) => {
         let select = trx.selectFrom('exports').select(API_EXPORT_COLUMNS).where('user_id', '=', ctx.user.id)
         if (query.status) select = select.where('status', '=', query.status)

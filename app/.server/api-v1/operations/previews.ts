@@ -14,13 +14,13 @@ import { onBehalfOf } from '#app/.server/limits/account.ts'
 
 const PreviewResultSchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
-    address: z.string().nullable(),
-    business_types: z.array(z.string()),
-    website: z.string().nullable(),
-    rating: z.number().nullable(),
-    review_count: z.int().nullable(),
+    id: z.string().meta({ description: 'The business id at its source.', example: 'osm:node/2845113021' }),
+    name: z.string().meta({ example: 'Boulangerie Le Fournil' }),
+    address: z.string().nullable().meta({ example: '12 rue de Siam, 29200 Brest' }),
+    business_types: z.array(z.string()).meta({ example: ['bakery'] }),
+    website: z.string().nullable().meta({ example: 'https://lefournil-brest.fr' }),
+    rating: z.number().min(0).max(5).nullable().meta({ example: 4.6 }),
+    review_count: z.int().min(0).nullable().meta({ example: 128 }),
   })
   .meta({ id: 'PreviewResult' })
 

@@ -5,6 +5,7 @@ import { LocationQueryError, searchLocations } from '#app/.server/search/locatio
 import { listCategories } from '#app/.server/taxonomy/categories.ts'
 import { filterCategories } from '#app/domain/categories.ts'
 import { PLAN_IDS } from '#app/domain/plans.ts'
+import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { apiProblem } from '../problem.ts'
 import { defineOperation } from '../operation.ts'
 
@@ -14,9 +15,9 @@ const SearchTextSchema = z.string().max(200).optional().meta({ description: 'Fil
 const MeSchema = z
   .object({
     user_id: z.uuid(),
-    email: z.string(),
+    email: z.string().meta({ example: 'marie.dupont@example.fr' }),
     plan: z.enum(PLAN_IDS),
-    credits: z.object({ remaining: z.int(), total: z.int() }).meta({ description: 'Credits left and the allowance of the current period.' }),
+    credits: z.object({ remaining: z.int().min(0).meta({ example: 740 }), total: z.int().min(0).meta({ example: 1000 }) }).meta({ description: 'Credits left and the allowance of the current period.' }),
   })
   .meta({ id: 'Me' })
 
@@ -26,6 +27,7 @@ const LocationSchema = z
   .meta({ id: 'Location' })
 
 const LOCATION_LIMIT = 100
+const LocationCursor = z.tuple([z.int().min(0).max(10_000_000)])
 
 export const referenceOperations = [
   defineOperation({
@@ -68,10 +70,13 @@ export const referenceOperations = [
       region: z.string().max(200).optional(),
       department: z.string().max(200).optional(),
       q: SearchTextSchema,
-      lang: LangSchema.optional(),
+      lang: LangSchema.default('fr').meta({ description: 'The language of the names (default fr), never the Accept-Language header: the same request always gives the same values.' }),
+      limit: limitParam(LOCATION_LIMIT, LOCATION_LIMIT),
+      cursor: CursorParam,
     }),
-    responses: { 200: { description: `Matching places (at most ${LOCATION_LIMIT}).`, schema: z.object({ data: z.array(LocationSchema) }) } },
+    responses: { 200: { description: `A page of matching places (at most ${LOCATION_LIMIT}).`, schema: pageOf(LocationSchema) } },
     async handler({ ctx, query }) {
+      const decoded = query.cursor ? decodeCursor(query.cursor, LocationCursor) : null
       try {
         const options = searchLocations({
           type: query.type,
@@ -79,9 +84,13 @@ export const referenceOperations = [
           countryName: query.country,
           regionName: query.region,
           departmentName: query.department,
-          lang: query.lang ?? ctx.lang,
+          lang: query.lang,
         })
-        return { status: 200, body: { data: options.slice(0, LOCATION_LIMIT).map(({ name, code }) => ({ name, ...(code ? { code } : {}) })) } }
+        // The lists are fixed reference data in a fixed order: a position is a stable cursor.
+        const offset = decoded?.[0] ?? 0
+        const end = offset + query.limit
+        const data = options.slice(offset, end).map(({ name, code }) => ({ name, ...(code ? { code } : {}) }))
+        return { status: 200, body: { data, next_cursor: end < options.length ? encodeCursor([end]) : null } }
       } catch (error) {
         if (!(error instanceof LocationQueryError)) throw error
         const field = { countryName: 'country', regionName: 'region', departmentName: 'department' }[error.field as string] ?? error.field

@@ -5,8 +5,12 @@ import { z } from 'zod'
 import { withUser } from '#app/.server/db.ts'
 import { loadApiExport } from '#app/.server/exports/api-export.ts'
 import { holdsIdempotencyKey } from '#app/.server/exports/service.ts'
+import { saveSearch, updateSavedSearchCommand } from '#app/.server/saved-searches/commands.ts'
 import { runSavedSearch } from '#app/.server/saved-searches/run.ts'
-import { listSavedSearches } from '#app/.server/saved-searches/store.ts'
+import { deleteSavedSearch, getSavedSearch, listSavedSearches, setPaused } from '#app/.server/saved-searches/store.ts'
+import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
+import { ApiCriteriaSchema, ApiFiltersSchema, EnrichmentListSchema, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import type { ApiContext } from '../operation.ts'
 import { ApiExportSchema, EnrichmentTypeSchema } from '#app/domain/api-export.ts'
 import { DOWNLOAD_PRESETS } from '#app/domain/download-presets.ts'
 import { EXPORT_ERROR_STATUS } from '#app/domain/exports.ts'
@@ -22,19 +26,25 @@ const Instant = z.iso.datetime({ offset: true })
 const ApiSavedSearchSchema = z
   .object({
     id: z.uuid(),
-    name: z.string(),
-    criteria: z.object({ sector: z.string(), country: z.string(), region: z.string(), department: z.string(), city: z.string() }),
+    name: z.string().meta({ example: 'Bakeries – Brest, weekly' }),
+    criteria: z.object({
+      sector: z.string().meta({ example: 'shop-bakery' }),
+      country: z.string().meta({ example: 'France' }),
+      region: z.string().meta({ example: 'Bretagne' }),
+      department: z.string().meta({ example: 'Finistère' }),
+      city: z.string().meta({ example: 'Brest' }),
+    }),
     filters: z.object({
       has_website: z.boolean(),
       has_phone: z.boolean(),
-      min_rating: z.number().nullable(),
-      min_reviews: z.int().nullable(),
+      min_rating: z.number().min(0).max(5).nullable().meta({ example: 4 }),
+      min_reviews: z.int().min(0).nullable().meta({ example: 10 }),
       exclude_closed: z.boolean(),
     }),
     enrichments: z.array(EnrichmentTypeSchema),
     preset: z.enum(DOWNLOAD_PRESETS).meta({ description: 'The download columns of its runs: all, contacts or crm.' }),
-    max_leads: z.int().nullable(),
-    credit_budget: z.int().nullable().meta({ description: 'Credits one run may spend at most (it caps the leads); null: no cap but your balance.' }),
+    max_leads: z.int().min(1).nullable().meta({ example: 500 }),
+    credit_budget: z.int().min(1).nullable().meta({ description: 'Credits one run may spend at most (it caps the leads); null: no cap but your balance.', example: 1000 }),
     schedule: z.object({
       kind: z.enum(SCHEDULE_KINDS),
       weekday: z.int().min(1).max(7).nullable().meta({ description: 'Weekly: 1 = Monday … 7 = Sunday.' }),
@@ -48,10 +58,10 @@ const ApiSavedSearchSchema = z
       .object({
         at: Instant,
         export_id: z.uuid().nullable(),
-        status: z.string().meta({ description: 'The run’s export status, `refused` (see `refusal`) or `deleted`.' }),
-        new_count: z.int().nullable().meta({ description: 'Businesses new to you in that run (its leads).' }),
-        credits: z.int().nullable(),
-        refusal: z.string().nullable().meta({ description: '`plan_restricted`, `insufficient_credits`, `budget_too_small`…' }),
+        status: z.string().meta({ description: 'The run’s export status, `refused` (see `refusal`) or `deleted`.', example: 'completed' }),
+        new_count: z.int().min(0).nullable().meta({ description: 'Businesses new to you in that run (its leads).', example: 12 }),
+        credits: z.int().min(0).nullable().meta({ example: 31 }),
+        refusal: z.string().nullable().meta({ description: '`plan_restricted`, `insufficient_credits`, `budget_too_small`…', example: null }),
       })
       .nullable(),
     created_at: Instant,
@@ -97,6 +107,107 @@ function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
 
 const ListCursor = CreatedCursor
 
+const SavedSearchIdParams = z.object({ id: z.uuid().meta({ description: 'The saved search id.', example: '3f6b1c2e-8a4d-4f7e-9b1a-2c5d6e7f8a90' }) })
+
+const ScheduleInputSchema = z
+  .object({
+    kind: z.enum(SCHEDULE_KINDS).meta({ description: '`none` (runs only when asked), `weekly` or `monthly`.' }),
+    weekday: z.int().min(1).max(7).nullable().optional().meta({ description: 'Weekly: 1 = Monday … 7 = Sunday.', example: 1 }),
+    day: z.int().min(1).max(31).nullable().optional().meta({ description: 'Monthly: the day of the month.', example: 1 }),
+    hour: z.int().min(0).max(23).optional().meta({ description: 'The hour of the run in `time_zone` (default 8).', example: 8 }),
+    time_zone: z.string().max(100).optional().meta({ description: 'An IANA time zone (default: the saved one, else Europe/Paris).', example: 'Europe/Paris' }),
+  })
+  .meta({ id: 'ScheduleInput' })
+
+const deliveryFields = {
+  enrichments: EnrichmentListSchema.meta({ example: ['phone', 'website', 'email'] }),
+  preset: z.enum(DOWNLOAD_PRESETS).meta({ description: 'The download columns of its runs (default all).' }),
+  max_leads: z.int().min(1).max(1_000_000).nullable().meta({ description: 'Caps the leads of each run; null: no cap of its own.', example: 500 }),
+  credit_budget: z.int().min(1).max(1_000_000).nullable().meta({ description: 'Credits one run may spend at most; null: no cap but your balance.', example: 1000 }),
+  schedule: ScheduleInputSchema,
+}
+
+const CreateSavedSearchSchema = z
+  .object({
+    name: z.string().max(1000).meta({ example: 'Bakeries – Brest, weekly' }),
+    criteria: ApiCriteriaSchema,
+    filters: ApiFiltersSchema.optional(),
+    enrichments: deliveryFields.enrichments,
+    preset: deliveryFields.preset.optional(),
+    max_leads: deliveryFields.max_leads.optional(),
+    credit_budget: deliveryFields.credit_budget.optional(),
+    schedule: deliveryFields.schedule.optional(),
+  })
+  .meta({ id: 'CreateSavedSearch', description: 'A search to run again: what and where (as for a preview), its filters, and what each run delivers.' })
+
+const UpdateSavedSearchBodySchema = z
+  .object({
+    name: z.string().max(1000).optional().meta({ example: 'Bakeries – Brest, monthly' }),
+    enrichments: deliveryFields.enrichments.optional(),
+    preset: deliveryFields.preset.optional(),
+    max_leads: deliveryFields.max_leads.optional(),
+    credit_budget: deliveryFields.credit_budget.optional(),
+    schedule: deliveryFields.schedule.optional(),
+    paused: z.boolean().optional().meta({ description: 'true: no scheduled run until set back to false (the next run is then counted from now).' }),
+  })
+  .meta({ id: 'UpdateSavedSearch', description: 'The fields to change; the others keep their value. The search itself (criteria, filters) is fixed: save a new one to search elsewhere.' })
+
+/** The edit form's field names → the API's, for the `errors` paths. */
+const UPDATE_FIELD_PATHS: Record<string, string> = {
+  name: 'body.name',
+  options: 'body.enrichments',
+  preset: 'body.preset',
+  maxLeads: 'body.max_leads',
+  creditBudget: 'body.credit_budget',
+  scheduleKind: 'body.schedule.kind',
+  weekday: 'body.schedule.weekday',
+  day: 'body.schedule.day',
+  hour: 'body.schedule.hour',
+  timeZone: 'body.schedule.time_zone',
+}
+
+type DeliveryChanges = Partial<{ [K in keyof typeof deliveryFields]: z.output<(typeof deliveryFields)[K]> }> & { name?: string }
+
+/**
+ * The edit page's command input (UpdateSavedSearchSchema, the form's own schema and messages) from the API's fields
+ * over the saved values: one set of rules for both doors.
+ */
+function updateInput(ctx: ApiContext, current: SavedSearch | null, changes: DeliveryChanges) {
+  const schedule = changes.schedule
+  const currentSchedule = current?.schedule
+  const raw = {
+    intent: 'update',
+    name: changes.name ?? current?.name,
+    options: changes.enrichments ?? current?.enrichments ?? [],
+    preset: changes.preset ?? current?.preset ?? 'all',
+    maxLeads: (changes.max_leads !== undefined ? changes.max_leads : current?.maxLeads) ?? undefined,
+    creditBudget: (changes.credit_budget !== undefined ? changes.credit_budget : current?.creditBudget) ?? undefined,
+    scheduleKind: schedule?.kind ?? currentSchedule?.kind ?? 'none',
+    weekday: (schedule ? schedule.weekday : currentSchedule?.weekday) ?? undefined,
+    day: (schedule ? schedule.day : currentSchedule?.day) ?? undefined,
+    hour: schedule?.hour ?? currentSchedule?.hour ?? 8,
+    timeZone: schedule?.time_zone ?? currentSchedule?.timeZone ?? 'Europe/Paris',
+  }
+  const parsed = UpdateSavedSearchSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  return apiProblem(
+    422,
+    'validation_failed',
+    ctx.t('api.v1.validationFailed'),
+    parsed.error.issues.slice(0, 20).map((issue) => ({ path: UPDATE_FIELD_PATHS[String(issue.path[0])] ?? 'body', message: ctx.t(issue.message) })),
+  )
+}
+
+function noEnrichment(ctx: ApiContext): never {
+  return apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.enrichments', message: ctx.t('savedSearches.errors.noEnrichment') }])
+}
+
+async function savedAnswer(ctx: ApiContext, id: string, status: number) {
+  const saved = await getSavedSearch(ctx.user, id)
+  if (!saved) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
+  return { status, body: toApiSavedSearch(saved) }
+}
+
 export const savedSearchOperations = [
   defineOperation({
     id: 'listSavedSearches',
@@ -109,11 +220,96 @@ export const savedSearchOperations = [
     responses: { 200: { description: 'A page of saved searches.', schema: pageOf(ApiSavedSearchSchema) } },
     async handler({ ctx, query }) {
       const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
-      if (query.cursor && !after) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'query.cursor', message: ctx.t('api.v1.badCursor') }])
       const rows = await listSavedSearches(ctx.user, { limit: query.limit + 1, after })
       const page = rows.slice(0, query.limit).map(toApiSavedSearch)
       const last = page.at(-1)
       return { status: 200, body: { data: page, next_cursor: rows.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null } }
+    },
+  }),
+  defineOperation({
+    id: 'createSavedSearch',
+    method: 'post',
+    path: '/saved-searches',
+    tag: 'Saved searches',
+    summary: 'Save a search',
+    description:
+      'The same command as "Save this search" on the search page: the location is checked as a search checks it, the enrichments follow the same rules (technologies needs website, registry data only in France). With `schedule`, it runs by itself; each run delivers only the businesses none of your exports delivered before.',
+    body: CreateSavedSearchSchema,
+    responses: {
+      201: { description: 'The saved search.', schema: ApiSavedSearchSchema },
+      403: { description: 'Your plan keeps no more saved searches (`too_many_saved_searches`).' },
+    },
+    async handler({ ctx, body }) {
+      // Checked first, so a refused schedule saves nothing.
+      const scheduled = body.schedule || body.credit_budget ? updateInput(ctx, null, body) : null
+      const saved = await saveSearch(ctx.user, {
+        name: body.name,
+        criteria: toSearchCriteria(body.criteria),
+        filters: toSearchFilters(body.filters),
+        options: body.enrichments,
+        preset: body.preset ?? 'all',
+        maxLeads: body.max_leads ?? null,
+        lang: ctx.lang,
+        ...(body.schedule?.time_zone ? { timeZone: body.schedule.time_zone } : {}),
+      })
+      if (!saved.ok && saved.reason === 'location') {
+        const field = saved.field === 'countryCode' ? 'country' : saved.field
+        const detail = ctx.t(saved.messageKey)
+        apiProblem(422, 'invalid_location', detail, [{ path: `body.criteria.${field}`, message: detail }])
+      }
+      if (!saved.ok && saved.reason === 'saved_search_limit') {
+        apiProblem(403, 'too_many_saved_searches', ctx.t('savedSearches.errors.limitReached', { count: saved.limit, plan: ctx.t(`plans.${saved.plan}`) }))
+      }
+      if (!saved.ok) noEnrichment(ctx)
+      if (scheduled) await updateSavedSearchCommand(ctx.user, saved.id, scheduled, { lang: ctx.lang })
+      return savedAnswer(ctx, saved.id, 201)
+    },
+  }),
+  defineOperation({
+    id: 'getSavedSearch',
+    method: 'get',
+    path: '/saved-searches/{id}',
+    tag: 'Saved searches',
+    summary: 'A saved search',
+    params: SavedSearchIdParams,
+    responses: { 200: { description: 'The saved search.', schema: ApiSavedSearchSchema } },
+    handler: ({ ctx, params }) => savedAnswer(ctx, params.id, 200),
+  }),
+  defineOperation({
+    id: 'updateSavedSearch',
+    method: 'patch',
+    path: '/saved-searches/{id}',
+    tag: 'Saved searches',
+    summary: 'Change a saved search',
+    description: 'The same command as its edit page (name, enrichments, columns, caps, schedule), plus pause and resume as on the list. Fields left out keep their value.',
+    params: SavedSearchIdParams,
+    body: UpdateSavedSearchBodySchema,
+    responses: { 200: { description: 'The saved search as changed.', schema: ApiSavedSearchSchema } },
+    async handler({ ctx, params, body }) {
+      const current = await getSavedSearch(ctx.user, params.id)
+      if (!current) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
+      const { paused, ...changes } = body
+      if (Object.keys(changes).length) {
+        const updated = await updateSavedSearchCommand(ctx.user, params.id, updateInput(ctx, current, changes), { lang: ctx.lang })
+        if (!updated.ok && updated.reason === 'no_enrichment') noEnrichment(ctx)
+        if (!updated.ok) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
+      }
+      if (paused !== undefined && paused !== current.paused && !(await setPaused(ctx.user, params.id, paused))) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
+      return savedAnswer(ctx, params.id, 200)
+    },
+  }),
+  defineOperation({
+    id: 'deleteSavedSearch',
+    method: 'delete',
+    path: '/saved-searches/{id}',
+    tag: 'Saved searches',
+    summary: 'Delete a saved search',
+    description: 'No more runs; the exports of its past runs stay.',
+    params: SavedSearchIdParams,
+    responses: { 204: { description: 'Deleted.' } },
+    async handler({ ctx, params }) {
+      if (!(await deleteSavedSearch(ctx.user, params.id))) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
+      return { status: 204 }
     },
   }),
   defineOperation({
@@ -124,7 +320,7 @@ export const savedSearchOperations = [
     summary: 'Run a saved search now',
     description:
       'Starts an export of only the businesses none of your exports delivered before (by source id, and by SIRET/SIREN where known): a run right after another finds none and costs nothing. The run’s credit budget and your plan’s rules are checked now. With `Idempotency-Key`, a retry returns the same export (200).',
-    params: z.object({ id: z.uuid().meta({ description: 'The saved search id.' }) }),
+    params: SavedSearchIdParams,
     headers: z.object({
       'Idempotency-Key': z.string().min(1).max(200).optional().meta({ description: 'Any string up to 200 characters: a retry with it never starts a second run.' }),
     }),

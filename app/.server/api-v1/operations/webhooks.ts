@@ -1,20 +1,20 @@
 // Webhook endpoints: list, create (the secret shown once), read, delete, and a test event. The same store and rules
 // as /settings/api/webhooks (app/.server/webhooks/), the same body schema as its form (app/domain/webhook-commands.ts).
 import { z } from 'zod'
-import { sendTestEvent } from '#app/.server/webhooks/deliveries.ts'
-import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints } from '#app/.server/webhooks/endpoints.ts'
+import { deliveryState, listWebhookDeliveries, redeliver, sendTestEvent } from '#app/.server/webhooks/deliveries.ts'
+import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint } from '#app/.server/webhooks/endpoints.ts'
 import { checkWebhookUrl, webhookNetwork } from '#app/.server/webhooks/guard.ts'
 import { ApiExportSchema } from '#app/domain/api-export.ts'
 import { WebhookEndpointFieldsSchema } from '#app/domain/webhook-commands.ts'
-import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, type WebhookEndpointView } from '#app/domain/webhooks.ts'
+import { DELIVERY_STATES, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, type WebhookDeliveryView, type WebhookEndpointView } from '#app/domain/webhooks.ts'
 import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
-import { defineOperation } from '../operation.ts'
+import { defineOperation, type ApiAnswer, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 
 const WebhookEndpointSchema = z
   .object({
     id: z.uuid(),
-    url: z.string(),
+    url: z.string().meta({ example: 'https://example.com/leadatlas/webhooks' }),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
     enabled: z.boolean().meta({ description: 'false once switched off, or after 3 days of failed deliveries (`disabled_reason`).' }),
     disabled_at: z.iso.datetime({ offset: true }).nullable(),
@@ -28,7 +28,57 @@ const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
   secret: z.string().meta({ description: 'The signing secret, `whsec_<base64>`: shown this once. Verify each delivery with it.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
 }).meta({ id: 'CreatedWebhookEndpoint' })
 
-const EndpointIdParams = z.object({ id: z.uuid().meta({ description: 'The endpoint id.' }) })
+const EndpointIdParams = z.object({ id: z.uuid().meta({ description: 'The endpoint id.', example: '0b9e4c1a-6f2d-4a8b-9c3e-5d7f1a2b3c4d' }) })
+const DeliveryIdParams = z.object({ id: z.uuid().meta({ description: 'The delivery id.', example: '7c2a9e14-3b5d-4f6a-8e1c-9d0b2a4c6e8f' }) })
+
+const WebhookAttemptSchema = z
+  .object({
+    attempted_at: z.iso.datetime({ offset: true }),
+    http_status: z.int().min(100).max(599).nullable().meta({ description: 'Null when no answer came (timeout, refused connection, refused address).', example: 200 }),
+    duration_ms: z.int().min(0).max(600_000).meta({ example: 143 }),
+    response_excerpt: z.string().nullable().meta({ description: 'The first 1 024 bytes of the answer.', example: 'ok' }),
+    error: z.string().nullable().meta({ description: 'Why no answer came, when none did.', example: null }),
+  })
+  .meta({ id: 'WebhookAttempt' })
+
+const WebhookDeliverySchema = z
+  .object({
+    id: z.uuid(),
+    endpoint_id: z.uuid(),
+    event_type: z.enum([...WEBHOOK_EVENTS, 'test']),
+    message_id: z.string().meta({ description: 'Sent as `webhook-id`: a redelivery keeps it.', example: 'msg_2f1d3c4b5a6978e8d7c6b5a4f3e2d1c0' }),
+    state: z.enum(DELIVERY_STATES).meta({ description: 'pending (waiting for its next attempt), queued, delivering, succeeded or failed (given up).' }),
+    attempt_count: z.int().min(0).max(100).meta({ example: 1 }),
+    next_attempt_at: z.iso.datetime({ offset: true }).nullable().meta({ description: 'While pending: when it is tried again.' }),
+    created_at: z.iso.datetime({ offset: true }),
+    attempts: z.array(WebhookAttemptSchema).meta({ description: 'Every attempt, newest first.' }),
+  })
+  .meta({ id: 'WebhookDelivery', description: 'A delivery of an event to an endpoint, with every attempt.' })
+
+function toApiDelivery(endpointId: string, delivery: WebhookDeliveryView) {
+  return {
+    id: delivery.id,
+    endpoint_id: endpointId,
+    event_type: delivery.eventType,
+    message_id: delivery.messageId,
+    state: delivery.state,
+    attempt_count: delivery.attemptCount,
+    next_attempt_at: delivery.nextAttemptAt,
+    created_at: delivery.createdAt,
+    attempts: delivery.attempts.map((attempt) => ({
+      attempted_at: attempt.attemptedAt,
+      http_status: attempt.httpStatus,
+      duration_ms: attempt.durationMs,
+      response_excerpt: attempt.responseExcerpt,
+      error: attempt.error,
+    })),
+  }
+}
+
+async function refuseUrl(ctx: ApiContext, url: string) {
+  const refusal = await checkWebhookUrl(url, webhookNetwork())
+  if (refusal) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.url', message: ctx.t(`webhooks.errors.url_${refusal}`) }])
+}
 const ListCursor = CreatedCursor
 
 function toApi(endpoint: WebhookEndpointView) {
@@ -55,7 +105,6 @@ export const webhookOperations = [
     responses: { 200: { description: 'A page of endpoints.', schema: pageOf(WebhookEndpointSchema) } },
     async handler({ ctx, query }) {
       const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
-      if (query.cursor && !after) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'query.cursor', message: ctx.t('api.v1.badCursor') }])
       const rows = await listWebhookEndpoints(ctx.user, { limit: query.limit + 1, after })
       const page = rows.slice(0, query.limit).map(toApi)
       const last = page.at(-1)
@@ -68,16 +117,17 @@ export const webhookOperations = [
     path: '/webhook-endpoints',
     tag: 'Webhook endpoints',
     summary: 'Add a webhook endpoint',
-    description: `Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints.`,
+    description: `Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints, one per URL: creating one for a URL you already have answers that endpoint (200, without its secret, events unchanged) instead of a second subscription.`,
     body: WebhookEndpointFieldsSchema.meta({ id: 'CreateWebhookEndpoint' }),
     responses: {
       201: { description: 'The endpoint, with its secret.', schema: CreatedWebhookEndpointSchema },
+      200: { description: 'You already have an endpoint for this URL: that one, unchanged (its `Location` too).', schema: WebhookEndpointSchema },
       409: { description: `You already have ${MAX_WEBHOOK_ENDPOINTS} endpoints (\`too_many_endpoints\`).` },
     },
-    async handler({ ctx, body }) {
-      const refusal = await checkWebhookUrl(body.url, webhookNetwork())
-      if (refusal) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.url', message: ctx.t(`webhooks.errors.url_${refusal}`) }])
+    async handler({ ctx, body }): Promise<ApiAnswer> {
+      await refuseUrl(ctx, body.url)
       const result = await createWebhookEndpoint(ctx.user, body)
+      if (!result.ok && result.reason === 'exists') return { status: 200, body: toApi(result.endpoint), headers: { Location: `/api/v1/webhook-endpoints/${result.endpoint.id}`, 'Cache-Control': 'no-store' } }
       if (!result.ok) apiProblem(409, 'too_many_endpoints', ctx.t('webhooks.errors.tooMany', { max: MAX_WEBHOOK_ENDPOINTS }))
       return { status: 201, body: { ...toApi(result.endpoint), secret: result.secret }, headers: { 'Cache-Control': 'no-store' } }
     },
@@ -94,6 +144,70 @@ export const webhookOperations = [
       const endpoint = await getWebhookEndpoint(ctx.user, params.id)
       if (!endpoint) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
       return { status: 200, body: toApi(endpoint) }
+    },
+  }),
+  defineOperation({
+    id: 'updateWebhookEndpoint',
+    method: 'patch',
+    path: '/webhook-endpoints/{id}',
+    tag: 'Webhook endpoints',
+    summary: 'Change a webhook endpoint',
+    description:
+      'Its URL (checked as at creation; one endpoint per URL), its events, or switch it on or off (`enabled`), as its settings page does. Switched off, what it still owed is dropped; switched back on, its failure streak starts afresh. Fields left out keep their value.',
+    params: EndpointIdParams,
+    body: WebhookEndpointFieldsSchema.partial()
+      .extend({ enabled: z.boolean().optional().meta({ description: 'false: nothing is sent to it (a test event still is).' }) })
+      .meta({ id: 'UpdateWebhookEndpoint' }),
+    responses: {
+      200: { description: 'The endpoint as changed.', schema: WebhookEndpointSchema },
+      409: { description: 'Another of your endpoints has this URL (`validation_failed` on `body.url`).' },
+    },
+    async handler({ ctx, params, body }) {
+      if (body.url !== undefined) await refuseUrl(ctx, body.url)
+      const result = await updateWebhookEndpoint(ctx.user, params.id, body)
+      if (!result.ok && result.reason === 'not_found') apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      if (!result.ok) apiProblem(409, 'validation_failed', ctx.t('webhooks.errors.urlExists'), [{ path: 'body.url', message: ctx.t('webhooks.errors.urlExists') }])
+      return { status: 200, body: toApi(result.endpoint) }
+    },
+  }),
+  defineOperation({
+    id: 'listWebhookDeliveries',
+    method: 'get',
+    path: '/webhook-endpoints/{id}/deliveries',
+    tag: 'Webhook endpoints',
+    summary: "An endpoint's delivery log, newest first",
+    description: 'Each delivery with every attempt (time, HTTP status, duration, start of the answer), as its settings page shows them.',
+    params: EndpointIdParams,
+    query: z.object({ limit: limitParam(100), cursor: CursorParam }),
+    responses: { 200: { description: 'A page of deliveries.', schema: pageOf(WebhookDeliverySchema) } },
+    async handler({ ctx, params, query }) {
+      const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
+      if (!(await getWebhookEndpoint(ctx.user, params.id))) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      const rows = await listWebhookDeliveries(ctx.user, params.id, { limit: query.limit + 1, after })
+      const page = rows.slice(0, query.limit).map((delivery) => toApiDelivery(params.id, delivery))
+      const last = page.at(-1)
+      return { status: 200, body: { data: page, next_cursor: rows.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null } }
+    },
+  }),
+  defineOperation({
+    id: 'redeliverWebhookDelivery',
+    method: 'post',
+    path: '/webhook-deliveries/{id}/redeliver',
+    tag: 'Webhook endpoints',
+    summary: 'Send a delivery again',
+    description: 'As "Redeliver" in the settings: a new delivery with the same `webhook-id` and body (deduplicate on it), on a fresh retry schedule.',
+    params: DeliveryIdParams,
+    limit: 'webhookSend',
+    responses: {
+      202: { description: 'The new delivery is on its way.', schema: z.object({ delivery_id: z.uuid() }) },
+      409: { description: 'The delivery is still on its way (`delivery_in_flight`): wait until it succeeds or is given up.' },
+    },
+    async handler({ ctx, params }) {
+      const found = await deliveryState(ctx.user, params.id)
+      if (!found) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      const deliveryId = found.settled ? await redeliver(ctx.user, params.id) : null
+      if (!deliveryId) apiProblem(409, 'delivery_in_flight', ctx.t('webhooks.notices.busy'))
+      return { status: 202, body: { delivery_id: deliveryId } }
     },
   }),
   defineOperation({
