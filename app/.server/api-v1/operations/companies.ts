@@ -1,7 +1,8 @@
 // The registry-first search of /companies: count and preview establishments of the company registry (the same
 // command as the page, app/.server/registry/preview.ts, with the plan's location rule), and the NAF codes to filter on.
 import { z } from 'zod'
-import { getCreditsSummary } from '#app/.server/credits.ts'
+import { requireCreditsSummary } from '#app/.server/credits.ts'
+import { onBehalfOf } from '#app/.server/limits/account.ts'
 import { nafCodeList } from '#app/.server/registry/companies-query.ts'
 import { previewRegistry } from '#app/.server/registry/preview.ts'
 import { normalizeName } from '#app/.server/geo/france.ts'
@@ -59,8 +60,8 @@ export const companyOperations = [
       503: { description: 'The registry is unavailable (`source_unavailable`).' },
     },
     async handler({ ctx, body }) {
-      const credits = await getCreditsSummary(ctx.user)
-      const outcome = await previewRegistry(toRegistryFilters(body), { plan: credits.plan, signal: ctx.request.signal })
+      const credits = await requireCreditsSummary(ctx.user)
+      const outcome = await onBehalfOf(ctx.user.id, () => previewRegistry(toRegistryFilters(body), { plan: credits.plan, signal: ctx.request.signal }))
       if (!outcome.ok) {
         const [status, code] = REGISTRY_PROBLEMS[outcome.error] ?? [503, 'source_unavailable' as const]
         const detail = ctx.t(outcome.messageKey)

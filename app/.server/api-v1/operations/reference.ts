@@ -1,6 +1,6 @@
 // The account and the pickers' reference data: who the key acts for, categories and places.
 import { z } from 'zod'
-import { getCreditsSummary } from '#app/.server/credits.ts'
+import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { LocationQueryError, searchLocations } from '#app/.server/search/locations.ts'
 import { listCategories } from '#app/.server/taxonomy/categories.ts'
 import { filterCategories } from '#app/domain/categories.ts'
@@ -38,7 +38,7 @@ export const referenceOperations = [
     summary: "The key's owner: plan and credits",
     responses: { 200: { description: 'The account the key acts for.', schema: MeSchema } },
     async handler({ ctx }) {
-      const credits = await getCreditsSummary(ctx.user)
+      const credits = await requireCreditsSummary(ctx.user)
       if (!credits.ok) apiProblem(503, 'service_unavailable', ctx.t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
       return { status: 200, body: { user_id: ctx.user.id, email: ctx.user.email, plan: credits.plan, credits: { remaining: credits.remaining, total: credits.total } } }
     },
