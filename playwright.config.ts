@@ -75,6 +75,8 @@ export default defineConfig({
       RATE_LIMIT_SIGNUP_GLOBAL: '100000/60',
       RATE_LIMIT_TOKEN_IP: '100000/60',
       RATE_LIMIT_FORGOT_IP: '100000/60',
+      // Specs call /api/v1 with wrong keys on purpose (route-fuzz) while others use good keys from the same address.
+      RATE_LIMIT_API_AUTH_FAIL_IP: '100000/60/1',
       HOST: '127.0.0.1',
       WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${WEBHOOK_PORT},127.0.0.1:${WEBHOOK_PORT + 1}`,
       // One proxy hop: a spec may then stand for another client with X-Forwarded-For (a burst from its own address
