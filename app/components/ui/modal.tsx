@@ -1,19 +1,21 @@
-import { useId, useRef } from 'react'
+import { useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 import { buttonClasses } from './button.tsx'
 import { useFocusTrap } from './use-focus-trap.ts'
 
 /**
  * A dialog rendered in the page markup, so it also exists without JavaScript (modals are
- * reachable by URL and render open server-side). With JavaScript it traps focus and closes on Escape.
+ * reachable by URL and render open server-side). With JavaScript it traps focus and closes on Escape: `onClose`
+ * for a dialog opened in place, else a navigation to `closeHref` (the ✕ link's target).
  */
 export function Modal({
   title,
   description,
   children,
   onClose,
+  closeHref,
   closeControl,
   size = 'md',
   className,
@@ -25,7 +27,9 @@ export function Modal({
   children: React.ReactNode
   /** Called on Escape (JS only). */
   onClose?: () => void
-  /** The visible close button: a link or a button, so it works with and without JS. */
+  /** The page without the dialog: the ✕ links there and Escape navigates there. */
+  closeHref?: string
+  /** The visible close button when it is not the ✕ link to `closeHref` (a link or a button, so it works with and without JS). */
   closeControl?: React.ReactNode
   size?: 'sm' | 'md' | 'lg'
   className?: string
@@ -37,7 +41,23 @@ export function Modal({
   const titleId = useId()
   const descriptionId = useId()
   const panelRef = useRef<HTMLElement>(null)
-  useFocusTrap(panelRef, { enabled: !inert && variant !== 'page', onClose })
+  const navigate = useNavigate()
+  const location = useLocation()
+  // The location Escape closed the dialog at. The dialog stays mounted until the navigation to closeHref ends (its
+  // loader runs first): meanwhile it is hidden and inert, so focus is back on the opener and an Enter cannot submit
+  // the form still in the DOM (it did: Escape then Enter started an export). Any later navigation shows it again.
+  const [closedAt, setClosedAt] = useState<string | null>(null)
+  const closing = closedAt !== null && closedAt === location.key
+  const close =
+    onClose ??
+    (closeHref
+      ? () => {
+          setClosedAt(location.key)
+          void navigate(closeHref, { replace: true, preventScrollReset: true })
+        }
+      : undefined)
+  useFocusTrap(panelRef, { enabled: !inert && !closing && variant !== 'page', onClose: close })
+  const control = closeControl ?? (closeHref ? <ModalCloseLink to={closeHref} /> : null)
 
   const panelClasses = cn(
     'animate-fade-in relative w-full rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 sm:p-8',
@@ -47,7 +67,7 @@ export function Modal({
     className,
   )
   const content = (
-    <ModalContent titleId={titleId} descriptionId={descriptionId} title={title} description={description} closeControl={closeControl}>
+    <ModalContent titleId={titleId} descriptionId={descriptionId} title={title} description={description} closeControl={control}>
       {children}
     </ModalContent>
   )
@@ -61,7 +81,7 @@ export function Modal({
   }
 
   return (
-    <div className="fixed inset-0 z-50 overflow-y-auto" inert={inert || undefined}>
+    <div className="fixed inset-0 z-50 overflow-y-auto" inert={inert || closing || undefined} hidden={closing || undefined}>
       <div className="fixed inset-0 bg-slate-900/50" aria-hidden="true" />
       <div className="relative flex min-h-full items-end justify-center p-4 sm:items-center sm:p-6">
         <div
@@ -119,7 +139,7 @@ function CloseIcon() {
 }
 
 /** The dialog's ✕: a link back to the page without the dialog (a modal opened by URL closes by URL, with or without JS). */
-export function ModalCloseLink({ to }: { to: string }) {
+function ModalCloseLink({ to }: { to: string }) {
   const { t } = useTranslation()
   return (
     <Link to={to} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>

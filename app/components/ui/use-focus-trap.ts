@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])'
 
@@ -8,6 +8,10 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([t
  * dialog is ordinary page markup.
  */
 export function useFocusTrap(panelRef: React.RefObject<HTMLElement | null>, { enabled, onClose }: { enabled: boolean; onClose?: () => void }) {
+  // The latest onClose, read on Escape: an inline callback in the deps would re-run the effect on every render,
+  // sending focus to the opener and back to the first field each time.
+  const onCloseRef = useRef(onClose)
+  onCloseRef.current = onClose
   useEffect(() => {
     const panel = panelRef.current
     if (!panel || !enabled) return
@@ -18,9 +22,11 @@ export function useFocusTrap(panelRef: React.RefObject<HTMLElement | null>, { en
       autofocus?.focus()
     }
     function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape' && onClose) {
+      // An inner control that handled Escape itself (a combobox's list) keeps the dialog open.
+      if (event.key === 'Escape' && !event.defaultPrevented && onCloseRef.current) {
         event.preventDefault()
-        onClose()
+        onCloseRef.current()
+        return
       }
       if (event.key !== 'Tab') return
       const items = focusable()
@@ -40,5 +46,5 @@ export function useFocusTrap(panelRef: React.RefObject<HTMLElement | null>, { en
       document.removeEventListener('keydown', onKeyDown)
       if (previouslyFocused && document.contains(previouslyFocused)) previouslyFocused.focus()
     }
-  }, [panelRef, enabled, onClose])
+  }, [panelRef, enabled])
 }
