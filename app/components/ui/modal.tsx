@@ -1,9 +1,9 @@
-import { useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 import { buttonClasses } from './button.tsx'
-import { useFocusTrap } from './use-focus-trap.ts'
+import { findOpener, useFocusTrap } from './use-focus-trap.ts'
 
 /**
  * A dialog rendered in the page markup, so it also exists without JavaScript (modals are
@@ -41,22 +41,9 @@ export function Modal({
   const titleId = useId()
   const descriptionId = useId()
   const panelRef = useRef<HTMLElement>(null)
-  const navigate = useNavigate()
-  const location = useLocation()
-  // The location Escape closed the dialog at. The dialog stays mounted until the navigation to closeHref ends (its
-  // loader runs first): meanwhile it is hidden and inert, so focus is back on the opener and an Enter cannot submit
-  // the form still in the DOM (it did: Escape then Enter started an export). Any later navigation shows it again.
-  const [closedAt, setClosedAt] = useState<string | null>(null)
-  const closing = closedAt !== null && closedAt === location.key
-  const close =
-    onClose ??
-    (closeHref
-      ? () => {
-          setClosedAt(location.key)
-          void navigate(closeHref, { replace: true, preventScrollReset: true })
-        }
-      : undefined)
-  useFocusTrap(panelRef, { enabled: !inert && !closing && variant !== 'page', onClose: close })
+  const { close, closing } = useClose(onClose, closeHref)
+  const returnFocusTo = useOpener()
+  useFocusTrap(panelRef, { enabled: !inert && !closing && variant !== 'page', onClose: close, returnFocusTo })
   const control = closeControl ?? (closeHref ? <ModalCloseLink to={closeHref} /> : null)
 
   const panelClasses = cn(
@@ -97,6 +84,49 @@ export function Modal({
       </div>
     </div>
   )
+}
+
+function useClose(onClose: (() => void) | undefined, closeHref: string | undefined) {
+  const navigate = useNavigate()
+  const location = useLocation()
+  // The location Escape closed the dialog at. The dialog stays mounted until the navigation to closeHref ends (its
+  // loader runs first): meanwhile it is hidden and inert, so focus is back on the opener and an Enter cannot submit
+  // the form still in the DOM (it did: Escape then Enter started an export). Any later navigation shows it again.
+  const [closedAt, setClosedAt] = useState<string | null>(null)
+  const closing = closedAt !== null && closedAt === location.key
+  const close =
+    onClose ??
+    (closeHref
+      ? () => {
+          setClosedAt(location.key)
+          void navigate(closeHref, { replace: true, preventScrollReset: true })
+        }
+      : undefined)
+  return { close, closing }
+}
+
+function useOpener() {
+  // What had focus when the dialog first rendered (read before an autofocused field takes it; an effect would see
+  // that field), and the URL that opened it. Focus goes back there on Escape, or once the dialog is gone if the
+  // opener was inert meanwhile (the sign-in form under "Forgot your password?").
+  const location = useLocation()
+  const [opened] = useState(() => ({
+    element: typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null), // server: no focus
+    at: location.pathname + location.search,
+  }))
+  const [returnFocusTo] = useState(() => () => findOpener(opened.element, opened.at))
+  useEffect(
+    () => () => {
+      // After the commit that removed the dialog (and the inert attribute of what was under it), if focus was lost.
+      setTimeout(() => {
+        const target = returnFocusTo()
+        const active = document.activeElement
+        if (target && (!active || active === document.body || !active.isConnected)) target.focus()
+      })
+    },
+    [returnFocusTo],
+  )
+  return returnFocusTo
 }
 
 function ModalContent({
