@@ -17,7 +17,7 @@ import { AuthBackdrop } from '#app/components/auth-backdrop.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, PasswordField } from '#app/components/ui/field.tsx'
-import { Modal, ModalCancelLink, ModalCloseLink } from '#app/components/ui/modal.tsx'
+import { Modal, ModalCancelLink } from '#app/components/ui/modal.tsx'
 import { ForgotPasswordSchema, ProfileSchema, SignInSchema, SignUpSchema } from '#app/domain/auth.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -290,9 +290,7 @@ function ForgotPasswordDialog({ defaultEmail }: { defaultEmail: string }) {
       title={sentTo ? t('auth.emailSent') : t('auth.resetTitle')}
       description={sentTo ? undefined : t('auth.resetSubtitle')}
       size="sm"
-      closeControl={
-        <ModalCloseLink to={closeHref} />
-      }
+      closeHref={closeHref}
     >
       {sentTo ? (
         <div className="space-y-6">

@@ -6,7 +6,7 @@ import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button } from '../ui/button.tsx'
-import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
+import { Modal, ModalCancelLink } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
 import { useCommandForm } from './use-command-form.ts'
 
@@ -39,9 +39,7 @@ export function AddEnrichmentModal({
     <Modal
       title={t('exports.detail.addTitle')}
       description={t('exports.detail.addDescription')}
-      closeControl={
-        <ModalCloseLink to={closeHref} />
-      }
+      closeHref={closeHref}
     >
       <Form ref={formRef} method="post" className="space-y-5" {...formProps}>
         {error ? <ErrorAlert message={error} withPlansLink={errorNeedsPlans} /> : null}

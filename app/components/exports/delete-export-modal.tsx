@@ -3,7 +3,7 @@ import { Form } from 'react-router'
 import { useIsPending } from '#app/utils/misc.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
-import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
+import { Modal, ModalCancelLink } from '../ui/modal.tsx'
 import { useCommandForm } from './use-command-form.ts'
 
 /** Delete confirmation (SPEC §8): a running export is warned about, the server's refusal is shown here. */
@@ -16,9 +16,7 @@ export function DeleteExportModal({ warnRunning, closeHref, error }: { warnRunni
       title={t('exports.detail.deleteTitle')}
       description={t('exports.detail.deleteBody')}
       size="sm"
-      closeControl={
-        <ModalCloseLink to={closeHref} />
-      }
+      closeHref={closeHref}
     >
       <Form method="post" className="space-y-4" {...formProps}>
         {warnRunning ? <Alert tone="warning">{t('exports.detail.deleteRunningWarning')}</Alert> : null}

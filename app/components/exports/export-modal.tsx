@@ -14,7 +14,7 @@ import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
-import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
+import { Modal, ModalCancelLink } from '../ui/modal.tsx'
 import { EnrichmentToggles } from './enrichment-toggles.tsx'
 import { ExportCostPanel, type ExportCostInfo } from './export-cost-panel.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
@@ -114,7 +114,7 @@ export function ExportModal({
   })
   const nameErrors = fields.name.errors?.map((key) => t(key, { max: EXPORT_NAME_MAX })) ?? (last?.fieldError ? [last.fieldError] : undefined)
   return (
-    <Modal title={title} description={description} size="lg" closeControl={<ModalCloseLink to={closeHref} />}>
+    <Modal title={title} description={description} size="lg" closeHref={closeHref}>
       <Form ref={formRef} method="post" action={command.action} {...getFormProps(form)} className="space-y-5">
         {command.fields}
         {noCredits ? (

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import { useIsPending } from '#app/utils/misc.ts'
 import { Button } from '../ui/button.tsx'
-import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
+import { Modal, ModalCancelLink } from '../ui/modal.tsx'
 
 /** Delete confirmation, reachable by URL (?delete=<id>) so it works without JavaScript. */
 export function DeleteSavedSearchModal({ id, name, closeHref }: { id: string; name: string; closeHref: string }) {
@@ -13,9 +13,7 @@ export function DeleteSavedSearchModal({ id, name, closeHref }: { id: string; na
       title={t('savedSearches.deleteTitle')}
       description={`${name} — ${t('savedSearches.deleteBody')}`}
       size="sm"
-      closeControl={
-        <ModalCloseLink to={closeHref} />
-      }
+      closeHref={closeHref}
     >
       <Form method="post" action="/saved-searches" className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <input type="hidden" name="id" value={id} />

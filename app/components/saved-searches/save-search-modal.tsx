@@ -12,7 +12,7 @@ import type { FilterValues } from '../search/search-filters-panel.tsx'
 import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
-import { Modal, ModalCancelLink, ModalCloseLink } from '../ui/modal.tsx'
+import { Modal, ModalCancelLink } from '../ui/modal.tsx'
 import { PresetChoice } from './preset-choice.tsx'
 import { SearchCommandFields, useSearchPageAction } from '../search/search-command-fields.tsx'
 
@@ -71,9 +71,7 @@ export function SaveSearchModal({
       title={t('savedSearches.save.title')}
       description={t('savedSearches.save.description')}
       size="lg"
-      closeControl={
-        <ModalCloseLink to={closeHref} />
-      }
+      closeHref={closeHref}
     >
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
         <input type="hidden" name="intent" value="save-search" />

@@ -1,19 +1,21 @@
-import { useId, useRef } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 import { buttonClasses } from './button.tsx'
-import { useFocusTrap } from './use-focus-trap.ts'
+import { findOpener, useFocusTrap } from './use-focus-trap.ts'
 
 /**
  * A dialog rendered in the page markup, so it also exists without JavaScript (modals are
- * reachable by URL and render open server-side). With JavaScript it traps focus and closes on Escape.
+ * reachable by URL and render open server-side). With JavaScript it traps focus and closes on Escape: `onClose`
+ * for a dialog opened in place, else a navigation to `closeHref` (the ✕ link's target).
  */
 export function Modal({
   title,
   description,
   children,
   onClose,
+  closeHref,
   closeControl,
   size = 'md',
   className,
@@ -25,7 +27,9 @@ export function Modal({
   children: React.ReactNode
   /** Called on Escape (JS only). */
   onClose?: () => void
-  /** The visible close button: a link or a button, so it works with and without JS. */
+  /** The page without the dialog: the ✕ links there and Escape navigates there. */
+  closeHref?: string
+  /** The visible close button when it is not the ✕ link to `closeHref` (a link or a button, so it works with and without JS). */
   closeControl?: React.ReactNode
   size?: 'sm' | 'md' | 'lg'
   className?: string
@@ -37,7 +41,10 @@ export function Modal({
   const titleId = useId()
   const descriptionId = useId()
   const panelRef = useRef<HTMLElement>(null)
-  useFocusTrap(panelRef, { enabled: !inert && variant !== 'page', onClose })
+  const { close, closing } = useClose(onClose, closeHref)
+  const returnFocusTo = useOpener()
+  useFocusTrap(panelRef, { enabled: !inert && !closing && variant !== 'page', onClose: close, returnFocusTo })
+  const control = closeControl ?? (closeHref ? <ModalCloseLink to={closeHref} /> : null)
 
   const panelClasses = cn(
     'animate-fade-in relative w-full rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 sm:p-8',
@@ -47,7 +54,7 @@ export function Modal({
     className,
   )
   const content = (
-    <ModalContent titleId={titleId} descriptionId={descriptionId} title={title} description={description} closeControl={closeControl}>
+    <ModalContent titleId={titleId} descriptionId={descriptionId} title={title} description={description} closeControl={control}>
       {children}
     </ModalContent>
   )
@@ -61,7 +68,7 @@ export function Modal({
   }
 
   return (
-    <div className="fixed inset-0 z-50 overflow-y-auto" inert={inert || undefined}>
+    <div className="fixed inset-0 z-50 overflow-y-auto" inert={inert || closing || undefined} hidden={closing || undefined}>
       <div className="fixed inset-0 bg-slate-900/50" aria-hidden="true" />
       <div className="relative flex min-h-full items-end justify-center p-4 sm:items-center sm:p-6">
         <div
@@ -77,6 +84,49 @@ export function Modal({
       </div>
     </div>
   )
+}
+
+function useClose(onClose: (() => void) | undefined, closeHref: string | undefined) {
+  const navigate = useNavigate()
+  const location = useLocation()
+  // The location Escape closed the dialog at. The dialog stays mounted until the navigation to closeHref ends (its
+  // loader runs first): meanwhile it is hidden and inert, so focus is back on the opener and an Enter cannot submit
+  // the form still in the DOM (it did: Escape then Enter started an export). Any later navigation shows it again.
+  const [closedAt, setClosedAt] = useState<string | null>(null)
+  const closing = closedAt !== null && closedAt === location.key
+  const close =
+    onClose ??
+    (closeHref
+      ? () => {
+          setClosedAt(location.key)
+          void navigate(closeHref, { replace: true, preventScrollReset: true })
+        }
+      : undefined)
+  return { close, closing }
+}
+
+function useOpener() {
+  // What had focus when the dialog first rendered (read before an autofocused field takes it; an effect would see
+  // that field), and the URL that opened it. Focus goes back there on Escape, or once the dialog is gone if the
+  // opener was inert meanwhile (the sign-in form under "Forgot your password?").
+  const location = useLocation()
+  const [opened] = useState(() => ({
+    element: typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null), // server: no focus
+    at: location.pathname + location.search,
+  }))
+  const [returnFocusTo] = useState(() => () => findOpener(opened.element, opened.at))
+  useEffect(
+    () => () => {
+      // After the commit that removed the dialog (and the inert attribute of what was under it), if focus was lost.
+      setTimeout(() => {
+        const target = returnFocusTo()
+        const active = document.activeElement
+        if (target && (!active || active === document.body || !active.isConnected)) target.focus()
+      })
+    },
+    [returnFocusTo],
+  )
+  return returnFocusTo
 }
 
 function ModalContent({
@@ -119,7 +169,7 @@ function CloseIcon() {
 }
 
 /** The dialog's ✕: a link back to the page without the dialog (a modal opened by URL closes by URL, with or without JS). */
-export function ModalCloseLink({ to }: { to: string }) {
+function ModalCloseLink({ to }: { to: string }) {
   const { t } = useTranslation()
   return (
     <Link to={to} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
