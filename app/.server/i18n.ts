@@ -53,9 +53,19 @@ export function safeI18n(context: Readonly<RouterContextProvider>): i18n {
  * exposes is still the instance's own bound one, and every field reads through to it.
  */
 function cheapToWrap(instance: i18n): i18n {
-  const wrapper = Object.create(instance) as i18n
-  wrapper.getFixedT = ((...args: Parameters<i18n['getFixedT']>) => memoized(instance, args)) as i18n['getFixedT']
-  return wrapper
+  return Object.create(memoizingLayer(instance)) as i18n
+}
+
+/** The instance with getFixedT memoized (below), one per instance: the wrapper itself keeps no own property. */
+const layers = new WeakMap<i18n, i18n>()
+function memoizingLayer(instance: i18n): i18n {
+  let layer = layers.get(instance)
+  if (!layer) {
+    layer = Object.create(instance) as i18n
+    layer.getFixedT = ((...args: Parameters<i18n['getFixedT']>) => memoized(instance, args)) as i18n['getFixedT']
+    layers.set(instance, layer)
+  }
+  return layer
 }
 
 /**

@@ -44,6 +44,13 @@ export type LimitName = keyof typeof RATE_LIMITS
  */
 const BLOCKED_IN_MEMORY: ReadonlySet<LimitName> = new Set(['apiKey', 'apiUser', 'apiAuthFailIp'])
 
+/**
+ * Budgets of things made (exports created, previews run): a request the command refused (plan, credits, input) made
+ * nothing and gives its point back. The other command limits guard against repeated attempts — a 0-credit account
+ * resuming an export 20 times at once is refused every time, and each attempt must count, or the guard never holds.
+ */
+export const REFUNDED_WHEN_REFUSED: ReadonlySet<LimitName> = new Set(['exportCreate', 'preview'])
+
 export interface LimitSpec {
   points: number
   durationSeconds: number

@@ -3385,7 +3385,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            /** @description The location is not one GET /locations gives (`invalid_location`). A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -3406,10 +3406,10 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `invalid_location`.
                          * @enum {string}
                          */
-                        code: "validation_failed";
+                        code: "validation_failed" | "invalid_location";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -3789,7 +3789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            /** @description The place is not a region, department, commune or postcode the registry knows (`invalid_location`). A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -3810,10 +3810,10 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `invalid_location`.
                          * @enum {string}
                          */
-                        code: "validation_failed";
+                        code: "validation_failed" | "invalid_location";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -5025,7 +5025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            /** @description The location is not one GET /locations gives (`invalid_location`). A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -5046,10 +5046,10 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `invalid_location`.
                          * @enum {string}
                          */
-                        code: "validation_failed";
+                        code: "validation_failed" | "invalid_location";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -12417,7 +12417,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            /** @description The location is not one GET /locations gives (`invalid_location`). A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
             422: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -12438,10 +12438,10 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `invalid_location`.
                          * @enum {string}
                          */
-                        code: "validation_failed";
+                        code: "validation_failed" | "invalid_location";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */

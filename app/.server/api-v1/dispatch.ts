@@ -10,7 +10,7 @@ import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
 import { clientIp, isRejection, REJECTION_HEADER, REJECTIONS } from '#app/.server/internal-headers.ts'
 import { componentLogger } from '#app/.server/observability/logger.ts'
 import { apiAuthFailureBlockedSeconds, countApiAuthFailure, meterLimit, rewardLimit } from '#app/.server/rate-limit.ts'
-import type { LimitName, MeteredOutcome } from '#app/.server/rate-limiter.ts'
+import { REFUNDED_WHEN_REFUSED, type LimitName, type MeteredOutcome } from '#app/.server/rate-limiter.ts'
 import { isLanguage } from '#app/i18n.ts'
 import { decodeCursor, InvalidCursor } from './cursor.ts'
 import { authenticateApiKey } from './keys.ts'
@@ -201,8 +201,9 @@ async function run(request: Request, context: Readonly<RouterContextProvider>, h
   const locale = getLocale(context)
   const ctx: ApiContext = { request, context, user: owner.user, keyId: owner.keyId, t, lang: isLanguage(locale) ? locale : 'en' }
   const params = parsePart(operation.params, found.params, 'path', t)
+  // A forged cursor is the caller's bug whatever else the query holds: 400 invalid_cursor first.
+  if (takesCursor(operation)) checkCursor(url.searchParams.get('cursor'))
   const query = parsePart(operation.query, firstValues(url.searchParams), 'query', t)
-  checkCursor(url.searchParams.get('cursor'))
   const headerValues = parsePart(operation.headers, namedHeaders(operation.headers, request), 'header', t)
   const body = operation.body ? parsePart(operation.body, await readBody(request, t), 'body', t) : undefined
   const input = { ctx, params, query, headers: headerValues, body }
@@ -212,8 +213,8 @@ async function run(request: Request, context: Readonly<RouterContextProvider>, h
   try {
     return answer(await operation.handler(input), headers)
   } catch (error) {
-    // A refusal (plan, credits, validation, conflict…) ran no command: its point of the command's limit is given back.
-    if (counted && error instanceof ApiProblem && error.status >= 400 && error.status < 500) await refund(meters, counted)
+    // A refusal (plan, credits, validation, conflict…) made nothing: a budget of things made gives its point back.
+    if (counted && REFUNDED_WHEN_REFUSED.has(counted) && error instanceof ApiProblem && error.status >= 400 && error.status < 500) await refund(meters, counted)
     throw error
   }
 }
@@ -232,6 +233,8 @@ const AnyPosition = z.array(z.union([z.string().max(200), z.number()])).min(1).m
  * Any list's `?cursor=`, checked before its operation runs (which may look up a resource first): base64url JSON of a
  * position, each value in range (cursor.ts). Its exact shape is the operation's own decodeCursor().
  */
+const takesCursor = (operation: ApiOperation) => Boolean(operation.query && 'shape' in operation.query && 'cursor' in (operation.query.shape as object))
+
 function checkCursor(cursor: string | null) {
   if (cursor !== null) decodeCursor(cursor, AnyPosition)
 }

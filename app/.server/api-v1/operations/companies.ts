@@ -57,6 +57,7 @@ export const companyOperations = [
           .meta({ id: 'RegistryPreview' }),
       },
       403: { description: 'Your plan needs a finer place (`plan_restricted`).' },
+      422: { description: 'The place is not a region, department, commune or postcode the registry knows (`invalid_location`).' },
       503: { description: 'The registry is unavailable (`source_unavailable`).' },
     },
     async handler({ ctx, body }) {

@@ -45,6 +45,7 @@ export const exportOperations = [
       402: { description: 'No credits left (`insufficient_credits`).' },
       403: { description: 'Your plan needs a finer location (`plan_restricted`).' },
       409: { description: 'The Idempotency-Key was used with another body (`idempotency_conflict`).' },
+      422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
     },
     async handler({ ctx, headers, body }) {
       const registry = body.registry ? toRegistryFilters(body.registry) : undefined

@@ -60,6 +60,7 @@ export const previewOperations = [
     responses: {
       200: { description: 'The count, up to 20 businesses and the estimate.', schema: PreviewSchema },
       403: { description: 'Your plan needs a finer location (`plan_restricted`).' },
+      422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
       503: { description: 'The business source is unavailable (`source_unavailable`).' },
     },
     async handler({ ctx, body }) {

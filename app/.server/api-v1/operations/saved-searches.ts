@@ -238,6 +238,7 @@ export const savedSearchOperations = [
     responses: {
       201: { description: 'The saved search.', schema: ApiSavedSearchSchema },
       403: { description: 'Your plan keeps no more saved searches (`too_many_saved_searches`).' },
+      422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
     },
     async handler({ ctx, body }) {
       // Checked first, so a refused schedule saves nothing.
