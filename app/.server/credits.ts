@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { data } from 'react-router'
 import { resolvePlan, type CreditsSummary, type PlanId } from '#app/domain/plans.ts'
 import type { SessionUser } from './auth.ts'
@@ -44,10 +44,11 @@ export async function requireCreditsSummary(user: SessionUser): Promise<CreditsS
   return read.summary
 }
 
-function currentSubscription(trx: Transaction<Database>, userId: string) {
-  return trx
+/** The user's current subscription row (SPEC §4): the newest active or canceling one; its period decides the plan. */
+export function currentSubscription(db: Kysely<Database> | Transaction<Database>, userId: string) {
+  return db
     .selectFrom('user_subscriptions')
-    .select(['plan_id', 'status', 'current_period_end', 'next_credit_date'])
+    .select(['plan_id', 'status', 'frequency', 'current_period_end', 'next_credit_date'])
     .where('user_id', '=', userId)
     .where('status', 'in', ['active', 'canceling'])
     .orderBy('created_at', 'desc')

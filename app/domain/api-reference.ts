@@ -11,7 +11,6 @@ import {
   schemaType,
   type OpenApiDocument,
   type OpenApiSchema,
-  type SchemaConstraint,
   type SchemaField,
 } from './api-reference-schema.ts'
 
@@ -26,15 +25,9 @@ const IDEMPOTENCY_HEADER = 'idempotency-key'
 const IDEMPOTENCY_EXAMPLE = 'crm-sync-2026-01-15-0001'
 export const API_KEY_VARIABLE = 'LEADATLAS_API_KEY'
 
-interface ReferenceParameter {
-  name: string
+/** A parameter is described as a body field is, plus where it goes. */
+interface ReferenceParameter extends SchemaField {
   in: 'path' | 'query' | 'header'
-  type: string
-  required: boolean
-  description?: string
-  enum?: string[]
-  default?: string
-  constraints: SchemaConstraint[]
 }
 
 export interface ReferenceResponse {

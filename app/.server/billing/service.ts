@@ -10,6 +10,7 @@ import { billingMode, stripePriceId } from './config.ts'
 import { billingDb } from './db.ts'
 import { sandboxCheckoutUrl, sandboxPortalUrl } from './sandbox.ts'
 import { getStripe, isStripeRefusal } from './stripe.ts'
+import { currentSubscription } from '#app/.server/credits.ts'
 
 export type BillingError =
   /** "Error creating checkout session." */
@@ -37,14 +38,7 @@ export const FREE_TRIAL_OVERVIEW: SubscriptionOverview = { plan: 'free_trial', f
 
 /** The same rule as the credits summary (SPEC §4): the newest active/canceling subscription, if its period is running. */
 async function readCurrent(db: Kysely<Database> | Transaction<Database>, userId: string, now: Date): Promise<SubscriptionOverview> {
-  const row = await db
-    .selectFrom('user_subscriptions')
-    .select(['plan_id', 'status', 'frequency', 'current_period_end'])
-    .where('user_id', '=', userId)
-    .where('status', 'in', ['active', 'canceling'])
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const row = await currentSubscription(db, userId)
   const plan = resolvePlan(row ?? null, now)
   if (!row || plan === 'free_trial') return FREE_TRIAL_OVERVIEW
   return {
