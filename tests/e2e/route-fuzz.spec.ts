@@ -151,6 +151,8 @@ test.describe('route fuzz', () => {
     const { cookies } = await api.storageState()
     const signedIn = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ')
     expect(signedIn).toContain('auth-token')
+    // Made before the fuzz: its POST /logout with this cookie really ends the session (revoked server-side).
+    const key = await createApiKey(api)
 
     const failures: string[] = []
     let sent = 0
@@ -173,7 +175,6 @@ test.describe('route fuzz', () => {
     // The public API: every documented operation with a valid key, the same hostile requests plus API-shaped junk.
     const apiUrls = await documentedApiUrls(api)
     expect(apiUrls.length).toBeGreaterThan(10)
-    const key = await createApiKey(api)
     for (const url of apiUrls) {
       for (const request of [...cases(base.origin), ...apiCases()]) {
         const path = request.path ? request.path(url) : url
@@ -192,6 +193,7 @@ test.describe('route fuzz', () => {
     // Still alive and still serving pages and sign-in.
     const alive = await api.get('/login')
     expect(alive.status()).toBe(200)
+    await createUser(api, baseURL)
     const session = await api.get('/exports')
     expect(session.status()).toBe(200)
     await api.dispose()
