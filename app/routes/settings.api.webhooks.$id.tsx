@@ -56,9 +56,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await setWebhookEnabled(user, endpoint.id, command.enabled)
       throw back(command.enabled ? 'enabled' : 'disabled')
     case 'rotate-secret': {
-      const secret = await rotateWebhookSecret(user, endpoint.id)
+      // No overlap here: the page says the current secret stops at once (the API offers one).
+      const rotated = await rotateWebhookSecret(user, endpoint.id, { overlapSeconds: 0 })
       // Not a redirect: the new secret is shown in this answer only.
-      return data({ result: submission.reply(), rotated: secret }, { headers: { 'Cache-Control': 'no-store' } })
+      return data({ result: submission.reply(), rotated: rotated?.secret ?? null }, { headers: { 'Cache-Control': 'no-store' } })
     }
     case 'send-test':
       await enforceLimit(context, 'webhookSend', user.id)

@@ -383,6 +383,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new secret, shown this once. For `overlap_seconds` (default 86400, at most 604800; 0: none) the current secret keeps signing too: `webhook-signature` then carries two `v1,` signatures, the new secret's first; switch your receiver to the new secret before `previous_secret_expires_at`. The previous secret is never shown again.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook-endpoints/{id}/test": {
         parameters: {
             query?: never;
@@ -904,6 +924,13 @@ export interface components {
             events?: components["schemas"]["WebhookEventName"][];
             /** @description false: nothing is sent to it (a test event still is). */
             enabled?: boolean;
+        };
+        RotateWebhookSecret: {
+            /**
+             * @description How long the current secret keeps signing, in seconds.
+             * @example 86400
+             */
+            overlap_seconds?: number;
         };
         /** @description A search to run again: what and where (as for a preview), its filters, and what each run delivers. */
         CreateSavedSearch: {
@@ -1488,6 +1515,17 @@ export interface components {
              * @example null
              */
             error: string | null;
+        };
+        RotatedWebhookSecret: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The new signing secret, `whsec_<base64>`: shown this once.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /** @description Until when the previous secret signs too; null without overlap. */
+            previous_secret_expires_at: string | null;
         };
         /** @description A search you run again for only the businesses none of your exports delivered before. */
         SavedSearch: {
@@ -11301,6 +11339,379 @@ export interface operations {
                 };
             };
             /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecret"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such endpoint of yours (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */

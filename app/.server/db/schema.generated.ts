@@ -365,6 +365,8 @@ export interface WebhookEndpoints {
   events: string[];
   failing_since: Timestamp | null;
   id: Generated<string>;
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
   secret: string;
   url: string;
   user_id: string;

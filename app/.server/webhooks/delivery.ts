@@ -243,6 +243,17 @@ async function recordEndpointFailure(trx: Transaction<Database>, delivery: Claim
   return false
 }
 
+/** The endpoint's previous secret while its rotation's overlap lasts (database time), else null. */
+async function previousSecret(endpointId: string): Promise<string | null> {
+  const row = await adminDb()
+    .selectFrom('webhook_endpoints')
+    .select('previous_secret')
+    .where('id', '=', endpointId)
+    .where('previous_secret_expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst()
+  return row?.previous_secret ?? null
+}
+
 /** Ends a delivery that cannot be sent (its endpoint is off, its export deleted) without an attempt. */
 async function abandon(deliveryId: string): Promise<void> {
   countWebhookDelivery('abandoned')
@@ -257,7 +268,7 @@ async function deliver(deliveryId: string, client: WebhookClient, clock: Clock, 
   const body = await frozenBody(delivery)
   if (body === null) return abandon(delivery.id)
   // Signed with the real time: receivers refuse a timestamp far from their clock.
-  const outcome = await client.post(delivery.url, body, signedHeaders(delivery.secret, delivery.message_id, new Date(), body))
+  const outcome = await client.post(delivery.url, body, signedHeaders(delivery.secret, delivery.message_id, new Date(), body, await previousSecret(delivery.endpoint_id)))
   await recordAttempt(delivery, outcome, clock.now())
   countWebhookDelivery(isDelivered(outcome.status) ? 'delivered' : 'failed')
 }

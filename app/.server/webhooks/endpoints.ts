@@ -155,10 +155,28 @@ export async function abandonOwedDeliveries(trx: Transaction<Database>, endpoint
   await trx.updateTable('webhook_deliveries').set({ state: 'failed', lease_until: null }).where('endpoint_id', '=', endpointId).where('state', 'in', ['pending', 'queued']).execute()
 }
 
-/** A new secret for the endpoint (the old one stops at once), or null when it is not the user's. */
-export async function rotateWebhookSecret(user: SessionUser, id: string): Promise<string | null> {
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400
+export const MAX_SECRET_OVERLAP_SECONDS = 7 * 86_400
+
+export type RotateSecretResult = { secret: string; previousSecretExpiresAt: string | null }
+
+/**
+ * A new secret for the endpoint (shown this once), or null when it is not the user's. For `overlapSeconds` (default
+ * 24 h, at most 7 days) the current one keeps signing too, as previous secret; 0: it stops at once.
+ */
+export async function rotateWebhookSecret(user: SessionUser, id: string, options: { overlapSeconds?: number } = {}): Promise<RotateSecretResult | null> {
+  if (!isUuid(id)) return null
+  const overlap = Math.min(Math.max(Math.trunc(options.overlapSeconds ?? DEFAULT_SECRET_OVERLAP_SECONDS), 0), MAX_SECRET_OVERLAP_SECONDS)
   const secret = generateWebhookSecret()
-  return (await updateOwn(user, id, async (trx) => Number((await own(trx, user, id).set({ secret }).executeTakeFirst()).numUpdatedRows))) ? secret : null
+  const set =
+    overlap > 0
+      ? { secret, previous_secret: sql<string>`secret`, previous_secret_expires_at: sql<Date>`now() + make_interval(secs => ${overlap})` }
+      : { secret, previous_secret: null, previous_secret_expires_at: null }
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select('id').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst())
+  if (!row) return null
+  const updated = await own(adminDb(), user, id).set(set).returning('previous_secret_expires_at').executeTakeFirst()
+  if (!updated) return null
+  return { secret, previousSecretExpiresAt: iso(updated.previous_secret_expires_at) }
 }
 
 /** Deletes the endpoint with its deliveries and their log. */

@@ -7,10 +7,12 @@ export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
 }
 
-export function signedHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
+/** `previousSecret` (during a rotation's overlap): a second `v1,` signature, after the new secret's, space-separated. */
+export function signedHeaders(secret: string, messageId: string, at: Date, body: string, previousSecret?: string | null): Record<string, string> {
+  const secrets = previousSecret ? [secret, previousSecret] : [secret]
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(messageId, at, body),
+    'webhook-signature': secrets.map((s) => new Webhook(s).sign(messageId, at, body)).join(' '),
   }
 }

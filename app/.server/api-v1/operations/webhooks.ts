@@ -2,7 +2,16 @@
 // as /settings/api/webhooks (app/.server/webhooks/), the same body schema as its form (app/domain/webhook-commands.ts).
 import { z } from 'zod'
 import { deliveryState, listWebhookDeliveries, redeliver, sendTestEvent } from '#app/.server/webhooks/deliveries.ts'
-import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint } from '#app/.server/webhooks/endpoints.ts'
+import {
+  createWebhookEndpoint,
+  DEFAULT_SECRET_OVERLAP_SECONDS,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  MAX_SECRET_OVERLAP_SECONDS,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from '#app/.server/webhooks/endpoints.ts'
 import { checkWebhookUrl, webhookNetwork } from '#app/.server/webhooks/guard.ts'
 import { ApiExportSchema } from '#app/domain/api-export.ts'
 import { WebhookEndpointFieldsSchema } from '#app/domain/webhook-commands.ts'
@@ -222,6 +231,37 @@ export const webhookOperations = [
     async handler({ ctx, params }) {
       if (!(await deleteWebhookEndpoint(ctx.user, params.id))) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
       return { status: 204 }
+    },
+  }),
+  defineOperation({
+    id: 'rotateWebhookSecret',
+    method: 'post',
+    path: '/webhook-endpoints/{id}/rotate-secret',
+    tag: 'Webhook endpoints',
+    summary: 'Rotate the signing secret',
+    description:
+      'A new secret, shown this once. For `overlap_seconds` (default 86400, at most 604800; 0: none) the current secret keeps signing too: `webhook-signature` then carries two `v1,` signatures, the new secret\'s first; switch your receiver to the new secret before `previous_secret_expires_at`. The previous secret is never shown again.',
+    params: EndpointIdParams,
+    body: z
+      .object({ overlap_seconds: z.int().min(0).max(MAX_SECRET_OVERLAP_SECONDS).optional().meta({ description: 'How long the current secret keeps signing, in seconds.', example: DEFAULT_SECRET_OVERLAP_SECONDS }) })
+      .meta({ id: 'RotateWebhookSecret' }),
+    responses: {
+      200: {
+        description: 'The new secret.',
+        schema: z
+          .object({
+            id: z.uuid(),
+            secret: z.string().meta({ description: 'The new signing secret, `whsec_<base64>`: shown this once.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+            previous_secret_expires_at: z.iso.datetime({ offset: true }).nullable().meta({ description: 'Until when the previous secret signs too; null without overlap.' }),
+          })
+          .meta({ id: 'RotatedWebhookSecret' }),
+      },
+      404: { description: 'No such endpoint of yours (`not_found`).' },
+    },
+    async handler({ ctx, params, body }) {
+      const rotated = await rotateWebhookSecret(ctx.user, params.id, { overlapSeconds: body.overlap_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS })
+      if (!rotated) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      return { status: 200, body: { id: params.id, secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt }, headers: { 'Cache-Control': 'no-store' } }
     },
   }),
   defineOperation({
