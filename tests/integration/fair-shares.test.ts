@@ -1,39 +1,19 @@
 // Fair shares of the shared upstream budgets between accounts (app/.server/limits/fair.ts): a victim's request waits
 // about its round-robin turn, not behind the queue of accounts flooding the budget, and one account cannot spend a
 // whole day's quota. Each "process" is a client of its own (its own pool, its own limiter), only the database in common.
-import pg from 'pg'
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { onBehalfOf } from '#app/.server/limits/account.ts'
 import { createGlobalLimits } from '#app/.server/limits/global.ts'
 import { createConcurrencyLimiter } from '#app/.server/limits/leases.ts'
 import { createWindowBudget } from '#app/.server/limits/windows.ts'
 import { createRegistryLimiter } from '#app/.server/registry/limiter.ts'
 import { createGoogleSource } from '#app/.server/sources/google.ts'
-import { clearOverpassCache, createOsmSource } from '#app/.server/sources/osm.ts'
-import type { ResolvedCategory } from '#app/.server/sources/types.ts'
-import { countingOverpass, type CountingUpstream } from '#tests/support/counting-upstreams.ts'
-import { fixtureServers } from '#tests/support/fixture-server.ts'
+import { createOsmSource } from '#app/.server/sources/osm.ts'
+import { countingOverpass } from '#tests/support/counting-upstreams.ts'
 import { collectBusinesses as collect, leadSourceError as refusal } from '#tests/support/lead-source.ts'
+import { BAKERY, city, limitsHarness } from '#tests/support/limits-harness.ts'
 
-const BAKERY: ResolvedCategory = { id: 'shop-bakery', label: 'Boulangerie', osm: { key: 'shop', value: 'bakery' }, googleType: 'bakery' }
-const city = (name: string) => ({ country: 'France', countryCode: 'FR', city: name, lang: 'fr' as const })
-
-const pools: pg.Pool[] = []
-function processPool(): pg.Pool {
-  const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 3 })
-  pools.push(pool)
-  return pool
-}
-afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)))
-})
-const upstreams: CountingUpstream[] = []
-const { serve, stopAll } = fixtureServers()
-afterEach(async () => {
-  await Promise.all(upstreams.splice(0).map((upstream) => upstream.stop()))
-  await stopAll()
-  clearOverpassCache()
-})
+const { processPool, upstreams, serve } = limitsHarness()
 
 const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`
 

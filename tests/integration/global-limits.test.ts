@@ -1,38 +1,17 @@
 // Limits that protect others hold across processes (app/.server/limits/): each "process" here is a client of its own
 // (its own pool, its own limiter), only the database in common, and every bound is measured at the upstream.
-import pg from 'pg'
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createWebsiteCrawler } from '#app/.server/enrichment/crawler.ts'
 import { createGlobalLimits } from '#app/.server/limits/global.ts'
 import { createConcurrencyLimiter } from '#app/.server/limits/leases.ts'
 import { createWindowBudget } from '#app/.server/limits/windows.ts'
 import { createGoogleSource } from '#app/.server/sources/google.ts'
 import { clearOverpassCache, createOsmSource } from '#app/.server/sources/osm.ts'
-import type { ResolvedCategory } from '#app/.server/sources/types.ts'
-import { countingOverpass, countingWebsite, type CountingUpstream } from '#tests/support/counting-upstreams.ts'
-import { fixtureServers } from '#tests/support/fixture-server.ts'
+import { countingOverpass, countingWebsite } from '#tests/support/counting-upstreams.ts'
 import { collectBusinesses as collect, leadSourceError as refusal } from '#tests/support/lead-source.ts'
+import { BAKERY, city, limitsHarness } from '#tests/support/limits-harness.ts'
 
-const BAKERY: ResolvedCategory = { id: 'shop-bakery', label: 'Boulangerie', osm: { key: 'shop', value: 'bakery' }, googleType: 'bakery' }
-const city = (name: string) => ({ country: 'France', countryCode: 'FR', city: name, lang: 'fr' as const })
-
-const pools: pg.Pool[] = []
-function processPool(): pg.Pool {
-  const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 3 })
-  pools.push(pool)
-  return pool
-}
-afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)))
-})
-
-const upstreams: CountingUpstream[] = []
-const { serve, stopAll } = fixtureServers()
-afterEach(async () => {
-  await Promise.all(upstreams.splice(0).map((upstream) => upstream.stop()))
-  await stopAll()
-  clearOverpassCache()
-})
+const { processPool, upstreams, serve } = limitsHarness()
 
 async function leasesOf(key: string): Promise<number> {
   const { rows } = await processPool().query<{ n: number }>('select count(*)::int as n from public.limit_leases where key = $1 and expires_at > clock_timestamp()', [key])
