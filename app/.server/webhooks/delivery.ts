@@ -134,6 +134,8 @@ interface ClaimedDelivery {
   attempt_count: number
   url: string
   secret: string
+  /** The secret a rotation replaced, while its overlap lasts (database time): deliveries are signed with both. */
+  previous_secret: string | null
   enabled: boolean
 }
 
@@ -170,7 +172,8 @@ async function claim(deliveryId: string, clock: Clock, userCap: number): Promise
         from public.webhook_endpoints e
         where d.id = ${deliveryId} and e.id = d.endpoint_id
           and (d.state = 'queued' or (d.state = 'delivering' and d.lease_until < now()))
-        returning d.id, d.user_id, d.endpoint_id, d.event_type, d.message_id, d.export_id, d.occurred_at, d.payload, d.attempt_count, e.url, e.secret, e.enabled`.execute(trx)
+        returning d.id, d.user_id, d.endpoint_id, d.event_type, d.message_id, d.export_id, d.occurred_at, d.payload, d.attempt_count, e.url, e.secret,
+          case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret, e.enabled`.execute(trx)
       return rows[0] ?? null
     })
 }
@@ -243,17 +246,6 @@ async function recordEndpointFailure(trx: Transaction<Database>, delivery: Claim
   return false
 }
 
-/** The endpoint's previous secret while its rotation's overlap lasts (database time), else null. */
-async function previousSecret(endpointId: string): Promise<string | null> {
-  const row = await adminDb()
-    .selectFrom('webhook_endpoints')
-    .select('previous_secret')
-    .where('id', '=', endpointId)
-    .where('previous_secret_expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst()
-  return row?.previous_secret ?? null
-}
-
 /** Ends a delivery that cannot be sent (its endpoint is off, its export deleted) without an attempt. */
 async function abandon(deliveryId: string): Promise<void> {
   countWebhookDelivery('abandoned')
@@ -268,7 +260,7 @@ async function deliver(deliveryId: string, client: WebhookClient, clock: Clock, 
   const body = await frozenBody(delivery)
   if (body === null) return abandon(delivery.id)
   // Signed with the real time: receivers refuse a timestamp far from their clock.
-  const outcome = await client.post(delivery.url, body, signedHeaders(delivery.secret, delivery.message_id, new Date(), body, await previousSecret(delivery.endpoint_id)))
+  const outcome = await client.post(delivery.url, body, signedHeaders(delivery.secret, delivery.message_id, new Date(), body, delivery.previous_secret))
   await recordAttempt(delivery, outcome, clock.now())
   countWebhookDelivery(isDelivered(outcome.status) ? 'delivered' : 'failed')
 }
