@@ -41,6 +41,26 @@ export const resetLimit = (name: LimitName, key: string) =>
     return { ok: true }
   })
 
+/**
+ * Runs `work` within a budget of things made (exports created): counted first, unless the work is a replay that makes
+ * nothing new (a known idempotency key), and given back when the work answered a refusal (plan, credits, input) — a
+ * refused command made nothing. One mechanism for every door that creates: forms, run-now and the scheduler (the API
+ * dispatcher does the same per operation, metering for its RateLimit-* headers).
+ */
+export async function withinBudget<T>(
+  name: LimitName,
+  key: string,
+  work: () => Promise<T>,
+  { replay = false, made }: { replay?: boolean; made: (result: T) => boolean },
+): Promise<{ refused: Refusal } | { refused?: undefined; result: T }> {
+  if (replay) return { result: await work() }
+  const refusal = refused(await consumeLimit(name, key))
+  if (refusal) return { refused: refusal }
+  const result = await work()
+  if (!made(result)) await rewardLimit(name, key)
+  return { result }
+}
+
 /** The refusal to answer among `outcomes`: unavailability first, then the longest wait. */
 export function refused(...outcomes: AppLimitOutcome[]): Refusal | undefined {
   const refusals = outcomes.filter((outcome): outcome is Refusal => !outcome.ok)

@@ -9,7 +9,7 @@ import { requireUser } from '#app/.server/auth.ts'
 import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { franceData, findDepartment, findRegion } from '#app/.server/geo/france.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
-import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
+import { refusalAnswer } from '#app/.server/rate-limit.ts'
 import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import { nafLabelOf, nafOptions } from '#app/.server/registry/companies-query.ts'
 import { searchCompanies } from '#app/.server/registry/companies-search.ts'
@@ -21,7 +21,7 @@ import type { ExportFormState } from '#app/components/exports/export-modal.tsx'
 import { LazyCompaniesExportModal } from '#app/components/companies/lazy-companies-export-modal.tsx'
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
-import { createExport } from '#app/.server/exports/service.ts'
+import { createExportWithinBudget } from '#app/.server/exports/service.ts'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateRegistryExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
 import { exportErrorMessageKey } from '#app/domain/exports.ts'
@@ -153,12 +153,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { name, filters } = submission.value
   const options = optionsFromValues(submission.value.options, { france: true })
   const maxLeads = String(formData.get('maxLeads') ?? '').trim()
-  const overLimit = refused(await consumeLimit('exportCreate', user.id))
-  if (overLimit) {
-    const { status, message, headers } = refusalAnswer(context, overLimit)
-    return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
-  }
-  const result = await createExport({
+  const created = await createExportWithinBudget({
     user,
     name,
     criteria: { sector: '', country: '', region: '', department: '', city: '' },
@@ -169,6 +164,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     maxLeads: submission.value.maxLeads ?? null,
     onlyNew: submission.value.onlyNew,
   })
+  if (created.refused) {
+    const { status, message, headers } = refusalAnswer(context, created.refused)
+    return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
+  }
+  const result = created.result
   if (!result.ok) {
     if (result.code === 'max_leads_invalid') {
       return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies ExportFormState, { status: result.status })

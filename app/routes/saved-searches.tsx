@@ -6,8 +6,8 @@ import type { Route } from './+types/saved-searches'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
-import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
-import { runSavedSearch } from '#app/.server/saved-searches/run.ts'
+import { refusalAnswer } from '#app/.server/rate-limit.ts'
+import { runSavedSearchWithinBudget } from '#app/.server/saved-searches/run.ts'
 import { deleteSavedSearch, listSavedSearches, setPaused } from '#app/.server/saved-searches/store.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { RouteErrorCard } from '#app/components/route-error-card.tsx'
@@ -55,12 +55,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!(await setPaused(user, command.id, command.intent === 'pause'))) return notFound()
     throw redirect(`/saved-searches?${command.intent === 'pause' ? 'paused' : 'resumed'}=1`)
   }
-  const overLimit = refused(await consumeLimit('exportCreate', user.id))
-  if (overLimit) {
-    const { status, message, headers } = refusalAnswer(context, overLimit)
+  const run = await runSavedSearchWithinBudget({ user, id: command.id, idempotencyKey: command.idempotencyKey || randomUUID() })
+  if (run.refused) {
+    const { status, message, headers } = refusalAnswer(context, run.refused)
     return data({ id: command.id, error: message }, { status, headers })
   }
-  const result = await runSavedSearch({ user, id: command.id, idempotencyKey: command.idempotencyKey || randomUUID() })
+  const result = run.result
   if (result.ok) throw redirect(`/exports/${result.exportId}?started=1`)
   if (result.code === 'not_found') return notFound()
   const reason = result.messageKey ? t(result.messageKey) : t(`savedSearches.refusals.${result.code}`, { defaultValue: t(exportErrorMessageKey(result.code, 'exports.errors.createFailed')) })

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { data, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import type { Route } from './+types/search'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
-import { consumeLimit, refusalAnswer, refused } from '#app/.server/rate-limit.ts'
+import { refusalAnswer } from '#app/.server/rate-limit.ts'
 import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
@@ -17,7 +17,7 @@ import { LocationQueryError, searchLevelsWithData, searchLocations } from '#app/
 import { runPreview } from '#app/.server/search/preview.ts'
 import { resolveCriteria } from '#app/.server/search/resolve-criteria.ts'
 import { paidPositions } from '#app/.server/exports/paid-positions.ts'
-import { createExport } from '#app/.server/exports/service.ts'
+import { createExportWithinBudget } from '#app/.server/exports/service.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { sourceNotices } from '#app/.server/sources/selection.ts'
 import type { ExportCostInfo } from '#app/components/exports/export-cost-panel.tsx'
@@ -210,13 +210,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limits = exportLimits(formData, submission.value.maxLeads, t)
   if (!limits.ok) return data({ name, options, maxLeads, ...limits.error } satisfies ExportFormState, { status: 400 })
   if (!resolution.ok) return data({ name, options, maxLeads, code: 'invalid_location', error: t(resolution.messageKey) } satisfies ExportFormState, { status: 400 })
-  const overLimit = refused(await consumeLimit('exportCreate', user.id))
-  if (overLimit) {
-    const { status, message, headers } = refusalAnswer(context, overLimit)
+  const idempotencyKey = submission.value.idempotencyKey || randomUUID()
+  const created = await createExportWithinBudget({ user, name, criteria: resolution.criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
+  if (created.refused) {
+    const { status, message, headers } = refusalAnswer(context, created.refused)
     return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
   }
-  const idempotencyKey = submission.value.idempotencyKey || randomUUID()
-  const result = await createExport({ user, name, criteria: resolution.criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
+  const result = created.result
   if (!result.ok) {
     const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
     if (result.code === 'max_leads_invalid') {

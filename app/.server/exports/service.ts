@@ -29,6 +29,7 @@ import type { RegistryFilters } from '#app/domain/registry-search.ts'
 import type { PlanId } from '#app/domain/plans.ts'
 import { registryExportCriteria } from './registry-criteria.ts'
 import { env } from '#app/.server/env.server.ts'
+import { withinBudget } from '#app/.server/rate-limit.ts'
 
 /** `messageKey`, when set, is more precise than the code's own message (e.g. which location level the plan requires). */
 export type ExportFailure = { ok: false; status: number; code: ExportErrorCode; messageKey?: string }
@@ -216,6 +217,17 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
     await asService(trx)
     await enqueueExport(fromKysely(trx), { exportId: inserted.id, userId: user.id })
     return { ok: true as const, exportId: inserted.id, duplicate: false }
+  })
+}
+
+/**
+ * createExport as the forms run it: within the user's export-creation budget (RATE_LIMIT_EXPORT_CREATE), a replay of a
+ * known key answered even past it, a refusal giving its point back. (The API meters the same limit per operation.)
+ */
+export async function createExportWithinBudget(args: CreateExportArgs & { user: SessionUser }) {
+  return withinBudget('exportCreate', args.user.id, () => createExport(args), {
+    replay: await holdsIdempotencyKey(args.user, args.idempotencyKey ?? ''),
+    made: (result) => result.ok && !result.duplicate,
   })
 }
 

@@ -7,7 +7,8 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import type { Database } from '#app/.server/db.ts'
 import { withUserCommand } from '#app/.server/user-commands.ts'
 import { env } from '#app/.server/env.server.ts'
-import { createExport } from '#app/.server/exports/service.ts'
+import { createExport, holdsIdempotencyKey } from '#app/.server/exports/service.ts'
+import { withinBudget } from '#app/.server/rate-limit.ts'
 import { notify } from '#app/.server/notifications/store.ts'
 import { isFrance, optionsFromValues, selectedTypes } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX, type ExportErrorCode } from '#app/domain/exports.ts'
@@ -90,5 +91,13 @@ export async function runSavedSearch({ user, id, idempotencyKey, now = new Date(
     const locked = await trx.selectFrom('saved_searches').select('id').where('id', '=', id).forUpdate().executeTakeFirst()
     if (!locked) return { ok: false as const, code: 'not_found' as const }
     return runLockedSavedSearch(trx, user, id, { idempotencyKey, now })
+  })
+}
+
+/** "Run now" within the owner's export-creation budget, like every door that creates an export (createExportWithinBudget). */
+export async function runSavedSearchWithinBudget(args: { user: SessionUser; id: string; idempotencyKey: string }) {
+  return withinBudget('exportCreate', args.user.id, () => runSavedSearch(args), {
+    replay: await holdsIdempotencyKey(args.user, args.idempotencyKey),
+    made: (result) => result.ok && !result.duplicate,
   })
 }

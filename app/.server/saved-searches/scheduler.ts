@@ -5,7 +5,7 @@
 import type { PgBoss } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
-import { consumeLimit, rewardLimit } from '#app/.server/rate-limit.ts'
+import { withinBudget } from '#app/.server/rate-limit.ts'
 import { nextRunAfter } from '#app/domain/saved-searches.ts'
 import { runLockedSavedSearch } from './run.ts'
 import { scheduleOf } from './view.ts'
@@ -70,18 +70,17 @@ export async function runDueSavedSearches(now: Date = new Date(), { log = () => 
       // A scheduled run creates an export like the form does: it counts against the same per-user limit, so 60 saved
       // searches due at once start at the limit's pace, not all together. Counted before the row is claimed (the
       // limiter has its own connection: none is taken while a row lock is held), and given back if nothing ran.
-      const allowed = await consumeLimit('exportCreate', userId)
-      if (!allowed.ok) {
-        if ('retryAfterSeconds' in allowed) {
-          await postpone(id, now, allowed.retryAfterSeconds)
+      const run = await withinBudget('exportCreate', userId, () => runIfDue(id, userId, now), { made: (didRun) => didRun })
+      if (run.refused) {
+        if ('retryAfterSeconds' in run.refused) {
+          await postpone(id, now, run.refused.retryAfterSeconds)
           postponed += 1
-          log(`saved search ${id}: over its owner's export limit, put off ${allowed.retryAfterSeconds} s`)
+          log(`saved search ${id}: over its owner's export limit, put off ${run.refused.retryAfterSeconds} s`)
         }
         // Counters unreadable: still due, tried on the next tick.
         continue
       }
-      if (await runIfDue(id, userId, now)) ran += 1
-      else await rewardLimit('exportCreate', userId)
+      if (run.result) ran += 1
     } catch (error) {
       // One failing saved search must not stop the others; it is still due and is tried on the next tick.
       log(`saved search ${id}: run failed: ${(error as Error).message}`)
