@@ -9,7 +9,6 @@ import { requireUser } from '#app/.server/auth.ts'
 import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { franceData, findDepartment, findRegion } from '#app/.server/geo/france.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
-import { refusalAnswer } from '#app/.server/rate-limit.ts'
 import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import { nafLabelOf, nafOptions } from '#app/.server/registry/companies-query.ts'
 import { searchCompanies } from '#app/.server/registry/companies-search.ts'
@@ -22,9 +21,9 @@ import { LazyCompaniesExportModal } from '#app/components/companies/lazy-compani
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
 import { createExportWithinBudget } from '#app/.server/exports/service.ts'
+import { exportFormRefusal } from '#app/.server/exports/export-form-answer.ts'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateRegistryExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
-import { exportErrorMessageKey } from '#app/domain/exports.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { readCompaniesQuery } from '#app/domain/companies-form.ts'
@@ -164,22 +163,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     maxLeads: submission.value.maxLeads ?? null,
     onlyNew: submission.value.onlyNew,
   })
-  if (created.refused) {
-    const { status, message, headers } = refusalAnswer(context, created.refused)
-    return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
-  }
+  if (created.refused) return exportFormRefusal(context, { name, options, maxLeads }, created)
   const result = created.result
-  if (!result.ok) {
-    if (result.code === 'max_leads_invalid') {
-      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies ExportFormState, { status: result.status })
-    }
-    const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
-    const nameError = result.code === 'name_required' || result.code === 'name_too_long'
-    return data(
-      { name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState,
-      { status: result.status },
-    )
-  }
+  if (!result.ok) return exportFormRefusal(context, { name, options, maxLeads }, { result })
   throw redirect(`/exports/${result.exportId}?started=1`)
 }
 

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next'
 import { data, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import type { Route } from './+types/search'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
-import { refusalAnswer } from '#app/.server/rate-limit.ts'
 import { previewOverLimit } from '#app/.server/search/preview-limit.ts'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
@@ -18,6 +17,7 @@ import { runPreview } from '#app/.server/search/preview.ts'
 import { resolveCriteria } from '#app/.server/search/resolve-criteria.ts'
 import { paidPositions } from '#app/.server/exports/paid-positions.ts'
 import { createExportWithinBudget } from '#app/.server/exports/service.ts'
+import { exportFormRefusal } from '#app/.server/exports/export-form-answer.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { sourceNotices } from '#app/.server/sources/selection.ts'
 import type { ExportCostInfo } from '#app/components/exports/export-cost-panel.tsx'
@@ -27,7 +27,6 @@ import { LazySaveSearchModal } from '#app/components/saved-searches/lazy-save-se
 import { saveSearchCommand } from '#app/.server/saved-searches/save-command.ts'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
-import { exportErrorMessageKey } from '#app/domain/exports.ts'
 import { PlanModal } from '#app/components/search/plan-modal.tsx'
 import { SearchForm, type ServerPickerOptions } from '#app/components/search/search-form.tsx'
 import { SearchOutcomePanel, type SearchOutcome } from '#app/components/search/search-outcome.tsx'
@@ -212,20 +211,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!resolution.ok) return data({ name, options, maxLeads, code: 'invalid_location', error: t(resolution.messageKey) } satisfies ExportFormState, { status: 400 })
   const idempotencyKey = submission.value.idempotencyKey || randomUUID()
   const created = await createExportWithinBudget({ user, name, criteria: resolution.criteria, enrichmentOptions: options, idempotencyKey, lang, maxLeads: limits.maxLeads, filters: limits.filters, onlyNew: submission.value.onlyNew })
-  if (created.refused) {
-    const { status, message, headers } = refusalAnswer(context, created.refused)
-    return data({ name, options, maxLeads, error: message } satisfies ExportFormState, { status, headers })
-  }
+  if (created.refused) return exportFormRefusal(context, { name, options, maxLeads }, created)
   const result = created.result
-  if (!result.ok) {
-    const message = t(result.messageKey ?? exportErrorMessageKey(result.code, 'exports.errors.createFailed'))
-    if (result.code === 'max_leads_invalid') {
-      return data({ name, options, maxLeads, maxLeadsError: t('exports.errors.maxLeadsInvalid', { max: env.EXPORT_MAX_LEADS }) } satisfies ExportFormState, { status: result.status })
-    }
-    const nameError = result.code === 'name_required' || result.code === 'name_too_long'
-    return data({ name, options, maxLeads, code: result.code, error: nameError ? undefined : message, fieldError: nameError ? message : undefined } satisfies ExportFormState, { status: result.status })
-  }
-  // The export's own page: its progress is what the user waits for (the list is one click away).
+  if (!result.ok) return exportFormRefusal(context, { name, options, maxLeads }, { result })
   throw redirect(`/exports/${result.exportId}?started=1`)
 }
 
