@@ -159,6 +159,7 @@ describe('an export with webhook_url', () => {
     const { api } = await createApiUser(admin, 100)
     const subscription = await api.POST('/api/v1/webhook-endpoints', { body: { url: receiver.url('/subscribed'), events: ['export.completed'] } })
     expect(subscription.response.status).toBe(201)
+    const subscriptionSecret = (subscription.data as { secret: string }).secret
     const created = await createWithCallback(api, '/callback-hidden')
     const [callback] = await callbacksOf(created.data!.id)
     expect(callback).toBeDefined()
@@ -184,7 +185,7 @@ describe('an export with webhook_url', () => {
     await runExport(plain.data!.id)
     await runExport(created.data!.id)
     const subscribed = await receiver.waitFor('/subscribed', 2)
-    expect(subscribed.map((delivery) => verifyDelivery(subscription.data!.secret, delivery).data.export!.id).sort()).toEqual([plain.data!.id, created.data!.id].sort())
+    expect(subscribed.map((delivery) => verifyDelivery(subscriptionSecret, delivery).data.export!.id).sort()).toEqual([plain.data!.id, created.data!.id].sort())
     const [delivery] = await receiver.waitFor('/callback-hidden', 1)
     expect(verifyDelivery(created.data!.webhook!.secret, delivery!).data.export!.id).toBe(created.data!.id)
     await settle()

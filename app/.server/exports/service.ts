@@ -168,15 +168,8 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}) }
   const webhookUrl = args.webhookUrl || undefined
   // The callback URL is part of the command only when sent: the fingerprints of exports without one stay as they were.
-  const fingerprint = fingerprintOf({
-    name: validation.name,
-    location: criteria.location,
-    sector: criteria.sector,
-    options: validation.enrichmentOptions,
-    limits,
-    onlyNew: Boolean(args.onlyNew),
-    ...(webhookUrl ? { webhookUrl } : {}),
-  })
+  const command = { name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) }
+  const fingerprint = fingerprintOf(webhookUrl ? { ...command, webhookUrl } : command)
 
   const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUserCommand(user, fn))
   return asUser(async (trx) => {
