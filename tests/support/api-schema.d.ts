@@ -505,7 +505,7 @@ export interface webhooks {
         put?: never;
         /**
          * export.completed
-         * @description An export finished: its leads and files are ready. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         * @description An export finished: its leads and files are ready. POSTed to every enabled endpoint subscribed to it, and once to the export's own `webhook_url` if it was created with one; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
          */
         post: {
             parameters: {
@@ -553,7 +553,7 @@ export interface webhooks {
         put?: never;
         /**
          * export.failed
-         * @description An export failed. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         * @description An export failed. POSTed to every enabled endpoint subscribed to it, and once to the export's own `webhook_url` if it was created with one; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
          */
         post: {
             parameters: {
@@ -601,7 +601,7 @@ export interface webhooks {
         put?: never;
         /**
          * export.interrupted
-         * @description An export stopped because the credits ran out; it can be resumed. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         * @description An export stopped because the credits ran out; it can be resumed. POSTed to every enabled endpoint subscribed to it, and once to the export's own `webhook_url` if it was created with one; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
          */
         post: {
             parameters: {

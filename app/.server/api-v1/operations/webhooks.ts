@@ -312,7 +312,7 @@ export function webhookEventsDocument() {
       {
         post: {
           summary: event,
-          description: `${description} POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).`,
+          description: `${description} POSTed to every enabled endpoint subscribed to it${event.startsWith('export.') ? ', and once to the export\'s own `webhook_url` if it was created with one' : ''}; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).`,
           requestParams: { header: SIGNATURE_HEADERS },
           requestBody: { required: true, content: { 'application/json': { schema: WebhookEventSchema } } },
           responses: { '200': { description: 'Any 2xx answer: delivered.' } },
