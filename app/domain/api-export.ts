@@ -28,6 +28,7 @@ export const ApiExportSchema = z
     created_at: z.iso.datetime({ offset: true }),
     completed_at: z.iso.datetime({ offset: true }).nullable(),
     saved_search_id: z.uuid().nullable().meta({ description: 'The saved search this export is a run of, if any.' }),
+    webhook_url: z.string().nullable().meta({ description: 'The callback URL it was created with (`webhook_url`), if any.', example: null }),
   })
   .meta({ id: 'Export', description: 'An export: a search and the enrichments of its leads.' })
 
@@ -46,6 +47,7 @@ export interface ApiExportRow {
   created_at: Date | string
   completed_at: Date | string | null
   saved_search_id: string | null
+  webhook_url: string | null
 }
 
 function iso(value: Date | string): string {
@@ -72,5 +74,6 @@ export function toApiExport(row: ApiExportRow): ApiExport {
     created_at: iso(row.created_at),
     completed_at: row.completed_at ? iso(row.completed_at) : null,
     saved_search_id: row.saved_search_id,
+    webhook_url: row.webhook_url,
   }
 }

@@ -12,7 +12,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const WebhookUrlSchema = z
+export const WebhookUrlSchema = z
   .string({ error: 'webhooks.errors.urlRequired' })
   .trim()
   .min(1, { error: 'webhooks.errors.urlRequired' })

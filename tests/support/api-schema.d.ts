@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Start an export
-         * @description Searches (the map with `criteria`, or the company registry with `registry`), then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one.
+         * @description Searches (the map with `criteria`, or the company registry with `registry`), then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one. With `webhook_url`, the end of the export is POSTed there, signed with the `webhook.secret` of this answer (a replay answers the same secret, never a second callback).
          */
         post: operations["createExport"];
         delete?: never;
@@ -505,7 +505,7 @@ export interface webhooks {
         put?: never;
         /**
          * export.completed
-         * @description An export finished: its leads and files are ready. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         * @description An export finished: its leads and files are ready. POSTed to every enabled endpoint subscribed to it, and once to the export's own `webhook_url` if it was created with one; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
          */
         post: {
             parameters: {
@@ -553,7 +553,7 @@ export interface webhooks {
         put?: never;
         /**
          * export.failed
-         * @description An export failed. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         * @description An export failed. POSTed to every enabled endpoint subscribed to it, and once to the export's own `webhook_url` if it was created with one; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
          */
         post: {
             parameters: {
@@ -601,7 +601,7 @@ export interface webhooks {
         put?: never;
         /**
          * export.interrupted
-         * @description An export stopped because the credits ran out; it can be resumed. POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
+         * @description An export stopped because the credits ran out; it can be resumed. POSTed to every enabled endpoint subscribed to it, and once to the export's own `webhook_url` if it was created with one; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).
          */
         post: {
             parameters: {
@@ -875,6 +875,11 @@ export interface components {
             max_leads?: number;
             /** @description Only businesses none of your exports delivered before. */
             only_new?: boolean;
+            /**
+             * @description Called once when the export ends: one signed `export.completed`, `export.failed` or `export.interrupted` delivery (each at most once), verified with the `webhook.secret` of the answer. https on a public address, as for webhook endpoints.
+             * @example https://example.com/leadatlas/callback
+             */
+            webhook_url?: string;
         };
         AddEnrichments: {
             enrichments: components["schemas"]["EnrichmentType"][];
@@ -1059,6 +1064,11 @@ export interface components {
             completed_at: string | null;
             /** @description The saved search this export is a run of, if any. */
             saved_search_id: string | null;
+            /**
+             * @description The callback URL it was created with (`webhook_url`), if any.
+             * @example null
+             */
+            webhook_url: string | null;
         };
         Me: {
             /** Format: uuid */
@@ -1213,6 +1223,45 @@ export interface components {
             code: string;
             /** @example Boulangerie et boulangerie-pâtisserie */
             label: string;
+        };
+        CreatedExport: {
+            /** Format: uuid */
+            id: string;
+            /** @example Bakeries – Brest */
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "interrupted";
+            progress: {
+                /** @enum {string} */
+                phase: "search" | "enrichment" | "done";
+                /** @description Finished tasks (enrichment) or businesses found so far (search). */
+                done: number;
+                /** @description All tasks (enrichment) or the lead cap (search). */
+                total: number;
+            };
+            lead_count: number;
+            credits_used: number;
+            enrichments: components["schemas"]["EnrichmentType"][];
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+            /** @description The saved search this export is a run of, if any. */
+            saved_search_id: string | null;
+            /**
+             * @description The callback URL it was created with (`webhook_url`), if any.
+             * @example null
+             */
+            webhook_url: string | null;
+            /** @description Only when the export was created with `webhook_url`. */
+            webhook?: {
+                /** @example https://example.com/leadatlas/callback */
+                url: string;
+                /**
+                 * @description The callback's own signing secret, `whsec_<base64>`: verify its delivery with it (Standard Webhooks, as any endpoint's). Never shown by GET.
+                 * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                 */
+                secret: string;
+            };
         };
         /**
          * @description A lead of an export: the downloaded file's fields, each enriched value with where and when it was found, and each enrichment's status.
@@ -1630,6 +1679,11 @@ export interface components {
             completed_at: string | null;
             /** @description The saved search this export is a run of, if any. */
             saved_search_id: string | null;
+            /**
+             * @description The callback URL it was created with (`webhook_url`), if any.
+             * @example null
+             */
+            webhook_url: string | null;
         };
         /** @description An error (RFC 9457 problem details), served as application/problem+json. */
         Problem: {
@@ -4727,7 +4781,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The same Idempotency-Key and body were sent before: that export. */
+            /** @description The same Idempotency-Key and body were sent before: that export (and its callback, the same). */
             200: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -4739,7 +4793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExportOutput"];
+                    "application/json": components["schemas"]["CreatedExport"];
                 };
             };
             /** @description The export was created and is running. */
@@ -4754,7 +4808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExportOutput"];
+                    "application/json": components["schemas"]["CreatedExport"];
                 };
             };
             /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
@@ -5063,7 +5117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The location is not one GET /locations gives (`invalid_location`). A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            /** @description The location is not one GET /locations gives (`invalid_location`); `webhook_url` is not an https URL on a public address (`validation_failed` on `body.webhook_url`). */
             422: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */

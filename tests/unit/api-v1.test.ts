@@ -17,6 +17,7 @@ const ROW = {
   created_at: new Date('2026-11-27T08:00:00Z'),
   completed_at: '2026-11-27T08:05:00.000Z',
   saved_search_id: null,
+  webhook_url: null,
 }
 
 describe('the export object', () => {
@@ -33,6 +34,7 @@ describe('the export object', () => {
       created_at: '2026-11-27T08:00:00.000Z',
       completed_at: '2026-11-27T08:05:00.000Z',
       saved_search_id: null,
+      webhook_url: null,
     })
     expect(ApiExportSchema.parse(exp)).toEqual(exp)
     const run = '00000000-0000-4000-8000-0000000000aa'

@@ -5,6 +5,7 @@ import { EnrichmentTypeSchema } from '#app/domain/api-export.ts'
 import { MAX_RATING, MAX_REVIEWS, NO_FILTERS, type SearchFilters } from '#app/domain/search-filters.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { registryFiltersSchema, type RegistryFilters } from '#app/domain/registry-search.ts'
+import { WebhookUrlSchema } from '#app/domain/webhook-commands.ts'
 import { findCategory, getCategory } from '#app/.server/taxonomy/categories.ts'
 
 const PlaceName = z.string().max(200)
@@ -104,6 +105,11 @@ export const CreateExportBodySchema = z
     enrichments: EnrichmentListSchema.meta({ example: ['phone', 'website', 'email'] }),
     max_leads: z.int().min(1).optional().meta({ description: 'Caps the leads, and so the credits, of this export.' }),
     only_new: z.boolean().optional().meta({ description: 'Only businesses none of your exports delivered before.' }),
+    webhook_url: WebhookUrlSchema.optional().meta({
+      description:
+        'Called once when the export ends: one signed `export.completed`, `export.failed` or `export.interrupted` delivery (each at most once), verified with the `webhook.secret` of the answer. https on a public address, as for webhook endpoints.',
+      example: 'https://example.com/leadatlas/callback',
+    }),
   })
   .refine((body) => (body.criteria === undefined) !== (body.registry === undefined), { message: 'api.v1.criteriaOrRegistry', path: ['criteria'] })
   .meta({

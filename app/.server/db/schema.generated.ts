@@ -166,6 +166,10 @@ export interface Exports {
   total_credits_used: Generated<number>;
   updated_at: Generated<Timestamp>;
   user_id: string;
+  /**
+   * The callback URL the export was created with (POST /api/v1/exports), shown by GET.
+   */
+  webhook_url: string | null;
 }
 
 export interface Leads {
@@ -363,6 +367,10 @@ export interface WebhookEndpoints {
   disabled_reason: string | null;
   enabled: Generated<boolean>;
   events: string[];
+  /**
+   * Set for an export's callback (not a subscription): it only ever receives that export's events, each at most once.
+   */
+  export_id: string | null;
   failing_since: Timestamp | null;
   id: Generated<string>;
   previous_secret: string | null;

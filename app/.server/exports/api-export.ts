@@ -16,6 +16,7 @@ export const API_EXPORT_COLUMNS = [
   'created_at',
   'completed_at',
   'saved_search_id',
+  'webhook_url',
 ] as const
 
 /**

@@ -30,6 +30,7 @@ import type { PlanId } from '#app/domain/plans.ts'
 import { registryExportCriteria } from './registry-criteria.ts'
 import { env } from '#app/.server/env.server.ts'
 import { withinBudget } from '#app/.server/rate-limit.ts'
+import { createExportCallback } from '#app/.server/webhooks/endpoints.ts'
 
 /** `messageKey`, when set, is more precise than the code's own message (e.g. which location level the plan requires). */
 export type ExportFailure = { ok: false; status: number; code: ExportErrorCode; messageKey?: string }
@@ -61,6 +62,11 @@ export interface CreateExportArgs {
    * Its place and activity then stand for `criteria` (registry-criteria.ts), which callers leave empty.
    */
   registry?: RegistryFilters
+  /**
+   * Where to POST the export's end (POST /api/v1/exports `webhook_url`), already vetted by the caller (the SSRF guard
+   * of webhook endpoints): its callback endpoint is created with the export (webhooks/endpoints.ts).
+   */
+  webhookUrl?: string
 }
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
@@ -161,7 +167,10 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
   const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}) }
-  const fingerprint = fingerprintOf({ name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) })
+  const webhookUrl = args.webhookUrl || undefined
+  // The callback URL is part of the command only when sent: the fingerprints of exports without one stay as they were.
+  const command = { name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) }
+  const fingerprint = fingerprintOf(webhookUrl ? { ...command, webhookUrl } : command)
 
   const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUserCommand(user, fn))
   return asUser(async (trx) => {
@@ -204,6 +213,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
         idempotency_fingerprint: fingerprint,
         progress_percentage: 0,
         saved_search_id: args.savedSearchId ?? null,
+        webhook_url: webhookUrl ?? null,
       })
       .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
       .returning('id')
@@ -215,6 +225,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
       throw new Error('createExport: idempotency conflict without a visible export')
     }
     await asService(trx)
+    if (webhookUrl) await createExportCallback(trx, { userId: user.id, exportId: inserted.id, url: webhookUrl })
     await enqueueExport(fromKysely(trx), { exportId: inserted.id, userId: user.id })
     return { ok: true as const, exportId: inserted.id, duplicate: false }
   })

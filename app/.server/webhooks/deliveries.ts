@@ -83,7 +83,8 @@ export async function sendTestEvent(user: SessionUser, endpointId: string, now =
           eb.val(JSON.stringify(webhookPayload('test', now))).as('payload'),
         ])
         .where('id', '=', endpointId)
-        .where('user_id', '=', user.id),
+        .where('user_id', '=', user.id)
+        .where('export_id', 'is', null),
     )
     .returning('id')
     .executeTakeFirst()

@@ -229,17 +229,18 @@ async function recordAttempt(delivery: ClaimedDelivery, outcome: PostOutcome, at
 
 /**
  * Starts (or continues) the endpoint's failure streak; after 3 days of it, disables the endpoint, drops what it still
- * owes and tells its owner. Returns whether the endpoint is still enabled.
+ * owes and tells its owner. Returns whether the endpoint is still enabled. An export's callback is never disabled:
+ * it is owed an event or two, each on its own retry schedule, and its owner has no endpoint of that name to fix.
  */
 async function recordEndpointFailure(trx: Transaction<Database>, delivery: ClaimedDelivery, at: Date): Promise<boolean> {
   const endpoint = await trx
     .updateTable('webhook_endpoints')
     .set({ failing_since: sql<Date>`coalesce(failing_since, ${at})` })
     .where('id', '=', delivery.endpoint_id)
-    .returning(['failing_since', 'enabled', 'url'])
+    .returning(['failing_since', 'enabled', 'url', 'export_id'])
     .executeTakeFirst()
   if (!endpoint?.enabled) return false
-  if (!shouldDisable(new Date(endpoint.failing_since!), at)) return true
+  if (endpoint.export_id !== null || !shouldDisable(new Date(endpoint.failing_since!), at)) return true
   await trx.updateTable('webhook_endpoints').set({ enabled: false, disabled_at: at, disabled_reason: 'failing' }).where('id', '=', delivery.endpoint_id).execute()
   await abandonOwedDeliveries(trx, delivery.endpoint_id)
   await notify(trx, delivery.user_id, 'webhook.disabled', { endpointId: delivery.endpoint_id, url: endpoint.url })

@@ -2,6 +2,10 @@
  * A user's webhook endpoints. Reads run as the user (row-level security; the secret is not even granted to them);
  * writes run on the privileged connection, always filtered by the owner, since the secret they write is the
  * server's alone. Another user's id behaves as a missing one.
+ *
+ * An export's callback (its `webhook_url`, export_id set) is an endpoint row too, so that delivery treats it as any
+ * other; it is no subscription: nothing here but createExportCallback and exportCallbackSecret sees it (listed,
+ * counted, changed, rotated, tested or deleted, it behaves as a missing one). It goes with its export.
  */
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
@@ -9,6 +13,9 @@ import { adminDb, withUser, type Database } from '#app/.server/db.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { isWebhookEvent, MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from '#app/domain/webhooks.ts'
 import { generateWebhookSecret } from './sign.ts'
+
+/** The events a callback is told, each at most once (the outbox trigger): whatever ends the export's run. */
+const CALLBACK_EVENTS: WebhookEvent[] = ['export.completed', 'export.failed', 'export.interrupted']
 
 const VIEW_COLUMNS = ['id', 'url', 'events', 'enabled', 'disabled_at', 'disabled_reason', 'failing_since', 'created_at'] as const
 
@@ -41,7 +48,7 @@ function toView(row: EndpointRow): WebhookEndpointView {
 /** The user's endpoints, newest first; `after` is the last one of the previous page ([created_at, id]). */
 export async function listWebhookEndpoints(user: SessionUser, options: { limit: number; after?: readonly [string, string] | null }): Promise<WebhookEndpointView[]> {
   const rows = await withUser(user.claims, (trx) => {
-    let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id)
+    let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id).where('export_id', 'is', null)
     if (options.after) select = select.where(sql<boolean>`(created_at, id) < (${options.after[0]}::timestamptz, ${options.after[1]}::uuid)`)
     return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute()
   })
@@ -50,7 +57,7 @@ export async function listWebhookEndpoints(user: SessionUser, options: { limit: 
 
 export async function getWebhookEndpoint(user: SessionUser, id: string): Promise<WebhookEndpointView | null> {
   if (!isUuid(id)) return null
-  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst())
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirst())
   return row ? toView(row) : null
 }
 
@@ -63,7 +70,7 @@ async function lockUserEndpoints(trx: Transaction<Database>, user: SessionUser) 
 
 /** The user's endpoint already delivering to this URL (another than `except`), if any. */
 async function endpointWithUrl(trx: Transaction<Database>, user: SessionUser, url: string, except?: string) {
-  let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id).where('url', '=', url)
+  let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id).where('export_id', 'is', null).where('url', '=', url)
   if (except) select = select.where('id', '<>', except)
   return select.executeTakeFirst()
 }
@@ -81,7 +88,7 @@ export async function createWebhookEndpoint(user: SessionUser, input: { url: str
       await lockUserEndpoints(trx, user)
       const existing = await endpointWithUrl(trx, user, input.url)
       if (existing) return { ok: false, reason: 'exists', endpoint: toView(existing) } as const
-      const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+      const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirstOrThrow()
       if (Number(count) >= MAX_WEBHOOK_ENDPOINTS) return { ok: false, reason: 'too_many' } as const
       const row = await trx.insertInto('webhook_endpoints').values({ user_id: user.id, url: input.url, events: input.events, secret }).returning(VIEW_COLUMNS).executeTakeFirstOrThrow()
       return { ok: true, endpoint: toView(row), secret } as const
@@ -95,7 +102,8 @@ async function updateOwn(user: SessionUser, id: string, change: (trx: Transactio
     .execute(async (trx) => (await change(trx)) > 0)
 }
 
-const own = (db: Kysely<Database> | Transaction<Database>, user: SessionUser, id: string) => db.updateTable('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id)
+const own = (db: Kysely<Database> | Transaction<Database>, user: SessionUser, id: string) =>
+  db.updateTable('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null)
 
 export function updateWebhookEvents(user: SessionUser, id: string, events: WebhookEvent[]): Promise<boolean> {
   return updateOwn(user, id, async (trx) => Number((await own(trx, user, id).set({ events }).executeTakeFirst()).numUpdatedRows))
@@ -136,7 +144,7 @@ export async function updateWebhookEndpoint(user: SessionUser, id: string, chang
     .transaction()
     .execute(async (trx) => {
       await lockUserEndpoints(trx, user)
-      const current = await trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).forUpdate().executeTakeFirst()
+      const current = await trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).forUpdate().executeTakeFirst()
       if (!current) return { ok: false, reason: 'not_found' } as const
       if (changes.url !== undefined && changes.url !== current.url) {
         const existing = await endpointWithUrl(trx, user, changes.url, id)
@@ -172,7 +180,7 @@ export async function rotateWebhookSecret(user: SessionUser, id: string, options
     overlap > 0
       ? { secret, previous_secret: sql<string>`secret`, previous_secret_expires_at: sql<Date>`now() + make_interval(secs => ${overlap})` }
       : { secret, previous_secret: null, previous_secret_expires_at: null }
-  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select('id').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst())
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select('id').where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirst())
   if (!row) return null
   const updated = await own(adminDb(), user, id).set(set).returning('previous_secret_expires_at').executeTakeFirst()
   if (!updated) return null
@@ -182,6 +190,24 @@ export async function rotateWebhookSecret(user: SessionUser, id: string, options
 /** Deletes the endpoint with its deliveries and their log. */
 export async function deleteWebhookEndpoint(user: SessionUser, id: string): Promise<boolean> {
   if (!isUuid(id)) return false
-  const result = await adminDb().deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst()
+  const result = await adminDb().deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirst()
   return Number(result.numDeletedRows) > 0
+}
+
+/**
+ * The export's callback to `url`, in the transaction that creates the export (on the privileged role: the secret is
+ * the server's), so that no event of the export can come before it. Its secret is read by exportCallbackSecret.
+ */
+export async function createExportCallback(trx: Transaction<Database>, { userId, exportId, url }: { userId: string; exportId: string; url: string }): Promise<void> {
+  await trx.insertInto('webhook_endpoints').values({ user_id: userId, export_id: exportId, url, events: CALLBACK_EVENTS, secret: generateWebhookSecret() }).execute()
+}
+
+/**
+ * The secret of the user's export's callback, or null when it has none: a replayed creation (same Idempotency-Key,
+ * same body) answers what the first one did, so a client that lost that answer can still verify the callback.
+ */
+export async function exportCallbackSecret(userId: string, exportId: string): Promise<string | null> {
+  if (!isUuid(exportId)) return null
+  const row = await adminDb().selectFrom('webhook_endpoints').select('secret').where('export_id', '=', exportId).where('user_id', '=', userId).executeTakeFirst()
+  return row?.secret ?? null
 }

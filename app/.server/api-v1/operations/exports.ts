@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { withUser } from '#app/.server/db.ts'
 import { API_EXPORT_COLUMNS, loadApiExport } from '#app/.server/exports/api-export.ts'
 import { addEnrichment, createExport, deleteExport, holdsIdempotencyKey, resumeExport } from '#app/.server/exports/service.ts'
+import { exportCallbackSecret } from '#app/.server/webhooks/endpoints.ts'
 import { ApiExportSchema, API_EXPORT_STATUSES, toApiExport } from '#app/domain/api-export.ts'
 import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { AddEnrichmentsBodySchema, CreateExportBodySchema, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
@@ -12,6 +13,7 @@ import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pag
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
+import { refuseWebhookUrl } from './webhooks.ts'
 import { isFrance } from '#app/domain/enrichment.ts'
 
 export const ExportIdParams = z.object({ id: z.uuid().meta({ description: 'The export id.' }) })
@@ -24,6 +26,20 @@ async function exportAnswer(ctx: ApiContext, id: string, status: number) {
 
 const ListCursor = CreatedCursor
 
+/** The creation's answer: the export, with its callback's secret when it has one (`webhook_url`). */
+const CreatedExportSchema = ApiExportSchema.extend({
+  webhook: z
+    .object({
+      url: z.string().meta({ example: 'https://example.com/leadatlas/callback' }),
+      secret: z.string().meta({
+        description: 'The callback\'s own signing secret, `whsec_<base64>`: verify its delivery with it (Standard Webhooks, as any endpoint\'s). Never shown by GET.',
+        example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      }),
+    })
+    .optional()
+    .meta({ description: 'Only when the export was created with `webhook_url`.' }),
+}).meta({ id: 'CreatedExport' })
+
 export const exportOperations = [
   defineOperation({
     id: 'createExport',
@@ -32,7 +48,7 @@ export const exportOperations = [
     tag: 'Exports',
     summary: 'Start an export',
     description:
-      'Searches (the map with `criteria`, or the company registry with `registry`), then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one.',
+      'Searches (the map with `criteria`, or the company registry with `registry`), then enriches each lead. Credits are charged only for successful enrichments, never twice for the same business within the reuse window; your do-not-contact list is honoured. With `Idempotency-Key`, the same key and body within 24 hours return the same export (200) instead of a new one. With `webhook_url`, the end of the export is POSTed there, signed with the `webhook.secret` of this answer (a replay answers the same secret, never a second callback).',
     headers: z.object({
       'Idempotency-Key': z.string().min(1).max(200).optional().meta({ description: 'Any string up to 200 characters: a retry with it never creates a second export.' }),
     }),
@@ -40,14 +56,16 @@ export const exportOperations = [
     limit: 'exportCreate',
     isReplay: async ({ ctx, headers }) => Boolean(headers['Idempotency-Key']) && holdsIdempotencyKey(ctx.user, `api:${headers['Idempotency-Key']}`),
     responses: {
-      202: { description: 'The export was created and is running.', schema: ApiExportSchema },
-      200: { description: 'The same Idempotency-Key and body were sent before: that export.', schema: ApiExportSchema },
+      202: { description: 'The export was created and is running.', schema: CreatedExportSchema },
+      200: { description: 'The same Idempotency-Key and body were sent before: that export (and its callback, the same).', schema: CreatedExportSchema },
       402: { description: 'No credits left (`insufficient_credits`).' },
       403: { description: 'Your plan needs a finer location (`plan_restricted`).' },
       409: { description: 'The Idempotency-Key was used with another body (`idempotency_conflict`).' },
-      422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
+      422: { description: 'The location is not one GET /locations gives (`invalid_location`); `webhook_url` is not an https URL on a public address (`validation_failed` on `body.webhook_url`).' },
     },
     async handler({ ctx, headers, body }) {
+      // Before anything is written: a refused callback URL creates no export.
+      if (body.webhook_url !== undefined) await refuseWebhookUrl(ctx, body.webhook_url, 'body.webhook_url')
       const registry = body.registry ? toRegistryFilters(body.registry) : undefined
       // The schema lets through exactly one of the two: a registry export searches France.
       const criteria = body.criteria ? toSearchCriteria(body.criteria) : { sector: '', country: 'France', region: '', department: '', city: '' }
@@ -63,9 +81,13 @@ export const exportOperations = [
         maxLeads: body.max_leads ?? null,
         filters: toSearchFilters(body.filters),
         onlyNew: body.only_new,
+        ...(body.webhook_url !== undefined ? { webhookUrl: body.webhook_url } : {}),
       })
       if (!result.ok) exportProblem(result, ctx.t)
-      return exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202)
+      const answer = await exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202)
+      const secret = answer.body.webhook_url ? await exportCallbackSecret(ctx.user.id, result.exportId) : null
+      if (!answer.body.webhook_url || !secret) return answer
+      return { ...answer, body: { ...answer.body, webhook: { url: answer.body.webhook_url, secret } }, headers: { 'Cache-Control': 'no-store' } }
     },
   }),
   defineOperation({

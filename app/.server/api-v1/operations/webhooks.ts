@@ -84,9 +84,10 @@ function toApiDelivery(endpointId: string, delivery: WebhookDeliveryView) {
   }
 }
 
-async function refuseUrl(ctx: ApiContext, url: string) {
+/** A 422 on `path` for a URL the SSRF guard refuses: an endpoint's, and an export's callback (exports.ts). */
+export async function refuseWebhookUrl(ctx: ApiContext, url: string, path = 'body.url') {
   const refusal = await checkWebhookUrl(url, webhookNetwork())
-  if (refusal) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.url', message: ctx.t(`webhooks.errors.url_${refusal}`) }])
+  if (refusal) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path, message: ctx.t(`webhooks.errors.url_${refusal}`) }])
 }
 const ListCursor = CreatedCursor
 
@@ -134,7 +135,7 @@ export const webhookOperations = [
       409: { description: `You already have ${MAX_WEBHOOK_ENDPOINTS} endpoints (\`too_many_endpoints\`).` },
     },
     async handler({ ctx, body }): Promise<ApiAnswer> {
-      await refuseUrl(ctx, body.url)
+      await refuseWebhookUrl(ctx, body.url)
       const result = await createWebhookEndpoint(ctx.user, body)
       if (!result.ok && result.reason === 'exists') return { status: 200, body: toApi(result.endpoint), headers: { Location: `/api/v1/webhook-endpoints/${result.endpoint.id}`, 'Cache-Control': 'no-store' } }
       if (!result.ok) apiProblem(409, 'too_many_endpoints', ctx.t('webhooks.errors.tooMany', { max: MAX_WEBHOOK_ENDPOINTS }))
@@ -172,7 +173,7 @@ export const webhookOperations = [
       409: { description: 'Another of your endpoints has this URL (`validation_failed` on `body.url`).' },
     },
     async handler({ ctx, params, body }) {
-      if (body.url !== undefined) await refuseUrl(ctx, body.url)
+      if (body.url !== undefined) await refuseWebhookUrl(ctx, body.url)
       const result = await updateWebhookEndpoint(ctx.user, params.id, body)
       if (!result.ok && result.reason === 'not_found') apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
       if (!result.ok) apiProblem(409, 'validation_failed', ctx.t('webhooks.errors.urlExists'), [{ path: 'body.url', message: ctx.t('webhooks.errors.urlExists') }])
@@ -311,7 +312,7 @@ export function webhookEventsDocument() {
       {
         post: {
           summary: event,
-          description: `${description} POSTed to every enabled endpoint subscribed to it; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).`,
+          description: `${description} POSTed to every enabled endpoint subscribed to it${event.startsWith('export.') ? ', and once to the export\'s own `webhook_url` if it was created with one' : ''}; answer 2xx within 10 seconds, else it is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h later).`,
           requestParams: { header: SIGNATURE_HEADERS },
           requestBody: { required: true, content: { 'application/json': { schema: WebhookEventSchema } } },
           responses: { '200': { description: 'Any 2xx answer: delivered.' } },
