@@ -109,7 +109,9 @@ describe('one export, two workers', () => {
     // Both workers enriched part of it (the planning worker does not keep the batches to itself).
     for (const { logs } of workers) expect(logs.some((line) => line.includes(`export ${exportId}: batch `))).toBe(true)
     // Exactly one batch found nothing pending left and completed the export; the others ended partial.
-    const outcomes = workers.flatMap(({ logs }) => logs.filter((line) => line.includes(`export ${exportId}: batch `)).map((line) => line.split(' ').pop()))
+    // A batch logs its outcome after its last write, so the export can read as ended a moment before the last log line.
+    const batchOutcomes = () => workers.flatMap(({ logs }) => logs.filter((line) => line.includes(`export ${exportId}: batch `)).map((line) => line.split(' ').pop()))
+    const outcomes = await waitFor(async () => batchOutcomes().length >= batches.length && batchOutcomes(), 'every batch to log its outcome', 10_000)
     expect(outcomes.filter((outcome) => outcome === 'completed')).toHaveLength(1)
     expect(outcomes.filter((outcome) => outcome === 'partial')).toHaveLength(batches.length - 1)
   })
