@@ -59,8 +59,6 @@ const COMPONENT_OBJECTS: Record<string, string> = {
   DoNotContactEntry: 'do_not_contact_entry',
   CreditEntry: 'credit_entry',
   Category: 'category',
-  // The business at its source (not stored yet: a preview result is what a lead's `source_id` will be).
-  PreviewResult: 'business',
 }
 
 /** `<name>_id` fields: the object they name. One missing here fails the test. */

@@ -10,17 +10,21 @@ import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { AddEnrichmentsBodySchema, CreateExportBodySchema, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
 import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
-import { defineOperation, type ApiContext } from '../operation.ts'
+import { langParam } from '../lang.ts'
+import { defineOperation, locationOf, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 import { isFrance } from '#app/domain/enrichment.ts'
 
 export const ExportIdParams = z.object({ id: z.uuid().meta({ description: 'The export id.' }) })
 
-async function exportAnswer(ctx: ApiContext, id: string, status: number) {
+async function exportAnswer(ctx: ApiContext, id: string, status: number, { located = false } = {}) {
   const exp = await withUser(ctx.user.claims, (trx) => loadApiExport(trx, id))
   if (!exp) apiProblem(404, 'not_found', ctx.t('exports.errors.notFound'))
-  return { status, body: exp }
+  return { status, body: exp, ...(located ? { headers: locationOf('exports', exp.id) } : {}) }
 }
+
+/** What `Location` names on the answers that create (or replay) an export. */
+export const EXPORT_LOCATION = '/api/v1/exports/{id}'
 
 const ListCursor = CreatedCursor
 
@@ -36,18 +40,19 @@ export const exportOperations = [
     headers: z.object({
       'Idempotency-Key': z.string().min(1).max(200).optional().meta({ description: 'Any string up to 200 characters: a retry with it never creates a second export.' }),
     }),
+    query: z.object({ lang: langParam('en', 'The language the businesses are searched in: category names in `business_types`, and names and addresses where the source has them in several languages') }),
     body: CreateExportBodySchema,
     limit: 'exportCreate',
     isReplay: async ({ ctx, headers }) => Boolean(headers['Idempotency-Key']) && holdsIdempotencyKey(ctx.user, `api:${headers['Idempotency-Key']}`),
     responses: {
-      202: { description: 'The export was created and is running.', schema: ApiExportSchema },
-      200: { description: 'The same Idempotency-Key and body were sent before: that export.', schema: ApiExportSchema },
+      202: { description: 'The export was created and is running.', schema: ApiExportSchema, location: EXPORT_LOCATION },
+      200: { description: 'The same Idempotency-Key and body were sent before: that export.', schema: ApiExportSchema, location: EXPORT_LOCATION },
       402: { description: 'No credits left (`insufficient_credits`).' },
       403: { description: 'Your plan needs a finer location (`plan_restricted`).' },
       409: { description: 'The Idempotency-Key was used with another body (`idempotency_conflict`).' },
       422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
     },
-    async handler({ ctx, headers, body }) {
+    async handler({ ctx, headers, query, body }) {
       const registry = body.registry ? toRegistryFilters(body.registry) : undefined
       // The schema lets through exactly one of the two: a registry export searches France.
       const criteria = body.criteria ? toSearchCriteria(body.criteria) : { sector: '', country: 'France', region: '', department: '', city: '' }
@@ -59,13 +64,13 @@ export const exportOperations = [
         enrichmentOptions: optionsFromValues(body.enrichments, { france: isFrance(criteria.country) }),
         // Namespaced: the API's keys never meet the keys the forms generate.
         idempotencyKey: headers['Idempotency-Key'] ? `api:${headers['Idempotency-Key']}` : '',
-        lang: ctx.lang,
+        lang: query.lang,
         maxLeads: body.max_leads ?? null,
         filters: toSearchFilters(body.filters),
         onlyNew: body.only_new,
       })
       if (!result.ok) exportProblem(result, ctx.t)
-      return exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202)
+      return exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202, { located: true })
     },
   }),
   defineOperation({
