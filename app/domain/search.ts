@@ -144,10 +144,7 @@ export interface MatchCount {
 
 /** One row of the results preview (SPEC §3 Preview lead result). */
 export interface PreviewLead {
-  /** `<source>:<place id>`: unique within a preview (its list key). */
   id: string
-  /** The business id at its source, as a lead's `source_id` (the public API's `source_id`). */
-  placeId: string
   name: string
   address: string | null
   businessTypes: string[]

@@ -123,7 +123,6 @@ async function cachedPreview(source: LeadSource, params: SearchParams, category:
 function previewLead(business: Business): PreviewLead {
   return {
     id: `${business.source}:${business.placeId}`,
-    placeId: business.placeId,
     name: business.name,
     address: business.address,
     businessTypes: business.businessTypes,

@@ -97,7 +97,8 @@ export const previewOperations = [
           count_exact: outcome.count.exact,
           results: outcome.results.map((lead) => ({
             source: outcome.source,
-            source_id: lead.placeId,
+            // A preview lead's id is `<source>:<place id>` (search/preview.ts): the source is what precedes the first ':'.
+            source_id: lead.id.slice(lead.id.indexOf(':') + 1),
             name: lead.name,
             address: lead.address,
             business_types: lead.businessTypes,
