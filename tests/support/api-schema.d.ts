@@ -8424,6 +8424,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The entry id. */
                 id: string;
             };
             cookie?: never;

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { withUser } from '#app/.server/db.ts'
+import { countryCodeFromName } from '#app/.server/search/locations/countries.ts'
 import { loadApiExport } from '#app/.server/exports/api-export.ts'
 import { holdsIdempotencyKey } from '#app/.server/exports/service.ts'
 import { saveSearch, updateSavedSearchCommand } from '#app/.server/saved-searches/commands.ts'
@@ -91,7 +92,8 @@ function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
   return {
     id: saved.id,
     name: saved.name,
-    criteria: { ...criteria, sector: sectorId(criteria.sector), country_code: countryCode ?? null },
+    // A search saved before codes were stored has its country's name alone: its code is read from it.
+    criteria: { ...criteria, sector: sectorId(criteria.sector), country_code: countryCode ?? countryCodeFromName(criteria.country) },
     filters: {
       has_website: bool(saved.filters.hasWebsite),
       has_phone: bool(saved.filters.hasPhone),
