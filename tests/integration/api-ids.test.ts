@@ -426,4 +426,15 @@ describe('values never follow Accept-Language', () => {
     const [en, fr] = await Promise.all(languages.map(leadsOf))
     expect(fr).toEqual(en)
   })
+
+  test('a saved search keeps the language it was given by ?lang, whatever header saves or changes it', async () => {
+    const { key } = await createApiUser(admin)
+    const langOf = async (answer: Promise<{ json: () => Record<string, unknown> }>) => (await answer).json().lang
+    const made = await Promise.all(languages.map((language) => call(key, 'POST', '/saved-searches', { body: { name: `Brest ${language}`, criteria: BREST, enrichments: ['phone'] }, headers: { 'Accept-Language': language } })))
+    expect(made.map((answer) => answer.json().lang)).toEqual(['en', 'en'])
+    const id = made[0]!.json().id as string
+    expect(await langOf(call(key, 'PATCH', `/saved-searches/${id}`, { body: { name: 'Renamed' }, headers: { 'Accept-Language': 'fr' } }))).toBe('en')
+    expect(await langOf(call(key, 'PATCH', `/saved-searches/${id}`, { body: {}, query: '?lang=fr' }))).toBe('fr')
+    expect(await langOf(call(key, 'PATCH', `/saved-searches/${id}`, { body: { name: 'Renamed again' }, headers: { 'Accept-Language': 'en' } }))).toBe('fr')
+  })
 })
