@@ -59,6 +59,8 @@ const COMPONENT_OBJECTS: Record<string, string> = {
   DoNotContactEntry: 'do_not_contact_entry',
   CreditEntry: 'credit_entry',
   Category: 'category',
+  // A preview result's business, should it be named `id` again (it was `"osm:node/1"`, where its lead says `source_id`).
+  PreviewResult: 'business',
 }
 
 /** `<name>_id` fields: the object they name. One missing here fails the test. */
