@@ -72,9 +72,13 @@ const EmailSchema = z
 
 // Codes are the values to branch on; each label beside its code is worded in `lang` (naf_label and legal_form are
 // INSEE's French wording in both: INSEE publishes no English). docs/api.md "Ids and languages".
+/** A company's SIREN and an establishment's SIRET, in one format wherever the API names them (registry previews too). */
+export const SirenSchema = z.string().regex(/^\d{9}$/).meta({ example: '552100554' })
+export const SiretSchema = z.string().regex(/^\d{14}$/).meta({ example: '55210055400013' })
+
 const registryShape = {
-  siren: z.string().nullable(),
-  siret: z.string().nullable(),
+  siren: SirenSchema.nullable(),
+  siret: SiretSchema.nullable(),
   legal_name: z.string().nullable(),
   naf_code: z.string().nullable().meta({ description: 'NAF rév. 2 activity code.', example: '10.71C' }),
   legal_category: z.string().nullable().meta({ description: 'INSEE legal category code (the `legal_form_code` of a registry preview).', example: '5499' }),
@@ -262,9 +266,15 @@ function enrichments(row: ApiLeadRow, chosen: ReadonlySet<EnrichmentType>): Enri
     })),
     admin_fr_info: block('admin_fr_info', () => {
       const registry = adminFrFields(row.admin_fr_info)
-      return { ...registry, ...adminFrCodes(row.admin_fr_info), source: row.admin_fr_info ? { page: registry.id_source_page, found_at: at } : null }
+      return { ...registry, siren: digitsOf(registry.siren, 9), siret: digitsOf(registry.siret, 14), ...adminFrCodes(row.admin_fr_info), source: row.admin_fr_info ? { page: registry.id_source_page, found_at: at } : null }
     }),
   }
+}
+
+/** A registry number as digits alone ("552 100 554" → "552100554"), or null when it is not one of `length` digits. */
+function digitsOf(value: string | null, length: number): string | null {
+  const digits = value?.replace(/\s/g, '') ?? ''
+  return digits.length === length && /^\d+$/.test(digits) ? digits : null
 }
 
 /** The enrichment types an export asked for (its stored options). */

@@ -1181,7 +1181,6 @@ export interface components {
         RegistryEstablishment: {
             /** @example 552100554 */
             siren: string;
-            /** @example 55210055400013 */
             siret: string | null;
             /**
              * @description Null for a sole trader whose name is withheld.
