@@ -6,7 +6,19 @@ import { z } from 'zod'
 import type { EmailCheck } from './email-quality.ts'
 import { ENRICHMENT, ENRICHMENT_TABLE, type EnrichmentType } from './enrichment-types.ts'
 import { normalizeEnrichmentOptions, type LeadEnrichmentStatus } from './enrichment.ts'
-import { formatWorkingHours, isRecord, num, SOCIAL_NETWORKS, socialUrl, text, adminFrFields, type AdminFrFields } from './lead-file-values.ts'
+import {
+  adminFrCodes,
+  adminFrFields,
+  ADMINISTRATIVE_STATES,
+  formatWorkingHours,
+  isRecord,
+  num,
+  REGISTRY_MATCH_METHODS,
+  SOCIAL_NETWORKS,
+  socialUrl,
+  text,
+  type AdminFrFields,
+} from './lead-file-values.ts'
 import { phoneE164 } from './lead-format.ts'
 import { sourceUrl } from './lead-provenance.ts'
 import { splitPhones, type PhoneType } from './phone-sources.ts'
@@ -58,24 +70,36 @@ const EmailSchema = z
   })
   .meta({ id: 'LeadEmail' })
 
+// Codes are the values to branch on; each label beside its code is worded in `lang` (naf_label and legal_form are
+// INSEE's French wording in both: INSEE publishes no English). docs/api.md "Ids and languages".
+/** A company's SIREN and an establishment's SIRET, in one format wherever the API names them (registry previews too). */
+export const SirenSchema = z.string().regex(/^\d{9}$/).meta({ example: '552100554' })
+export const SiretSchema = z.string().regex(/^\d{14}$/).meta({ example: '55210055400013' })
+
 const registryShape = {
-  siren: z.string().nullable(),
-  siret: z.string().nullable(),
+  siren: SirenSchema.nullable(),
+  siret: SiretSchema.nullable(),
   legal_name: z.string().nullable(),
-  naf_code: z.string().nullable(),
-  legal_category: z.string().nullable(),
-  headcount_band: z.string().nullable(),
+  naf_code: z.string().nullable().meta({ description: 'NAF rév. 2 activity code.', example: '10.71C' }),
+  legal_category: z.string().nullable().meta({ description: 'INSEE legal category code (the `legal_form_code` of a registry preview).', example: '5499' }),
+  headcount_band: z.string().nullable().meta({ description: 'INSEE headcount band code.', example: '02' }),
   creation_date: z.string().nullable(),
   match_confidence: z.number().nullable(),
-  naf_label: z.string().nullable(),
-  legal_form: z.string().nullable(),
-  headcount: z.string().nullable(),
-  administrative_state: z.string().nullable(),
+  naf_label: z.string().nullable().meta({ description: "The NAF code's label, in French (INSEE's wording) whatever `lang`." }),
+  legal_form: z.string().nullable().meta({ description: "The legal category's label, in French (INSEE's wording) whatever `lang`." }),
+  headcount: z.string().nullable().meta({ description: "The headcount band's label, in `lang`." }),
+  administrative_state: z.string().nullable().meta({ description: 'The state, in `lang` (Active, Closed, Ceased).' }),
   head_office_address: z.string().nullable(),
   directors: z.string().nullable(),
-  matched_by: z.string().nullable(),
+  matched_by: z.string().nullable().meta({ description: 'How the company was identified, in `lang`.' }),
   id_source_page: z.string().nullable(),
 } satisfies Record<keyof AdminFrFields, z.ZodType>
+
+/** The codes of the labels that have no code field of their own in the file. */
+const registryCodeShape = {
+  administrative_state_code: z.enum(ADMINISTRATIVE_STATES).nullable().meta({ description: 'INSEE: A active, F closed (establishment), C ceased (company).', example: 'A' }),
+  matched_by_code: z.enum(REGISTRY_MATCH_METHODS).nullable().meta({ description: 'How the company was identified: siret or siren printed on the site, name_postcode, site (printed, not in the registry), registry_map, registry_not_online.', example: 'siret' }),
+}
 
 const socialShape = Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, z.string().nullable()])) as Record<(typeof SOCIAL_NETWORKS)[number], z.ZodNullable<z.ZodString>>
 
@@ -87,7 +111,7 @@ const EnrichmentsSchema = z
     email: z.object({ ...statusFields, email: z.array(EmailSchema) }).nullable(),
     technologies: z.object({ ...statusFields, technologies: z.record(z.string(), z.array(z.string())), source: ProvenanceSchema.nullable() }).nullable(),
     social: z.object({ ...statusFields, ...socialShape, source: ProvenanceSchema.nullable() }).nullable(),
-    admin_fr_info: z.object({ ...statusFields, ...registryShape, source: ProvenanceSchema.nullable() }).nullable(),
+    admin_fr_info: z.object({ ...statusFields, ...registryShape, ...registryCodeShape, source: ProvenanceSchema.nullable() }).nullable(),
   })
   .meta({ description: 'Each enrichment the export asked for: its status and what it found, with provenance.' })
 
@@ -242,9 +266,15 @@ function enrichments(row: ApiLeadRow, chosen: ReadonlySet<EnrichmentType>): Enri
     })),
     admin_fr_info: block('admin_fr_info', () => {
       const registry = adminFrFields(row.admin_fr_info)
-      return { ...registry, source: row.admin_fr_info ? { page: registry.id_source_page, found_at: at } : null }
+      return { ...registry, siren: digitsOf(registry.siren, 9), siret: digitsOf(registry.siret, 14), ...adminFrCodes(row.admin_fr_info), source: row.admin_fr_info ? { page: registry.id_source_page, found_at: at } : null }
     }),
   }
+}
+
+/** A registry number as digits alone ("552 100 554" → "552100554"), or null when it is not one of `length` digits. */
+function digitsOf(value: string | null, length: number): string | null {
+  const digits = value?.replace(/\s/g, '') ?? ''
+  return digits.length === length && /^\d+$/.test(digits) ? digits : null
 }
 
 /** The enrichment types an export asked for (its stored options). */

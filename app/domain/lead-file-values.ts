@@ -110,6 +110,41 @@ export interface AdminFrFields {
   id_source_page: string | null
 }
 
+/** INSEE administrative states: A active, F closed (an establishment), C ceased (a legal unit). */
+export const ADMINISTRATIVE_STATES = ['A', 'F', 'C'] as const
+/** How a match says the company was identified (admin_fr_info.matched_by); the server labels each. */
+export const REGISTRY_MATCH_METHODS = ['siret', 'siren', 'name_postcode', 'site', 'registry_map', 'registry_not_online'] as const
+export type RegistryMatchMethod = (typeof REGISTRY_MATCH_METHODS)[number]
+
+/** The best match of a stored admin_fr_info (`results[0]`, else the object itself), its head office, and a reader of both. */
+function registryMatch(value: unknown) {
+  const info = isRecord(value) ? value : {}
+  const first = Array.isArray(info.results) ? info.results.find(isRecord) : undefined
+  const best: Record<string, unknown> = first ?? info
+  const siege = isRecord(best.siege) ? best.siege : {}
+  const pick = (...keys: string[]): unknown => {
+    for (const source of [best, siege, info]) {
+      for (const key of keys) {
+        const found = source[key]
+        if (found !== null && found !== undefined && found !== '') return found
+      }
+    }
+    return null
+  }
+  return { info, best, siege, pick }
+}
+
+/** The codes behind the labels `administrative_state` and `matched_by`, which have no column of their own. */
+export function adminFrCodes(value: unknown): { administrative_state_code: (typeof ADMINISTRATIVE_STATES)[number] | null; matched_by_code: RegistryMatchMethod | null } {
+  const { info, pick } = registryMatch(value)
+  const state = text(pick('etat_administratif'))
+  const method = text(info.matched_by)
+  return {
+    administrative_state_code: ADMINISTRATIVE_STATES.find((code) => code === state) ?? null,
+    matched_by_code: REGISTRY_MATCH_METHODS.find((code) => code === method) ?? null,
+  }
+}
+
 /** Directors as one cell: "First names NAME (role)" or "COMPANY (role)", semicolon-separated. */
 function formatDirectors(value: unknown): string | null {
   if (!Array.isArray(value)) return null
@@ -132,19 +167,7 @@ function formatDirectors(value: unknown): string | null {
  * confidence on the result or on the object (confidence | match_confidence | score).
  */
 export function adminFrFields(value: unknown): AdminFrFields {
-  const info = isRecord(value) ? value : {}
-  const first = Array.isArray(info.results) ? info.results.find(isRecord) : undefined
-  const best: Record<string, unknown> = first ?? info
-  const siege = isRecord(best.siege) ? best.siege : {}
-  const pick = (...keys: string[]): unknown => {
-    for (const source of [best, siege, info]) {
-      for (const key of keys) {
-        const found = source[key]
-        if (found !== null && found !== undefined && found !== '') return found
-      }
-    }
-    return null
-  }
+  const { info, best, siege, pick } = registryMatch(value)
   // Diffusion partielle: a sole trader's name, address and directors are personal data, never exported (even when an
   // older match stored them).
   const diffusion = text(pick('statut_diffusion'))

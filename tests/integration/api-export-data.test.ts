@@ -140,7 +140,7 @@ describe('GET /exports/{id}/leads', () => {
 })
 
 describe('GET /exports/{id}/file', () => {
-  async function apiFile(api: ApiClient, id: string, query: { format?: 'csv' | 'csv_semicolon' | 'xlsx'; preset?: 'all' | 'contacts' | 'crm' }) {
+  async function apiFile(api: ApiClient, id: string, query: { format?: 'csv' | 'csv_semicolon' | 'xlsx'; preset?: 'all' | 'contacts' | 'crm'; lang?: 'en' | 'fr' }) {
     return api.GET('/api/v1/exports/{id}/file', { params: { path: { id }, query }, parseAs: 'arrayBuffer' })
   }
 
@@ -169,10 +169,13 @@ describe('GET /exports/{id}/file', () => {
         expect(response.headers.get('Content-Disposition')).toBe(expected.headers['Content-Disposition'])
         expect(response.headers.get('Content-Disposition')).toBe('attachment; filename="boulangeries_brest_2026-11-27.' + (button.format === 'xlsx' ? 'xlsx' : 'csv') + '"')
       }
-      const french = await apiFile(createApiClient(alice.key, { 'Accept-Language': 'fr' }), aliceExport, { format: 'csv_semicolon' })
+      // The language is `?lang`, never the Accept-Language header (which only words a problem's detail).
+      const french = await apiFile(alice.api, aliceExport, { format: 'csv_semicolon', lang: 'fr' })
       const expected = await buttonFile({ format: 'csv', separator: 'semicolon', preset: 'all', lang: 'fr' })
       expect(Buffer.from(french.data as ArrayBuffer).equals(expected.bytes)).toBe(true)
       expect(expected.bytes.toString('utf8')).toContain('Nom;Adresse;Ville')
+      const header = await apiFile(createApiClient(alice.key, { 'Accept-Language': 'fr' }), aliceExport, { format: 'csv_semicolon' })
+      expect(Buffer.from(header.data as ArrayBuffer).toString('utf8')).toContain('Name;Address;City')
     } finally {
       vi.useRealTimers()
     }

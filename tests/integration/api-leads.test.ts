@@ -186,8 +186,12 @@ describe('a lead as the API shows it', () => {
       siren: '552100554',
       siret: '55210055400013',
       legal_name: 'BOULANGERIE PAUL',
-      // Labelled like the file (registry codes read at download time).
+      // Labelled like the file (registry codes read at download time), each label beside its code.
+      naf_code: '10.71C',
       administrative_state: 'Active',
+      administrative_state_code: 'A',
+      matched_by: 'SIRET printed on the site',
+      matched_by_code: 'siret',
       match_confidence: 0.92,
       source: { page: 'https://boulangerie-paul.fr/mentions-legales', found_at: at },
     })
@@ -197,7 +201,8 @@ describe('a lead as the API shows it', () => {
 
   test('French registry labels and opening hours when asked in French', async () => {
     const page = await loadApiLeadsPage(claims(alice), ids.full, { lang: 'fr' })
-    expect(page!.data[0]).toMatchObject({ working_hours: 'lun.–sam. 07:00–19:30', enrichments: { admin_fr_info: { administrative_state: 'Actif' } } })
+    // The labels follow `lang`; the codes do not.
+    expect(page!.data[0]).toMatchObject({ working_hours: 'lun.–sam. 07:00–19:30', enrichments: { admin_fr_info: { administrative_state: 'Actif', administrative_state_code: 'A', matched_by_code: 'siret' } } })
   })
 
   test('an enrichment the export did not ask for has no block, as the file has no columns for it', async () => {

@@ -412,7 +412,7 @@ describe('the API', () => {
     const listed = await api.GET('/api/v1/saved-searches')
     expect(listed.response.status).toBe(200)
     expect(listed.data?.data).toEqual([
-      expect.objectContaining({ id, name: 'Bakeries – Brest', criteria: { sector: 'shop-bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' }, preset: 'contacts', enrichments: ['phone'], last_run: null, next_run_at: null }),
+      expect.objectContaining({ id, name: 'Bakeries – Brest', criteria: { sector: 'shop-bakery', country: 'France', country_code: 'FR', region: 'Bretagne', department: 'Finistère', city: 'Brest' }, preset: 'contacts', enrichments: ['phone'], lang: 'fr', last_run: null, next_run_at: null }),
     ])
     expect(listed.data?.next_cursor).toBeNull()
 

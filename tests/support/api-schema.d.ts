@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * An export's file
-         * @description The same bytes as the download buttons of the export page: `csv` (commas), `csv_semicolon` (semicolons and decimal commas, for Excel in French), `xlsx`. `preset` picks the columns: `all` (default), `contacts`, `crm` (HubSpot and Pipedrive import headers). Headers are in the language of the request.
+         * @description The same bytes as the download buttons of the export page: `csv` (commas), `csv_semicolon` (semicolons and decimal commas, for Excel in French), `xlsx`. `preset` picks the columns: `all` (default), `contacts`, `crm` (HubSpot and Pipedrive import headers). `lang` words the headers and the labels (opening hours, phone types, registry labels), as the download buttons do in the language of the page.
          */
         get: operations["getExportFile"];
         put?: never;
@@ -745,9 +745,9 @@ export interface components {
         /** @description What and where: names as GET /locations gives them. Your plan decides the finest level you must choose. */
         Criteria: {
             /**
-             * @description A category id from GET /categories (or its exact label in French or English); empty: every category.
+             * @description A category id from GET /categories (or its exact label in French or English, kept as its id); empty: every category.
              * @default
-             * @example bakery
+             * @example shop-bakery
              */
             sector: string;
             /** @example France */
@@ -826,7 +826,7 @@ export interface components {
          * @example {
          *       "name": "Bakeries – Brest",
          *       "criteria": {
-         *         "sector": "bakery",
+         *         "sector": "shop-bakery",
          *         "country": "France",
          *         "region": "Bretagne",
          *         "department": "Finistère",
@@ -1086,9 +1086,15 @@ export interface components {
             };
         };
         Category: {
-            /** @example bakery */
+            /**
+             * @description The category id (lowercase words and hyphens).
+             * @example shop-bakery
+             */
             id: string;
-            /** @example Boulangerie */
+            /**
+             * @description In `lang`.
+             * @example Boulangerie
+             */
             label: string;
         };
         Location: {
@@ -1148,10 +1154,15 @@ export interface components {
         };
         PreviewResult: {
             /**
-             * @description The business id at its source.
-             * @example osm:node/2845113021
+             * @description Where the business was found, as a lead's `source`.
+             * @enum {string}
              */
-            id: string;
+            source: "demo" | "osm" | "google";
+            /**
+             * @description The business id at its source, as the `source_id` of the lead an export makes of it (a do-not-contact entry names it `<source>:<source_id>`).
+             * @example node/2845113021
+             */
+            source_id: string;
             /** @example Boulangerie Le Fournil */
             name: string;
             /** @example 12 rue de Siam, 29200 Brest */
@@ -1180,7 +1191,6 @@ export interface components {
         RegistryEstablishment: {
             /** @example 552100554 */
             siren: string;
-            /** @example 55210055400013 */
             siret: string | null;
             /**
              * @description Null for a sole trader whose name is withheld.
@@ -1422,19 +1432,46 @@ export interface components {
                     siren: string | null;
                     siret: string | null;
                     legal_name: string | null;
+                    /**
+                     * @description NAF rév. 2 activity code.
+                     * @example 10.71C
+                     */
                     naf_code: string | null;
+                    /**
+                     * @description INSEE legal category code (the `legal_form_code` of a registry preview).
+                     * @example 5499
+                     */
                     legal_category: string | null;
+                    /**
+                     * @description INSEE headcount band code.
+                     * @example 02
+                     */
                     headcount_band: string | null;
                     creation_date: string | null;
                     match_confidence: number | null;
+                    /** @description The NAF code's label, in French (INSEE's wording) whatever `lang`. */
                     naf_label: string | null;
+                    /** @description The legal category's label, in French (INSEE's wording) whatever `lang`. */
                     legal_form: string | null;
+                    /** @description The headcount band's label, in `lang`. */
                     headcount: string | null;
+                    /** @description The state, in `lang` (Active, Closed, Ceased). */
                     administrative_state: string | null;
                     head_office_address: string | null;
                     directors: string | null;
+                    /** @description How the company was identified, in `lang`. */
                     matched_by: string | null;
                     id_source_page: string | null;
+                    /**
+                     * @description INSEE: A active, F closed (establishment), C ceased (company).
+                     * @example A
+                     */
+                    administrative_state_code: ("A" | "F" | "C") | null;
+                    /**
+                     * @description How the company was identified: siret or siren printed on the site, name_postcode, site (printed, not in the registry), registry_map, registry_not_online.
+                     * @example siret
+                     */
+                    matched_by_code: ("siret" | "siren" | "name_postcode" | "site" | "registry_map" | "registry_not_online") | null;
                     source: components["schemas"]["Provenance"] | null;
                 } | null;
             };
@@ -1583,10 +1620,18 @@ export interface components {
             /** @example Bakeries – Brest, weekly */
             name: string;
             criteria: {
-                /** @example shop-bakery */
+                /**
+                 * @description The category id (GET /categories), also when it was sent as a label; empty: every category. A search saved on the site with free text keeps its text.
+                 * @example shop-bakery
+                 */
                 sector: string;
                 /** @example France */
                 country: string;
+                /**
+                 * @description ISO 3166-1 alpha-2 code of the country; the names are as they were saved.
+                 * @example FR
+                 */
+                country_code: string | null;
                 /** @example Bretagne */
                 region: string;
                 /** @example Finistère */
@@ -1627,6 +1672,11 @@ export interface components {
                 /** @example Europe/Paris */
                 time_zone: string;
             };
+            /**
+             * @description The language its runs search in (the `lang` of POST /exports), set by `?lang` when it is saved or changed.
+             * @enum {string}
+             */
+            lang: "en" | "fr";
             paused: boolean;
             /** @description Null without a schedule or while paused. */
             next_run_at: string | null;
@@ -2084,7 +2134,8 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: {
-                lang?: "fr" | "en";
+                /** @description The language of the labels (default fr), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
                 /** @description Filters by name: case, accents, spaces and hyphens ignored, prefix matches first. */
                 q?: string;
             };
@@ -2463,7 +2514,7 @@ export interface operations {
                 /** @description Filters by name: case, accents, spaces and hyphens ignored, prefix matches first. */
                 q?: string;
                 /** @description The language of the names (default fr), never the Accept-Language header: the same request always gives the same values. */
-                lang?: "fr" | "en";
+                lang?: "en" | "fr";
                 /** @description Items per page (1–100, default 100). */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; absent for the first page. */
@@ -3213,7 +3264,10 @@ export interface operations {
     };
     createPreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language the businesses are searched in: category names in `business_types`, and names and addresses where the source has them in several languages (default en), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4767,7 +4821,10 @@ export interface operations {
     };
     createExport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language the businesses are searched in: category names in `business_types`, and names and addresses where the source has them in several languages (default en), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
+            };
             header?: {
                 /** @description Any string up to 200 characters: a retry with it never creates a second export. */
                 "Idempotency-Key"?: string;
@@ -4790,6 +4847,8 @@ export interface operations {
                     "RateLimit-Remaining": string;
                     /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/exports/{id}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4805,6 +4864,8 @@ export interface operations {
                     "RateLimit-Remaining": string;
                     /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/exports/{id}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7256,6 +7317,8 @@ export interface operations {
             query?: {
                 format?: "csv" | "csv_semicolon" | "xlsx";
                 preset?: "all" | "contacts" | "crm";
+                /** @description The language of the column headers and labels (default en), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
             };
             header?: never;
             path: {
@@ -8414,6 +8477,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The entry id. */
                 id: string;
             };
             cookie?: never;
@@ -9163,7 +9227,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description You already have an endpoint for this URL: that one, unchanged (its `Location` too). */
+            /** @description You already have an endpoint for this URL: that one, unchanged. */
             200: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -9172,6 +9236,8 @@ export interface operations {
                     "RateLimit-Remaining": string;
                     /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/webhook-endpoints/{id}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9187,6 +9253,8 @@ export interface operations {
                     "RateLimit-Remaining": string;
                     /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/webhook-endpoints/{id}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12618,7 +12686,10 @@ export interface operations {
     };
     createSavedSearch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language its runs search in (as `lang` of POST /exports) (default en), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12638,6 +12709,8 @@ export interface operations {
                     "RateLimit-Remaining": string;
                     /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/saved-searches/{id}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13758,7 +13831,10 @@ export interface operations {
     };
     updateSavedSearch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A new language for its runs; absent: it keeps its own (never the Accept-Language header). */
+                lang?: "en" | "fr";
+            };
             header?: never;
             path: {
                 /** @description The saved search id. */
@@ -14153,6 +14229,8 @@ export interface operations {
                     "RateLimit-Remaining": string;
                     /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/exports/{id}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14168,6 +14246,8 @@ export interface operations {
                     "RateLimit-Remaining": string;
                     /** @description Seconds until that window resets. */
                     "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/exports/{id}. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {

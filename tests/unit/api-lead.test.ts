@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { ApiLeadSchema, chosenEnrichments, toApiLead, type ApiLeadRow } from '#app/domain/api-lead.ts'
 import { ENRICHMENT_TABLE } from '#app/domain/enrichment-types.ts'
+import { adminFrCodes } from '#app/domain/lead-file-values.ts'
 import { exportColumns } from '#app/.server/exports/download/columns.ts'
 
 const ALL = { phone: true, website: true, email: true, technologies: true, social: true, admin_fr_info: true }
@@ -90,5 +91,16 @@ describe('toApiLead', () => {
     expect(lead.enrichments.technologies).toEqual({ status: 'not_found', reused_at: null, technologies: {}, source: null })
     const crawled = toApiLead({ ...row, website: 'https://garage.fr', website_status: 'success' }, chosenEnrichments({ website: true }), 'en')
     expect(crawled.enrichments.website?.website_source).toEqual({ page: 'https://garage.fr', found_at: '2026-11-25T10:00:00.000Z' })
+  })
+})
+
+describe('registry codes beside their labels', () => {
+  test('the state and how the company was identified answer their codes, whatever their labels say', () => {
+    const labelled = { matched_by: 'registry_map', matched_by_libelle: 'Registre, trouvé sur la carte', results: [{ siren: '552100554', etat_administratif: 'F', etat_administratif_libelle: 'Fermé', siege: { siret: '55210055400013' } }] }
+    expect(adminFrCodes(labelled)).toEqual({ administrative_state_code: 'F', matched_by_code: 'registry_map' })
+    // A match without results (the site printed a SIRET the registry lacks), and values that are no known code.
+    expect(adminFrCodes({ results: [{ siren: '552100554' }], matched_by: 'site' })).toEqual({ administrative_state_code: null, matched_by_code: 'site' })
+    expect(adminFrCodes({ etat_administratif: 'Actif', matched_by: 'guess' })).toEqual({ administrative_state_code: null, matched_by_code: null })
+    expect(adminFrCodes(null)).toEqual({ administrative_state_code: null, matched_by_code: null })
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { filterCategories, type CategoryOption } from '#app/domain/categories.ts'
+import { CATEGORY_ID_PATTERN, filterCategories, type CategoryOption } from '#app/domain/categories.ts'
 import { normalizeForSearch, rankMatch } from '#app/domain/text.ts'
 import { allCategories, findCategory, getCategory, listCategories } from '#app/.server/taxonomy/categories.ts'
 
@@ -62,7 +62,8 @@ describe('category taxonomy', () => {
 
   it('gives every category fr and en labels, an OSM tag and well-formed codes', () => {
     for (const category of categories) {
-      expect(category.id).toMatch(/^[a-z0-9-]+$/)
+      // The pattern the API declares for a category id.
+      expect(category.id).toMatch(CATEGORY_ID_PATTERN)
       expect(category.labels.fr.trim()).not.toBe('')
       expect(category.labels.en.trim()).not.toBe('')
       expect(category.osm.key).toMatch(/^[a-z_]+$/)

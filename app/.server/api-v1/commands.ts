@@ -10,8 +10,22 @@ import { findCategory, getCategory } from '#app/.server/taxonomy/categories.ts'
 
 const PlaceName = z.string().max(200)
 
+/** The category a sector names: its id, or its exact label in either language (whatever language is asked). */
+function categoryNamed(sector: string) {
+  return getCategory(sector.trim()) ?? findCategory(sector, 'fr') ?? findCategory(sector, 'en')
+}
+
 function isKnownSector(sector: string): boolean {
-  return sector.trim() === '' || Boolean(getCategory(sector.trim()) ?? findCategory(sector, 'fr') ?? findCategory(sector, 'en'))
+  return sector.trim() === '' || Boolean(categoryNamed(sector))
+}
+
+/**
+ * The category id a sector names; text naming none is kept (a search saved on the site with free text). A label
+ * sent to the API is stored as its id: a saved search answers the id GET /categories gives, and its runs search
+ * the same category in either language.
+ */
+export function sectorId(sector: string): string {
+  return categoryNamed(sector)?.id ?? sector
 }
 
 export const ApiCriteriaSchema = z
@@ -23,7 +37,7 @@ export const ApiCriteriaSchema = z
       // The search page may search a custom text; the API takes only categories: an unknown one was searched as a
       // made-up category (demo businesses invented for it) instead of being refused.
       .refine(isKnownSector, { message: 'api.v1.unknownSector' })
-      .meta({ description: 'A category id from GET /categories (or its exact label in French or English); empty: every category.', example: 'bakery' }),
+      .meta({ description: 'A category id from GET /categories (or its exact label in French or English, kept as its id); empty: every category.', example: 'shop-bakery' }),
     country: PlaceName.meta({ example: 'France' }),
     region: PlaceName.optional().meta({ example: 'Bretagne' }),
     department: PlaceName.optional().meta({ example: 'Finistère' }),
@@ -45,7 +59,7 @@ export type ApiCriteria = z.output<typeof ApiCriteriaSchema>
 export type ApiFilters = z.output<typeof ApiFiltersSchema>
 
 export function toSearchCriteria(criteria: ApiCriteria): SearchCriteria {
-  return { sector: criteria.sector, country: criteria.country, region: criteria.region ?? '', department: criteria.department ?? '', city: criteria.city ?? '' }
+  return { sector: sectorId(criteria.sector), country: criteria.country, region: criteria.region ?? '', department: criteria.department ?? '', city: criteria.city ?? '' }
 }
 
 export function toSearchFilters(filters: ApiFilters | undefined): SearchFilters {
@@ -115,7 +129,7 @@ export const CreateExportBodySchema = z
   .meta({
     id: 'CreateExport',
     examples: [
-      { name: 'Bakeries – Brest', criteria: { sector: 'bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' }, enrichments: ['phone', 'website', 'email'] },
+      { name: 'Bakeries – Brest', criteria: { sector: 'shop-bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' }, enrichments: ['phone', 'website', 'email'] },
       { name: 'Registry bakeries – Finistère', registry: { naf_codes: ['10.71C'], place: { kind: 'department', code: '29' } }, enrichments: ['phone', 'email'], max_leads: 500 },
     ],
   })

@@ -5,13 +5,12 @@
  */
 import { isRouteErrorResponse, type RouterContextProvider } from 'react-router'
 import { z } from 'zod'
-import { getInstance, getLocale } from '#app/.server/i18n.ts'
+import { getInstance } from '#app/.server/i18n.ts'
 import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
 import { clientIp, isRejection, REJECTION_HEADER, REJECTIONS } from '#app/.server/internal-headers.ts'
 import { componentLogger } from '#app/.server/observability/logger.ts'
 import { apiAuthFailureBlockedSeconds, countApiAuthFailure, meterLimit, rewardLimit } from '#app/.server/rate-limit.ts'
 import { REFUNDED_WHEN_REFUSED, type LimitName, type MeteredOutcome } from '#app/.server/rate-limiter.ts'
-import { isLanguage } from '#app/i18n.ts'
 import { decodeCursor, InvalidCursor } from './cursor.ts'
 import { authenticateApiKey } from './keys.ts'
 import { API_BASE, type ApiAnswer, type ApiContext, type ApiOperation } from './operation.ts'
@@ -198,8 +197,7 @@ async function run(request: Request, context: Readonly<RouterContextProvider>, h
     apiProblem(404, 'not_found', t('api.v1.notFound'))
   }
   const { operation } = found.route
-  const locale = getLocale(context)
-  const ctx: ApiContext = { request, context, user: owner.user, keyId: owner.keyId, t, lang: isLanguage(locale) ? locale : 'en' }
+  const ctx: ApiContext = { request, context, user: owner.user, keyId: owner.keyId, t }
   const params = parsePart(operation.params, found.params, 'path', t)
   // A forged cursor is the caller's bug whatever else the query holds: 400 invalid_cursor first.
   if (takesCursor(operation)) checkCursor(url.searchParams.get('cursor'))

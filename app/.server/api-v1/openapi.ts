@@ -99,7 +99,9 @@ function describe(operation: ApiOperation): ZodOpenApiOperationObject {
     const types = spec.contentTypes ?? (spec.schema ? ['application/json'] : [])
     responses[status] = {
       description: spec.description,
-      headers: RATE_LIMIT_HEADERS,
+      headers: spec.location
+        ? RATE_LIMIT_HEADERS.extend({ Location: z.string().meta({ description: `The path of the answered object: ${spec.location}.`, example: spec.location }) })
+        : RATE_LIMIT_HEADERS,
       ...(types.length ? { content: Object.fromEntries(types.map((type) => [type, { schema: spec.schema ?? z.string().meta({ format: 'binary' }) }])) } : {}),
     }
   }

@@ -6,7 +6,6 @@ import type { RouterContextProvider } from 'react-router'
 import type { z } from 'zod'
 import type { SessionUser } from '#app/.server/auth.ts'
 import type { LimitName } from '#app/.server/rate-limiter.ts'
-import type { Language } from '#app/i18n.ts'
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'delete'
 
@@ -16,8 +15,8 @@ export interface ApiContext {
   /** The key's owner, with a user's rights only (withUser(user.claims, …) applies row-level security). */
   user: SessionUser
   keyId: string
+  /** Words a problem's `detail` in the request's language (Accept-Language); values in answers follow `?lang` only (lang.ts). */
   t: TFunction
-  lang: Language
 }
 
 /** What a handler answers: JSON (`body`), nothing (204), or a ready response (a file). */
@@ -28,6 +27,8 @@ interface ApiResponseSpec {
   schema?: z.ZodType
   /** application/json unless said (a file's types). */
   contentTypes?: string[]
+  /** What the answer's `Location` header names (`/api/v1/exports/{id}`), when it has one: see locationOf(). */
+  location?: string
 }
 
 type Input<T> = T extends z.ZodType ? z.output<T> : undefined
@@ -72,6 +73,11 @@ export function defineOperation<
 }
 
 export const API_BASE = '/api/v1'
+
+/** The path of an object the API answers: the `Location` of the answer that made or found it. */
+export function locationOf(collection: 'exports' | 'saved-searches' | 'webhook-endpoints', id: string): Record<'Location', string> {
+  return { Location: `${API_BASE}/${collection}/${id}` }
+}
 
 /**
  * Requests the public API answers by itself (dispatch.ts): the page middlewares (form checks, Origin check,

@@ -17,6 +17,7 @@
  */
 import codesNaf from '@socialgouv/codes-naf'
 import type { FileLang } from '#app/domain/file-language.ts'
+import type { ADMINISTRATIVE_STATES, RegistryMatchMethod } from '#app/domain/lead-file-values.ts'
 import { LEGAL_CATEGORIES, LEGAL_CATEGORY_HEADINGS_LEVEL_1, LEGAL_CATEGORY_HEADINGS_LEVEL_2 } from './registry-legal-categories.ts'
 
 const NAF = new Map(codesNaf.map((entry) => [entry.id, entry.label]))
@@ -40,14 +41,15 @@ const HEADCOUNT_BAND: Record<string, Record<FileLang, string>> = {
   '53': { fr: '10 000 salariés et plus', en: '10,000 employees or more' },
 }
 
-const ADMINISTRATIVE_STATE: Record<string, Record<FileLang, string>> = {
+// Typed by the codes the API answers (lead-file-values.ts), read by any stored string.
+const ADMINISTRATIVE_STATE: Partial<Record<string, Record<FileLang, string>>> = {
   A: { fr: 'Actif', en: 'Active' },
   F: { fr: 'Fermé', en: 'Closed' },
   C: { fr: 'Cessée', en: 'Ceased' },
-}
+} satisfies Record<(typeof ADMINISTRATIVE_STATES)[number], Record<FileLang, string>>
 
 /** How the company was identified (admin_fr_info.matched_by). */
-const MATCHED_BY: Record<string, Record<FileLang, string>> = {
+const MATCHED_BY: Partial<Record<string, Record<FileLang, string>>> = {
   siret: { fr: 'SIRET affiché sur le site', en: 'SIRET printed on the site' },
   siren: { fr: 'SIREN affiché sur le site', en: 'SIREN printed on the site' },
   name_postcode: { fr: 'Nom et code postal', en: 'Name and postcode' },
@@ -55,7 +57,7 @@ const MATCHED_BY: Record<string, Record<FileLang, string>> = {
   // A registry-first export (app/.server/registry/map-match.ts): the registry listed it; the map found it, or not.
   registry_map: { fr: 'Registre, trouvé sur la carte', en: 'Registry, found on the map' },
   registry_not_online: { fr: 'Non trouvé en ligne', en: 'Not found online' },
-}
+} satisfies Record<RegistryMatchMethod, Record<FileLang, string>>
 
 /** "site" → "Printed on the site, not in the registry" / "Affiché sur le site, absent du registre". */
 function matchedByLabel(value: string | null, lang: FileLang): string | null {

@@ -1,6 +1,7 @@
 // The registry-first search of /companies: count and preview establishments of the company registry (the same
 // command as the page, app/.server/registry/preview.ts, with the plan's location rule), and the NAF codes to filter on.
 import { z } from 'zod'
+import { SirenSchema, SiretSchema } from '#app/domain/api-lead.ts'
 import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { onBehalfOf } from '#app/.server/limits/account.ts'
 import { nafCodeList } from '#app/.server/registry/companies-query.ts'
@@ -12,8 +13,8 @@ import { apiProblem, type ProblemCode } from '../problem.ts'
 
 const EstablishmentSchema = z
   .object({
-    siren: z.string().regex(/^\d{9}$/).meta({ example: '552100554' }),
-    siret: z.string().regex(/^\d{14}$/).nullable().meta({ example: '55210055400013' }),
+    siren: SirenSchema,
+    siret: SiretSchema.nullable(),
     name: z.string().nullable().meta({ description: 'Null for a sole trader whose name is withheld.', example: 'BOULANGERIE LE FOURNIL' }),
     address: z.string().nullable().meta({ example: '12 RUE DE SIAM 29200 BREST' }),
     postal_code: z.string().nullable().meta({ example: '29200' }),

@@ -86,7 +86,7 @@ export const doNotContactOperations = [
     path: '/do-not-contact/{id}',
     tag: 'Do not contact',
     summary: 'Remove an entry',
-    params: z.object({ id: z.uuid() }),
+    params: z.object({ id: z.uuid().meta({ description: 'The entry id.', example: '5d3b2a1c-4e6f-4a8b-9c0d-1e2f3a4b5c6d' }) }),
     limit: 'dncWrite',
     responses: { 204: { description: 'Removed.' } },
     async handler({ ctx, params }) {

@@ -8,6 +8,7 @@ import { API_LEADS_MAX_LIMIT, LeadPositionSchema, loadApiLeadsPage } from '#app/
 import { downloadHeaders, openExportDownload, type DownloadFormat } from '#app/.server/exports/download.ts'
 import type { CsvSeparator } from '#app/domain/csv-format.ts'
 import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { langParam } from '../lang.ts'
 import { defineOperation } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 import { ExportIdParams } from './exports.ts'
@@ -38,10 +39,7 @@ export const exportDataOperations = [
         .enum(['true', 'false'])
         .default('false')
         .meta({ description: '`true`: only the leads with an address verified valid, and only those addresses.' }),
-      lang: z
-        .enum(['en', 'fr'])
-        .default('en')
-        .meta({ description: 'The language of the opening hours and registry labels (default en), never the Accept-Language header: the same request always gives the same values.' }),
+      lang: langParam('en', 'The language of the opening hours and registry labels'),
     }),
     responses: { 200: { description: 'A page of leads.', schema: pageOf(ApiLeadSchema) }, 404: { description: 'No such export of yours (`not_found`).' } },
     async handler({ ctx, params, query }) {
@@ -58,16 +56,17 @@ export const exportDataOperations = [
     tag: 'Exports',
     summary: "An export's file",
     description:
-      'The same bytes as the download buttons of the export page: `csv` (commas), `csv_semicolon` (semicolons and decimal commas, for Excel in French), `xlsx`. `preset` picks the columns: `all` (default), `contacts`, `crm` (HubSpot and Pipedrive import headers). Headers are in the language of the request.',
+      'The same bytes as the download buttons of the export page: `csv` (commas), `csv_semicolon` (semicolons and decimal commas, for Excel in French), `xlsx`. `preset` picks the columns: `all` (default), `contacts`, `crm` (HubSpot and Pipedrive import headers). `lang` words the headers and the labels (opening hours, phone types, registry labels), as the download buttons do in the language of the page.',
     params: ExportIdParams,
     query: z.object({
       format: z.enum(Object.keys(FILE_FORMATS) as [keyof typeof FILE_FORMATS]).default('csv'),
       preset: z.enum(DOWNLOAD_PRESETS).default(DEFAULT_DOWNLOAD_PRESET),
+      lang: langParam('en', 'The language of the column headers and labels'),
     }),
     responses: { 200: { description: 'The file, as an attachment.', contentTypes: FILE_CONTENT_TYPES }, 404: { description: 'No such export of yours (`not_found`).' } },
     async handler({ ctx, params, query }) {
       const { format, separator } = FILE_FORMATS[query.format]
-      const file = await openExportDownload({ claims: ctx.user.claims, exportId: params.id, format, lang: ctx.lang, separator, preset: query.preset })
+      const file = await openExportDownload({ claims: ctx.user.claims, exportId: params.id, format, lang: query.lang, separator, preset: query.preset })
       if (!file) apiProblem(404, 'not_found', ctx.t('exports.errors.notFound'))
       return { response: new Response(file.body, { headers: downloadHeaders(file) }) }
     },

@@ -11,18 +11,22 @@ import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { AddEnrichmentsBodySchema, CreateExportBodySchema, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
 import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
-import { defineOperation, type ApiContext } from '../operation.ts'
+import { langParam } from '../lang.ts'
+import { defineOperation, locationOf, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 import { refuseWebhookUrl } from './webhooks.ts'
 import { isFrance } from '#app/domain/enrichment.ts'
 
 export const ExportIdParams = z.object({ id: z.uuid().meta({ description: 'The export id.' }) })
 
-async function exportAnswer(ctx: ApiContext, id: string, status: number) {
+async function exportAnswer(ctx: ApiContext, id: string, status: number, { located = false } = {}) {
   const exp = await withUser(ctx.user.claims, (trx) => loadApiExport(trx, id))
   if (!exp) apiProblem(404, 'not_found', ctx.t('exports.errors.notFound'))
-  return { status, body: exp }
+  return { status, body: exp, ...(located ? { headers: locationOf('exports', exp.id) } : {}) }
 }
+
+/** What `Location` names on the answers that create (or replay) an export. */
+export const EXPORT_LOCATION = '/api/v1/exports/{id}'
 
 const ListCursor = CreatedCursor
 
@@ -52,18 +56,19 @@ export const exportOperations = [
     headers: z.object({
       'Idempotency-Key': z.string().min(1).max(200).optional().meta({ description: 'Any string up to 200 characters: a retry with it never creates a second export.' }),
     }),
+    query: z.object({ lang: langParam('en', 'The language the businesses are searched in: category names in `business_types`, and names and addresses where the source has them in several languages') }),
     body: CreateExportBodySchema,
     limit: 'exportCreate',
     isReplay: async ({ ctx, headers }) => Boolean(headers['Idempotency-Key']) && holdsIdempotencyKey(ctx.user, `api:${headers['Idempotency-Key']}`),
     responses: {
-      202: { description: 'The export was created and is running.', schema: CreatedExportSchema },
-      200: { description: 'The same Idempotency-Key and body were sent before: that export (and its callback, the same).', schema: CreatedExportSchema },
+      202: { description: 'The export was created and is running.', schema: CreatedExportSchema, location: EXPORT_LOCATION },
+      200: { description: 'The same Idempotency-Key and body were sent before: that export (and its callback, the same).', schema: CreatedExportSchema, location: EXPORT_LOCATION },
       402: { description: 'No credits left (`insufficient_credits`).' },
       403: { description: 'Your plan needs a finer location (`plan_restricted`).' },
       409: { description: 'The Idempotency-Key was used with another body (`idempotency_conflict`).' },
       422: { description: 'The location is not one GET /locations gives (`invalid_location`); `webhook_url` is not an https URL on a public address (`validation_failed` on `body.webhook_url`).' },
     },
-    async handler({ ctx, headers, body }) {
+    async handler({ ctx, headers, query, body }) {
       // Before anything is written: a refused callback URL creates no export.
       if (body.webhook_url !== undefined) await refuseWebhookUrl(ctx, body.webhook_url, 'body.webhook_url')
       const registry = body.registry ? toRegistryFilters(body.registry) : undefined
@@ -77,17 +82,17 @@ export const exportOperations = [
         enrichmentOptions: optionsFromValues(body.enrichments, { france: isFrance(criteria.country) }),
         // Namespaced: the API's keys never meet the keys the forms generate.
         idempotencyKey: headers['Idempotency-Key'] ? `api:${headers['Idempotency-Key']}` : '',
-        lang: ctx.lang,
+        lang: query.lang,
         maxLeads: body.max_leads ?? null,
         filters: toSearchFilters(body.filters),
         onlyNew: body.only_new,
         ...(body.webhook_url !== undefined ? { webhookUrl: body.webhook_url } : {}),
       })
       if (!result.ok) exportProblem(result, ctx.t)
-      const answer = await exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202)
+      const answer = await exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202, { located: true })
       const secret = answer.body.webhook_url ? await exportCallbackSecret(ctx.user.id, result.exportId) : null
       if (!answer.body.webhook_url || !secret) return answer
-      return { ...answer, body: { ...answer.body, webhook: { url: answer.body.webhook_url, secret } }, headers: { 'Cache-Control': 'no-store' } }
+      return { ...answer, body: { ...answer.body, webhook: { url: answer.body.webhook_url, secret } }, headers: { ...answer.headers, 'Cache-Control': 'no-store' } }
     },
   }),
   defineOperation({

@@ -8,13 +8,17 @@ import { runPreview } from '#app/.server/search/preview.ts'
 import { optionsFromValues, selectedTypes } from '#app/domain/enrichment.ts'
 import { exportCost, exportLeadCount } from '#app/domain/export-cost.ts'
 import { PreviewBodySchema, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import { langParam } from '../lang.ts'
 import { defineOperation } from '../operation.ts'
 import { apiProblem, type ProblemCode } from '../problem.ts'
 import { onBehalfOf } from '#app/.server/limits/account.ts'
 
+const LEAD_SOURCES = ['demo', 'osm', 'google'] as const
+
 const PreviewResultSchema = z
   .object({
-    id: z.string().meta({ description: 'The business id at its source.', example: 'osm:node/2845113021' }),
+    source: z.enum(LEAD_SOURCES).meta({ description: 'Where the business was found, as a lead\'s `source`.' }),
+    source_id: z.string().meta({ description: "The business id at its source, as the `source_id` of the lead an export makes of it (a do-not-contact entry names it `<source>:<source_id>`).", example: 'node/2845113021' }),
     name: z.string().meta({ example: 'Boulangerie Le Fournil' }),
     address: z.string().nullable().meta({ example: '12 rue de Siam, 29200 Brest' }),
     business_types: z.array(z.string()).meta({ example: ['bakery'] }),
@@ -29,7 +33,7 @@ const PreviewSchema = z
     count: z.int().min(0).meta({ description: 'Businesses matching the search and filters.' }),
     count_exact: z.boolean().meta({ description: 'false when `count` is a lower bound (the source stops counting past its cap).' }),
     results: z.array(PreviewResultSchema).max(20),
-    source: z.enum(['demo', 'osm', 'google']).meta({ description: '`demo` data is generated, not real businesses.' }),
+    source: z.enum(LEAD_SOURCES).meta({ description: '`demo` data is generated, not real businesses.' }),
     estimate: z
       .object({
         leads: z.int().min(0).meta({ description: 'Leads an export would hold (the count within the export cap).' }),
@@ -55,6 +59,7 @@ export const previewOperations = [
     tag: 'Search',
     summary: 'Count and preview a search (free)',
     description: 'Costs no credit. With `enrichments`, also estimates what an export of this search would cost.',
+    query: z.object({ lang: langParam('en', 'The language the businesses are searched in: category names in `business_types`, and names and addresses where the source has them in several languages') }),
     body: PreviewBodySchema,
     limit: 'preview',
     responses: {
@@ -63,11 +68,11 @@ export const previewOperations = [
       422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
       503: { description: 'The business source is unavailable (`source_unavailable`).' },
     },
-    async handler({ ctx, body }) {
+    async handler({ ctx, query, body }) {
       const criteria = toSearchCriteria(body.criteria)
       const credits = await requireCreditsSummary(ctx.user)
       const outcome = await onBehalfOf(ctx.user.id, () =>
-        runPreview(criteria, { lang: ctx.lang, plan: credits.plan, signal: ctx.request.signal, filters: toSearchFilters(body.filters) }),
+        runPreview(criteria, { lang: query.lang, plan: credits.plan, signal: ctx.request.signal, filters: toSearchFilters(body.filters) }),
       )
       if (!outcome.ok) {
         const [status, code] = PREVIEW_PROBLEMS[outcome.error] ?? (outcome.status < 500 ? [422, 'validation_failed' as const] : [503, 'source_unavailable' as const])
@@ -91,7 +96,9 @@ export const previewOperations = [
           count: outcome.count.value,
           count_exact: outcome.count.exact,
           results: outcome.results.map((lead) => ({
-            id: lead.id,
+            source: outcome.source,
+            // A preview lead's id is `<source>:<place id>` (search/preview.ts): the source is what precedes the first ':'.
+            source_id: lead.id.slice(lead.id.indexOf(':') + 1),
             name: lead.name,
             address: lead.address,
             business_types: lead.businessTypes,

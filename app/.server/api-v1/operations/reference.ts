@@ -3,13 +3,13 @@ import { z } from 'zod'
 import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { LocationQueryError, searchLocations } from '#app/.server/search/locations.ts'
 import { listCategories } from '#app/.server/taxonomy/categories.ts'
-import { filterCategories } from '#app/domain/categories.ts'
+import { CATEGORY_ID_PATTERN, filterCategories } from '#app/domain/categories.ts'
 import { PLAN_IDS } from '#app/domain/plans.ts'
 import { CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
+import { langParam } from '../lang.ts'
 import { apiProblem } from '../problem.ts'
 import { defineOperation } from '../operation.ts'
 
-const LangSchema = z.enum(['fr', 'en']).meta({ description: 'The language of labels and names.' })
 const SearchTextSchema = z.string().max(200).optional().meta({ description: 'Filters by name: case, accents, spaces and hyphens ignored, prefix matches first.' })
 
 const MeSchema = z
@@ -21,7 +21,10 @@ const MeSchema = z
   })
   .meta({ id: 'Me' })
 
-const CategorySchema = z.object({ id: z.string().meta({ example: 'bakery' }), label: z.string().meta({ example: 'Boulangerie' }) }).meta({ id: 'Category' })
+/** A category id, as GET /categories gives it and as `criteria.sector` takes and answers it. */
+const CategoryIdSchema = z.string().regex(CATEGORY_ID_PATTERN).meta({ description: 'The category id (lowercase words and hyphens).', example: 'shop-bakery' })
+
+const CategorySchema = z.object({ id: CategoryIdSchema, label: z.string().meta({ description: 'In `lang`.', example: 'Boulangerie' }) }).meta({ id: 'Category' })
 const LocationSchema = z
   .object({ name: z.string().meta({ example: 'Bretagne' }), code: z.string().optional().meta({ description: 'ISO 3166 or INSEE code.', example: '53' }) })
   .meta({ id: 'Location' })
@@ -50,7 +53,7 @@ export const referenceOperations = [
     tag: 'Reference',
     summary: 'Business categories',
     description: 'Matched in both languages, like the search page picker: "bakery" finds Boulangerie in French.',
-    query: z.object({ lang: LangSchema.default('fr'), q: SearchTextSchema }),
+    query: z.object({ lang: langParam('fr', 'The language of the labels'), q: SearchTextSchema }),
     responses: { 200: { description: 'Matching categories, best first.', schema: z.object({ data: z.array(CategorySchema) }) } },
     async handler({ query }) {
       const { items } = filterCategories(listCategories(query.lang), query.q ?? '', { limit: query.q ? 50 : Number.POSITIVE_INFINITY })
@@ -70,7 +73,7 @@ export const referenceOperations = [
       region: z.string().max(200).optional(),
       department: z.string().max(200).optional(),
       q: SearchTextSchema,
-      lang: LangSchema.default('fr').meta({ description: 'The language of the names (default fr), never the Accept-Language header: the same request always gives the same values.' }),
+      lang: langParam('fr', 'The language of the names'),
       limit: limitParam(LOCATION_LIMIT, LOCATION_LIMIT),
       cursor: CursorParam,
     }),

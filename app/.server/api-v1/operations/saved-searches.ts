@@ -3,13 +3,16 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { withUser } from '#app/.server/db.ts'
+import { countryCodeFromName } from '#app/.server/search/locations/countries.ts'
 import { loadApiExport } from '#app/.server/exports/api-export.ts'
 import { holdsIdempotencyKey } from '#app/.server/exports/service.ts'
 import { saveSearch, updateSavedSearchCommand } from '#app/.server/saved-searches/commands.ts'
 import { runSavedSearch } from '#app/.server/saved-searches/run.ts'
 import { deleteSavedSearch, getSavedSearch, listSavedSearches, setPaused } from '#app/.server/saved-searches/store.ts'
 import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
-import { ApiCriteriaSchema, ApiFiltersSchema, EnrichmentListSchema, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import { ApiCriteriaSchema, ApiFiltersSchema, EnrichmentListSchema, sectorId, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import { ApiLangSchema, langParam } from '../lang.ts'
+import { EXPORT_LOCATION } from './exports.ts'
 import type { ApiContext } from '../operation.ts'
 import { ApiExportSchema, EnrichmentTypeSchema } from '#app/domain/api-export.ts'
 import { DOWNLOAD_PRESETS } from '#app/domain/download-presets.ts'
@@ -18,7 +21,7 @@ import type { SavedSearch } from '#app/domain/saved-searches.ts'
 import { SCHEDULE_KINDS } from '#app/domain/saved-searches.ts'
 import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
-import { defineOperation } from '../operation.ts'
+import { defineOperation, locationOf } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 
 const Instant = z.iso.datetime({ offset: true })
@@ -28,8 +31,13 @@ const ApiSavedSearchSchema = z
     id: z.uuid(),
     name: z.string().meta({ example: 'Bakeries – Brest, weekly' }),
     criteria: z.object({
-      sector: z.string().meta({ example: 'shop-bakery' }),
+      sector: z.string().meta({ description: 'The category id (GET /categories), also when it was sent as a label; empty: every category. A search saved on the site with free text keeps its text.', example: 'shop-bakery' }),
       country: z.string().meta({ example: 'France' }),
+      country_code: z
+        .string()
+        .regex(/^[A-Z]{2}$/)
+        .nullable()
+        .meta({ description: 'ISO 3166-1 alpha-2 code of the country; the names are as they were saved.', example: 'FR' }),
       region: z.string().meta({ example: 'Bretagne' }),
       department: z.string().meta({ example: 'Finistère' }),
       city: z.string().meta({ example: 'Brest' }),
@@ -52,6 +60,7 @@ const ApiSavedSearchSchema = z
       hour: z.int().min(0).max(23),
       time_zone: z.string().meta({ example: 'Europe/Paris' }),
     }),
+    lang: ApiLangSchema.meta({ description: 'The language its runs search in (the `lang` of POST /exports), set by `?lang` when it is saved or changed.' }),
     paused: z.boolean(),
     next_run_at: Instant.nullable().meta({ description: 'Null without a schedule or while paused.' }),
     last_run: z
@@ -79,11 +88,12 @@ function num(value: unknown): number | null {
 }
 
 function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
-  const { countryCode: _code, ...criteria } = saved.criteria
+  const { countryCode, ...criteria } = saved.criteria
   return {
     id: saved.id,
     name: saved.name,
-    criteria,
+    // A search saved before codes were stored has its country's name alone: its code is read from it.
+    criteria: { ...criteria, sector: sectorId(criteria.sector), country_code: countryCode ?? countryCodeFromName(criteria.country) },
     filters: {
       has_website: bool(saved.filters.hasWebsite),
       has_phone: bool(saved.filters.hasPhone),
@@ -96,6 +106,7 @@ function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
     max_leads: saved.maxLeads,
     credit_budget: saved.creditBudget,
     schedule: { kind: saved.schedule.kind, weekday: saved.schedule.weekday, day: saved.schedule.day, hour: saved.schedule.hour, time_zone: saved.schedule.timeZone },
+    lang: saved.lang,
     paused: saved.paused,
     next_run_at: saved.nextRunAt,
     last_run: saved.lastRun
@@ -202,10 +213,10 @@ function noEnrichment(ctx: ApiContext): never {
   return apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.enrichments', message: ctx.t('savedSearches.errors.noEnrichment') }])
 }
 
-async function savedAnswer(ctx: ApiContext, id: string, status: number) {
+async function savedAnswer(ctx: ApiContext, id: string, status: number, { located = false } = {}) {
   const saved = await getSavedSearch(ctx.user, id)
   if (!saved) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
-  return { status, body: toApiSavedSearch(saved) }
+  return { status, body: toApiSavedSearch(saved), ...(located ? { headers: locationOf('saved-searches', saved.id) } : {}) }
 }
 
 export const savedSearchOperations = [
@@ -234,13 +245,14 @@ export const savedSearchOperations = [
     summary: 'Save a search',
     description:
       'The same command as "Save this search" on the search page: the location is checked as a search checks it, the enrichments follow the same rules (technologies needs website, registry data only in France). With `schedule`, it runs by itself; each run delivers only the businesses none of your exports delivered before.',
+    query: z.object({ lang: langParam('en', 'The language its runs search in (as `lang` of POST /exports)') }),
     body: CreateSavedSearchSchema,
     responses: {
-      201: { description: 'The saved search.', schema: ApiSavedSearchSchema },
+      201: { description: 'The saved search.', schema: ApiSavedSearchSchema, location: '/api/v1/saved-searches/{id}' },
       403: { description: 'Your plan keeps no more saved searches (`too_many_saved_searches`).' },
       422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
     },
-    async handler({ ctx, body }) {
+    async handler({ ctx, query, body }) {
       // Checked first, so a refused schedule saves nothing.
       const scheduled = body.schedule || body.credit_budget ? updateInput(ctx, null, body) : null
       const saved = await saveSearch(ctx.user, {
@@ -250,7 +262,7 @@ export const savedSearchOperations = [
         options: body.enrichments,
         preset: body.preset ?? 'all',
         maxLeads: body.max_leads ?? null,
-        lang: ctx.lang,
+        lang: query.lang,
         ...(body.schedule?.time_zone ? { timeZone: body.schedule.time_zone } : {}),
       })
       if (!saved.ok && saved.reason === 'location') {
@@ -262,8 +274,8 @@ export const savedSearchOperations = [
         apiProblem(403, 'too_many_saved_searches', ctx.t('savedSearches.errors.limitReached', { count: saved.limit, plan: ctx.t(`plans.${saved.plan}`) }))
       }
       if (!saved.ok) noEnrichment(ctx)
-      if (scheduled) await updateSavedSearchCommand(ctx.user, saved.id, scheduled, { lang: ctx.lang })
-      return savedAnswer(ctx, saved.id, 201)
+      if (scheduled) await updateSavedSearchCommand(ctx.user, saved.id, scheduled, { lang: query.lang })
+      return savedAnswer(ctx, saved.id, 201, { located: true })
     },
   }),
   defineOperation({
@@ -284,14 +296,15 @@ export const savedSearchOperations = [
     summary: 'Change a saved search',
     description: 'The same command as its edit page (name, enrichments, columns, caps, schedule), plus pause and resume as on the list. Fields left out keep their value.',
     params: SavedSearchIdParams,
+    query: z.object({ lang: ApiLangSchema.optional().meta({ description: 'A new language for its runs; absent: it keeps its own (never the Accept-Language header).' }) }),
     body: UpdateSavedSearchBodySchema,
     responses: { 200: { description: 'The saved search as changed.', schema: ApiSavedSearchSchema } },
-    async handler({ ctx, params, body }) {
+    async handler({ ctx, params, query, body }) {
       const current = await getSavedSearch(ctx.user, params.id)
       if (!current) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
       const { paused, ...changes } = body
-      if (Object.keys(changes).length) {
-        const updated = await updateSavedSearchCommand(ctx.user, params.id, updateInput(ctx, current, changes), { lang: ctx.lang })
+      if (Object.keys(changes).length || (query.lang && query.lang !== current.lang)) {
+        const updated = await updateSavedSearchCommand(ctx.user, params.id, updateInput(ctx, current, changes), { lang: query.lang ?? current.lang })
         if (!updated.ok && updated.reason === 'no_enrichment') noEnrichment(ctx)
         if (!updated.ok) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
       }
@@ -328,8 +341,8 @@ export const savedSearchOperations = [
     limit: 'exportCreate',
     isReplay: async ({ ctx, headers }) => Boolean(headers['Idempotency-Key']) && holdsIdempotencyKey(ctx.user, `api-run:${headers['Idempotency-Key']}`),
     responses: {
-      202: { description: 'The run’s export was created and is running.', schema: ApiExportSchema },
-      200: { description: 'The same Idempotency-Key was sent before: that run’s export.', schema: ApiExportSchema },
+      202: { description: 'The run’s export was created and is running.', schema: ApiExportSchema, location: EXPORT_LOCATION },
+      200: { description: 'The same Idempotency-Key was sent before: that run’s export.', schema: ApiExportSchema, location: EXPORT_LOCATION },
       402: { description: 'No credits left (`insufficient_credits`).' },
       403: { description: 'Your plan no longer allows this search’s location (`plan_restricted`).' },
       409: { description: 'The run’s credit budget cannot pay for one lead (`budget_too_small`).' },
@@ -344,7 +357,7 @@ export const savedSearchOperations = [
       }
       const exp = await withUser(ctx.user.claims, (trx) => loadApiExport(trx, result.exportId))
       if (!exp) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
-      return { status: result.duplicate ? 200 : 202, body: exp }
+      return { status: result.duplicate ? 200 : 202, body: exp, headers: locationOf('exports', exp.id) }
     },
   }),
 ]

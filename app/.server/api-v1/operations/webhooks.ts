@@ -17,7 +17,7 @@ import { ApiExportSchema } from '#app/domain/api-export.ts'
 import { WebhookEndpointFieldsSchema } from '#app/domain/webhook-commands.ts'
 import { DELIVERY_STATES, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS, type WebhookDeliveryView, type WebhookEndpointView } from '#app/domain/webhooks.ts'
 import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
-import { defineOperation, type ApiAnswer, type ApiContext } from '../operation.ts'
+import { defineOperation, locationOf, type ApiAnswer, type ApiContext } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
 
 const WebhookEndpointSchema = z
@@ -55,7 +55,10 @@ const WebhookDeliverySchema = z
     id: z.uuid(),
     endpoint_id: z.uuid(),
     event_type: z.enum([...WEBHOOK_EVENTS, 'test']),
-    message_id: z.string().meta({ description: 'Sent as `webhook-id`: a redelivery keeps it.', example: 'msg_2f1d3c4b5a6978e8d7c6b5a4f3e2d1c0' }),
+    message_id: z
+      .string()
+      .regex(/^msg_[0-9a-f]{32}$/)
+      .meta({ description: 'Sent as `webhook-id`: a redelivery keeps it.', example: 'msg_2f1d3c4b5a6978e8d7c6b5a4f3e2d1c0' }),
     state: z.enum(DELIVERY_STATES).meta({ description: 'pending (waiting for its next attempt), queued, delivering, succeeded or failed (given up).' }),
     attempt_count: z.int().min(0).max(100).meta({ example: 1 }),
     next_attempt_at: z.iso.datetime({ offset: true }).nullable().meta({ description: 'While pending: when it is tried again.' }),
@@ -90,6 +93,7 @@ export async function refuseWebhookUrl(ctx: ApiContext, url: string, path = 'bod
   if (refusal) apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path, message: ctx.t(`webhooks.errors.url_${refusal}`) }])
 }
 const ListCursor = CreatedCursor
+const ENDPOINT_LOCATION = '/api/v1/webhook-endpoints/{id}'
 
 function toApi(endpoint: WebhookEndpointView) {
   return {
@@ -130,16 +134,16 @@ export const webhookOperations = [
     description: `Its URL must be https on a public address (checked now, and again at every delivery). The answer holds the signing secret, shown this once. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints, one per URL: creating one for a URL you already have answers that endpoint (200, without its secret, events unchanged) instead of a second subscription.`,
     body: WebhookEndpointFieldsSchema.meta({ id: 'CreateWebhookEndpoint' }),
     responses: {
-      201: { description: 'The endpoint, with its secret.', schema: CreatedWebhookEndpointSchema },
-      200: { description: 'You already have an endpoint for this URL: that one, unchanged (its `Location` too).', schema: WebhookEndpointSchema },
+      201: { description: 'The endpoint, with its secret.', schema: CreatedWebhookEndpointSchema, location: ENDPOINT_LOCATION },
+      200: { description: 'You already have an endpoint for this URL: that one, unchanged.', schema: WebhookEndpointSchema, location: ENDPOINT_LOCATION },
       409: { description: `You already have ${MAX_WEBHOOK_ENDPOINTS} endpoints (\`too_many_endpoints\`).` },
     },
     async handler({ ctx, body }): Promise<ApiAnswer> {
       await refuseWebhookUrl(ctx, body.url)
       const result = await createWebhookEndpoint(ctx.user, body)
-      if (!result.ok && result.reason === 'exists') return { status: 200, body: toApi(result.endpoint), headers: { Location: `/api/v1/webhook-endpoints/${result.endpoint.id}`, 'Cache-Control': 'no-store' } }
+      if (!result.ok && result.reason === 'exists') return { status: 200, body: toApi(result.endpoint), headers: { ...locationOf('webhook-endpoints', result.endpoint.id), 'Cache-Control': 'no-store' } }
       if (!result.ok) apiProblem(409, 'too_many_endpoints', ctx.t('webhooks.errors.tooMany', { max: MAX_WEBHOOK_ENDPOINTS }))
-      return { status: 201, body: { ...toApi(result.endpoint), secret: result.secret }, headers: { 'Cache-Control': 'no-store' } }
+      return { status: 201, body: { ...toApi(result.endpoint), secret: result.secret }, headers: { ...locationOf('webhook-endpoints', result.endpoint.id), 'Cache-Control': 'no-store' } }
     },
   }),
   defineOperation({
