@@ -6,7 +6,6 @@
  */
 import crypto from 'node:crypto'
 import path from 'node:path'
-import { writeReadableStreamToWritable } from '@react-router/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
 import expressStaticGzip from 'express-static-gzip'
@@ -27,6 +26,7 @@ import {
   REJECTION_HEADER,
   type Rejection,
 } from '#app/.server/internal-headers.ts'
+import { writeResponseBody } from './response-body.ts'
 
 /** Forms are a few fields; JSON bodies (the API, Stripe webhooks) are small objects. */
 const FORM_BODY_LIMIT = 100 * 1024
@@ -230,7 +230,7 @@ async function serve(handle: ReturnType<typeof createRequestHandler>, build: Htt
   for (const [key, value] of response.headers.entries()) res.append(key, value)
   if (response.body) {
     try {
-      await writeReadableStreamToWritable(response.body, res)
+      await writeResponseBody(response.body, res)
     } catch (error) {
       if (!res.destroyed && !res.writableEnded) throw error
     }
