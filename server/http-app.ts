@@ -77,7 +77,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     // are, brotli first, so no request pays for compression (compression() skips encoded responses).
     const precompressed = { enableBrotli: true, orderPreference: ['br', 'gzip'], index: false }
     app.use('/assets', expressStaticGzip(path.join(options.clientDir, 'assets'), { ...precompressed, serveStatic: { immutable: true, maxAge: '1y' } }))
-    app.use(expressStaticGzip(options.clientDir, { ...precompressed, serveStatic: { maxAge: '1h' } }))
+    // The build's other files (favicon.svg…) all have an extension: a page's path skips the file lookup (a stat).
+    const files = expressStaticGzip(options.clientDir, { ...precompressed, serveStatic: { maxAge: '1h' } })
+    app.use((req, res, next) => (FILE_NAME.test(req.path) ? files(req, res, next) : next()))
   }
 
   const handle = createRequestHandler(options.build, options.mode)
@@ -124,6 +126,8 @@ function requestLogging(logger: Logger) {
 }
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
+/** A path whose last segment has an extension: what a static file's path looks like. */
+const FILE_NAME = /\.[^/]+$/
 
 /** Request durations by route and status (the route is set by serve(), or names the probe answered). */
 function requestMetrics(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
