@@ -11,6 +11,7 @@ import { inlineStyles } from '#app/.server/inline-styles.ts'
 import { componentLogger } from '#app/.server/observability/logger.ts'
 import { InlineStylesProvider } from '#app/utils/inline-styles.tsx'
 import { NonceProvider } from '#app/utils/nonce.tsx'
+import { serverMarkupContext, ServerMarkupProvider } from '#app/utils/server-markup.tsx'
 
 export const streamTimeout = 5_000
 
@@ -52,7 +53,9 @@ export default function handleRequest(
           {/* The error page must render even when the request failed before the i18n middleware ran. */}
           <I18nextProvider i18n={safeI18n(loadContext)}>
             <InlineStylesProvider value={inlineStyles}>
-              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+              <ServerMarkupProvider value={loadContext.get(serverMarkupContext)}>
+                <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+              </ServerMarkupProvider>
             </InlineStylesProvider>
           </I18nextProvider>
         </NonceProvider>,

@@ -6,7 +6,6 @@
  */
 import crypto from 'node:crypto'
 import path from 'node:path'
-import { writeReadableStreamToWritable } from '@react-router/node'
 import compression from 'compression'
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express'
 import expressStaticGzip from 'express-static-gzip'
@@ -27,6 +26,7 @@ import {
   REJECTION_HEADER,
   type Rejection,
 } from '#app/.server/internal-headers.ts'
+import { writeResponseBody } from './response-body.ts'
 
 /** Forms are a few fields; JSON bodies (the API, Stripe webhooks) are small objects. */
 const FORM_BODY_LIMIT = 100 * 1024
@@ -77,7 +77,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     // are, brotli first, so no request pays for compression (compression() skips encoded responses).
     const precompressed = { enableBrotli: true, orderPreference: ['br', 'gzip'], index: false }
     app.use('/assets', expressStaticGzip(path.join(options.clientDir, 'assets'), { ...precompressed, serveStatic: { immutable: true, maxAge: '1y' } }))
-    app.use(expressStaticGzip(options.clientDir, { ...precompressed, serveStatic: { maxAge: '1h' } }))
+    // The build's other files (favicon.svg…) all have an extension: a page's path skips the file lookup (a stat).
+    const files = expressStaticGzip(options.clientDir, { ...precompressed, serveStatic: { maxAge: '1h' } })
+    app.use((req, res, next) => (FILE_NAME.test(req.path) ? files(req, res, next) : next()))
   }
 
   const handle = createRequestHandler(options.build, options.mode)
@@ -124,6 +126,8 @@ function requestLogging(logger: Logger) {
 }
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
+/** A path whose last segment has an extension: what a static file's path looks like. */
+const FILE_NAME = /\.[^/]+$/
 
 /** Request durations by route and status (the route is set by serve(), or names the probe answered). */
 function requestMetrics(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
@@ -230,7 +234,7 @@ async function serve(handle: ReturnType<typeof createRequestHandler>, build: Htt
   for (const [key, value] of response.headers.entries()) res.append(key, value)
   if (response.body) {
     try {
-      await writeReadableStreamToWritable(response.body, res)
+      await writeResponseBody(response.body, res)
     } catch (error) {
       if (!res.destroyed && !res.writableEnded) throw error
     }

@@ -22,7 +22,7 @@ import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.t
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
-import { env, EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
+import { env, EnvError, freezeEnvironment, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 import { resolveSourceSelection, setSourceSelection, type SourceSelection } from '#app/.server/sources/selection.ts'
 
 const dev = process.argv.includes('--dev')
@@ -73,6 +73,8 @@ async function main() {
   const ops = { pool: getPool, queue: trackQueue(worker.boss) }
 
   const trustProxy = env.TRUST_PROXY
+  // Every setting is known from here on: requests read the configuration without re-checking process.env.
+  freezeEnvironment()
   let app
   if (dev) {
     const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))

@@ -46,6 +46,10 @@ export async function requireCreditsSummary(user: SessionUser): Promise<CreditsS
 
 /** The user's current subscription row (SPEC §4): the newest active or canceling one; its period decides the plan. */
 export function currentSubscription(db: Kysely<Database> | Transaction<Database>, userId: string) {
+  return currentSubscriptionQuery(db, userId).executeTakeFirst()
+}
+
+function currentSubscriptionQuery(db: Kysely<Database> | Transaction<Database>, userId: string) {
   return db
     .selectFrom('user_subscriptions')
     .select(['plan_id', 'status', 'frequency', 'current_period_end', 'next_credit_date'])
@@ -53,7 +57,6 @@ export function currentSubscription(db: Kysely<Database> | Transaction<Database>
     .where('status', 'in', ['active', 'canceling'])
     .orderBy('created_at', 'desc')
     .limit(1)
-    .executeTakeFirst()
 }
 
 /** The user's plan, read in `trx` (a transaction acting as the user): the plan rules of a command. Throws when unreadable. */
@@ -66,15 +69,24 @@ export async function readPlan(trx: Transaction<Database>, userId: string): Prom
  * command, never a second one while it holds a lock). Throws when they cannot be read.
  */
 async function readCreditsSummary(trx: Transaction<Database>, userId: string): Promise<CreditsSummary> {
-  const credits = await trx.selectFrom('user_credits').select(['remaining_credits', 'total_credits']).where('user_id', '=', userId).executeTakeFirst()
-  const subscription = await currentSubscription(trx, userId)
-  const plan = resolvePlan(subscription ?? null)
+  // One round trip (every page's header reads this): the balance row, if any, beside the current subscription, if any.
+  type Subscription = NonNullable<Awaited<ReturnType<typeof currentSubscription>>>
+  type Row = Partial<Subscription> & { remaining_credits: number | null; total_credits: number | null; has_credits: boolean }
+  const { rows } = await sql<Row>`
+    select c.remaining_credits, c.total_credits, c.user_id is not null as has_credits,
+           s.plan_id, s.status, s.frequency, s.current_period_end, s.next_credit_date
+      from (select 1) one
+      left join user_credits c on c.user_id = ${userId}
+      left join lateral (${currentSubscriptionQuery(trx, userId)}) s on true`.execute(trx)
+  const row = rows[0]
+  const subscription = row?.plan_id ? (row as Subscription) : null
+  const plan = resolvePlan(subscription)
   return {
-    remaining: credits?.remaining_credits ?? 0,
-    total: credits?.total_credits ?? 0,
+    remaining: row?.remaining_credits ?? 0,
+    total: row?.total_credits ?? 0,
     plan,
     nextReloadDate: plan !== 'free_trial' && subscription?.next_credit_date ? toIso(subscription.next_credit_date) : null,
-    ok: Boolean(credits),
+    ok: row?.has_credits === true,
   }
 }
 

@@ -1,27 +1,30 @@
 import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/developers'
-import { apiReferenceFor } from '#app/.server/api-reference.ts'
+import { referenceHtmlFor } from '#app/.server/api-reference-html.tsx'
 import { openApiDocument } from '#app/.server/api-v1/openapi.ts'
 import { getOptionalUser } from '#app/.server/auth.ts'
-import { getInstance } from '#app/.server/i18n.ts'
+import { safeI18n } from '#app/.server/i18n.ts'
 import { DevelopersHeader } from '#app/components/developers/developers-header.tsx'
-import { GuideSections } from '#app/components/developers/guide-sections.tsx'
-import { inlineCodeClasses, Paragraphs } from '#app/components/developers/inline-text.tsx'
-import { OperationSection } from '#app/components/developers/operation-section.tsx'
-import { ReferenceToc } from '#app/components/developers/reference-toc.tsx'
 import type { DocumentHandle } from '#app/utils/document-handle.ts'
+import { setServerMarkup, useServerMarkup } from '#app/utils/server-markup.tsx'
 
-// Pure server-rendered HTML: the reference needs no script, so the page ships none (root.tsx reads this).
+// Pure server-rendered HTML: the reference needs no script, so the page ships none (root.tsx reads this). Links to it
+// reload the document: the browser's messages leave the page's texts out (vite.config.ts).
 export const handle: DocumentHandle = { scripts: false }
+
+const REFERENCE_MARKUP = 'developers-reference'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getOptionalUser(context)
-  return { reference: apiReferenceFor(openApiDocument(), getInstance(context), request), signedIn: user !== null }
+  // The reference's markup (≈ 0.8 MB) goes to the render beside the loader data, not in it: see server-markup.tsx.
+  setServerMarkup(context, REFERENCE_MARKUP, referenceHtmlFor(openApiDocument(), safeI18n(context), request))
+  return { signedIn: user !== null }
 }
 
 export default function DevelopersRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { reference, signedIn } = loaderData
+  const { signedIn } = loaderData
+  const referenceHtml = useServerMarkup(REFERENCE_MARKUP) ?? ''
   return (
     <div className="min-h-full">
       <title>{`${t('developers.title')} · LeadAtlas`}</title>
@@ -30,51 +33,11 @@ export default function DevelopersRoute({ loaderData }: Route.ComponentProps) {
         {t('app.skipToContent')}
       </a>
       <DevelopersHeader signedIn={signedIn} />
-      <div className="mx-auto max-w-7xl gap-10 px-4 py-6 sm:px-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:px-8 lg:py-10">
-        <div className="lg:order-none">
-          <ReferenceToc groups={reference.groups} />
-        </div>
-        <main id="main" className="mt-6 min-w-0 space-y-12 lg:mt-0">
-          <div className="space-y-3">
-            <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{t('developers.title')}</h1>
-            <Paragraphs text={t('developers.intro')} className="max-w-3xl text-base" />
-            <dl className="flex flex-wrap gap-x-8 gap-y-2 text-sm">
-              <div className="min-w-0">
-                <dt className="text-slate-500">{t('developers.baseUrl')}</dt>
-                <dd>
-                  <code className={inlineCodeClasses} data-testid="base-url">{reference.baseUrl}</code>
-                </dd>
-              </div>
-              <div>
-                <dt className="text-slate-500">{t('developers.version')}</dt>
-                <dd className="text-slate-900">{reference.version}</dd>
-              </div>
-              <div>
-                <dt className="text-slate-500">{t('developers.openapi')}</dt>
-                <dd>
-                  <a href={`${new URL(reference.baseUrl).pathname}/openapi.json`} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
-                    openapi.json
-                  </a>
-                </dd>
-              </div>
-            </dl>
-          </div>
-          <GuideSections baseUrl={reference.baseUrl} webhookPayload={reference.webhookPayload} errorCodes={reference.errorCodes} />
-          {reference.groups.map((group) => (
-            <section key={group.anchor} aria-labelledby={group.anchor} className="space-y-6">
-              <div>
-                <h2 id={group.anchor} className="scroll-mt-24 text-xl font-semibold text-slate-900">
-                  {group.tag}
-                </h2>
-                {group.description ? <Paragraphs text={group.description} className="mt-2" /> : null}
-              </div>
-              {group.operations.map((operation) => (
-                <OperationSection key={operation.anchor} operation={operation} />
-              ))}
-            </section>
-          ))}
-        </main>
-      </div>
+      {/* The table of contents and the reference, rendered once per language (app/.server/api-reference-html.tsx). */}
+      <div
+        className="mx-auto max-w-7xl gap-10 px-4 py-6 sm:px-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:px-8 lg:py-10"
+        dangerouslySetInnerHTML={{ __html: referenceHtml }}
+      />
     </div>
   )
 }

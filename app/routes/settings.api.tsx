@@ -64,7 +64,7 @@ export default function ApiSettingsRoute({ loaderData }: Route.ComponentProps) {
           <h1 className="text-2xl font-semibold text-slate-900">{t('apiSettings.title')}</h1>
           <p className="mt-1 text-sm text-slate-600">{t('apiSettings.subtitle')}</p>
         </div>
-        <Link to="/developers" className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
+        <Link to="/developers" reloadDocument className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
           {t('apiSettings.reference')}
         </Link>
       </div>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { env, parseEnv, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
+import { env, freezeEnvironment, parseEnv, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 
 describe('configuration (app/.server/env.server.ts)', () => {
   it('applies the defaults when nothing is set', () => {
@@ -74,6 +74,23 @@ describe('configuration (app/.server/env.server.ts)', () => {
       setRuntimeSettings({ REGISTRY_URL: 'http://127.0.0.1:1234' })
       expect(env.REGISTRY_URL).toBe('http://127.0.0.1:1234')
       setRuntimeSettings({ REGISTRY_URL: undefined })
+    })
+
+    it('once frozen (the server, set up), no longer reads process.env, but still sees runtime settings', () => {
+      process.env.EXPORT_CONCURRENCY = '3'
+      expect(env.EXPORT_CONCURRENCY).toBe(3)
+      freezeEnvironment()
+      try {
+        process.env.EXPORT_CONCURRENCY = '5'
+        expect(env.EXPORT_CONCURRENCY).toBe(3)
+        setRuntimeSettings({ REGISTRY_URL: 'http://127.0.0.1:1234' })
+        expect(env.REGISTRY_URL).toBe('http://127.0.0.1:1234')
+        expect(env.EXPORT_CONCURRENCY).toBe(5)
+        setRuntimeSettings({ REGISTRY_URL: undefined })
+        expect(env.REGISTRY_URL).toBeUndefined()
+      } finally {
+        delete (globalThis as Record<symbol, unknown>)[Symbol.for('leadatlas.environmentFrozen')]
+      }
     })
   })
 })

@@ -21,6 +21,7 @@ beforeAll(async () => {
   // Distinct contents, so each test sees which file was sent (fetch decodes the body).
   fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync('/* the build\'s brotli */'))
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync('/* the build\'s gzip */'))
+  fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   const app = createHttpApp({
     mode: 'production',
     appUrl: 'http://127.0.0.1',
@@ -60,5 +61,14 @@ describe('precompressed static assets', () => {
     const response = await get('identity')
     expect(response.headers.get('content-encoding')).toBeNull()
     expect(await response.text()).toBe(ORIGINAL)
+  })
+})
+
+describe('the build\'s other files', () => {
+  test('are served from the root (a path with an extension)', async () => {
+    const response = await fetch(`${base}/favicon.svg`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600')
+    expect(await response.text()).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>')
   })
 })

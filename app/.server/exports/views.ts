@@ -55,9 +55,16 @@ export interface ExportsPage {
  */
 export async function listExports(user: SessionUser, status?: ExportStatus, sort: ExportSort = DEFAULT_EXPORT_SORT, requestedPage = 1): Promise<ExportsPage> {
   const { rows, page, pageCount, running } = await withUser(user.claims, async (trx) => {
-    let counted = trx.selectFrom('exports').select(sql<number>`count(*)`.as('count')).where('user_id', '=', user.id)
-    if (status) counted = counted.where('status', '=', status)
-    const total = Number((await counted.executeTakeFirst())?.count ?? 0)
+    // The count (of the filter) and whether anything runs, in one read of the user's exports.
+    const summary = await trx
+      .selectFrom('exports')
+      .select([
+        (status ? sql<string>`count(*) filter (where status = ${status})` : sql<string>`count(*)`).as('count'),
+        sql<boolean>`coalesce(bool_or(status in ('pending', 'processing')), false)`.as('running'),
+      ])
+      .where('user_id', '=', user.id)
+      .executeTakeFirst()
+    const total = Number(summary?.count ?? 0)
     const pageCount = Math.max(1, Math.ceil(total / EXPORTS_PAGE_SIZE))
     const page = Math.min(Math.max(1, Number.isFinite(requestedPage) ? Math.floor(requestedPage) : 1), pageCount)
     let query = trx
@@ -74,14 +81,7 @@ export async function listExports(user: SessionUser, status?: ExportStatus, sort
       .limit(EXPORTS_PAGE_SIZE)
       .offset((page - 1) * EXPORTS_PAGE_SIZE)
     if (status) query = query.where('status', '=', status)
-    const running = await trx
-      .selectFrom('exports')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('status', 'in', ['pending', 'processing'])
-      .limit(1)
-      .executeTakeFirst()
-    return { rows: await query.execute(), page, pageCount, running: Boolean(running) }
+    return { rows: await query.execute(), page, pageCount, running: summary?.running === true }
   })
   return {
     exports: rows.map((row) => ({

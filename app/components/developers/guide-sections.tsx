@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
 import { API_KEY_VARIABLE } from '#app/domain/api-reference.ts'
 import { errorAnchor, type ProblemCodeInfo } from '#app/domain/api-reference-problems.ts'
 import { CodeBlock } from './code-block.tsx'
@@ -27,9 +26,9 @@ function AuthenticationSection({ baseUrl }: { baseUrl: string }) {
       <Paragraphs text={t('developers.auth.body')} />
       <p className="text-sm leading-6 text-slate-700">
         {t('developers.auth.keysAt')}{' '}
-        <Link to="/settings/api" reloadDocument className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+        <a href="/settings/api" className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
           {t('developers.auth.keysLink')}
-        </Link>
+        </a>
       </p>
       <CodeBlock code={example} label={t('developers.auth.exampleLabel')} />
       <Paragraphs text={t('developers.auth.refusals', { variable: API_KEY_VARIABLE })} />

@@ -6,6 +6,7 @@ import type { MatchCount } from '#app/domain/search.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
+import { numberFormat } from '#app/utils/number-format.ts'
 
 export interface ExportCostInfo {
   /** The preview's free count (with the search's filters). */
@@ -55,7 +56,7 @@ export function ExportCostPanel({
 }) {
   const { t, i18n } = useTranslation()
   const errors = field.errors?.map((key) => t(key, { max: cost.exportCap })) ?? (last?.maxLeadsError ? [last.maxLeadsError] : undefined)
-  const format = (value: number) => new Intl.NumberFormat(i18n.language).format(value)
+  const format = (value: number) => numberFormat(i18n.language).format(value)
   const types = selectedTypes(options)
   const cap = typedCap(typed)
   const leads = exportLeadCount(cost.matches.value, cost.exportCap, cap)
@@ -118,7 +119,7 @@ export function ExportCostPanel({
 function AlreadyPaidNote({ leads, paidLeads, reuseDays }: { leads: number; paidLeads: number; reuseDays: number }) {
   const { t, i18n } = useTranslation()
   if (paidLeads === 0) return null
-  const format = (value: number) => new Intl.NumberFormat(i18n.language).format(value)
+  const format = (value: number) => numberFormat(i18n.language).format(value)
   return (
     <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800 ring-1 ring-emerald-200 ring-inset" data-testid="cost-already-paid">
       {t('exports.modal.cost.alreadyPaid', { count: leads, formatted: format(leads), paid: format(paidLeads), days: reuseDays })}

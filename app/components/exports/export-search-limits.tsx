@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next'
 import { FILTER_FIELDS, type SearchFilters } from '#app/domain/search-filters.ts'
+import { numberFormat } from '#app/utils/number-format.ts'
 
 /** The filters and the lead cap an export was created with, as chips under its search (nothing when none). */
 export function ExportSearchLimits({ filters, maxLeads }: { filters: SearchFilters; maxLeads: number | null }) {
   const { t, i18n } = useTranslation()
-  const format = (value: number) => new Intl.NumberFormat(i18n.language).format(value)
+  const format = (value: number) => numberFormat(i18n.language).format(value)
   const chips = FILTER_FIELDS.flatMap((field) => {
     const value = filters[field]
     if (value === true) return [t(`search.filters.${field}`)]

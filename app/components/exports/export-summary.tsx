@@ -3,6 +3,7 @@ import type { EnrichmentType } from '#app/domain/enrichment.ts'
 import type { SearchFilters } from '#app/domain/search-filters.ts'
 import { ExportSearchLimits } from './export-search-limits.tsx'
 import { ProgressBar } from './status-badge.tsx'
+import { numberFormat } from '#app/utils/number-format.ts'
 
 export interface ExportSearchParams {
   sector?: string
@@ -42,7 +43,7 @@ export function ExportSummary({
 }) {
   const { t, i18n } = useTranslation()
   const summary = searchSummary(searchParams, t)
-  const number = new Intl.NumberFormat(i18n.language)
+  const number = numberFormat(i18n.language)
   return (
     <dl className="grid gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4">
       <div className="sm:col-span-2">
@@ -94,7 +95,7 @@ function Exclusions({ excluded }: { excluded: Readonly<Record<string, number>> }
   const { t, i18n } = useTranslation()
   const reasons = Object.entries(excluded).filter(([, count]) => count > 0)
   if (reasons.length === 0) return null
-  const number = new Intl.NumberFormat(i18n.language)
+  const number = numberFormat(i18n.language)
   return (
     <div className="sm:col-span-2 lg:col-span-4" data-testid="exclusions">
       <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('exports.detail.leftOut')}</dt>

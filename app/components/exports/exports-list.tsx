@@ -4,6 +4,7 @@ import { ariaSort, nextSort, sortSearch, type ExportSort, type ExportSortKey } f
 import { formatDate } from '#app/utils/dates.ts'
 import { cn } from '#app/utils/misc.ts'
 import { ProgressBar, StatusBadge } from './status-badge.tsx'
+import { numberFormat } from '#app/utils/number-format.ts'
 
 /** One export as the list shows it (the loader's row). */
 export interface ExportRow {
@@ -47,7 +48,7 @@ function SortHeader({ column, label, sort, searchParams, className }: { column: 
 /** Wide screens: one row per export under sortable headers; the whole row is the link to the export. */
 export function ExportsTable({ exports, sort, searchParams, language }: { exports: ExportRow[]; sort: ExportSort; searchParams: URLSearchParams; language: string }) {
   const { t } = useTranslation()
-  const number = new Intl.NumberFormat(language)
+  const number = numberFormat(language)
   return (
     <div className="hidden overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200 md:block">
       <table className="w-full table-fixed text-sm" data-testid="exports-list">
@@ -107,7 +108,7 @@ export function ExportsTable({ exports, sort, searchParams, language }: { export
 /** Narrow screens: a card per export, each number with its label. */
 export function ExportCards({ exports, language }: { exports: ExportRow[]; language: string }) {
   const { t } = useTranslation()
-  const number = new Intl.NumberFormat(language)
+  const number = numberFormat(language)
   return (
     <ul className="space-y-3 md:hidden" data-testid="export-cards">
       {exports.map((item) => (

@@ -1,13 +1,14 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { buttonClasses } from '../ui/button.tsx'
+import { numberFormat } from '#app/utils/number-format.ts'
 
 const PAGE_SIZE = 10
 
 /** "Showing x–y of z" and Previous / Next as plain links (they work without JavaScript); an end is a dimmed label. */
 export function LeadsPager({ base, page, pageCount, total }: { base: string; page: number; pageCount: number; total: number }) {
   const { t, i18n } = useTranslation()
-  const number = new Intl.NumberFormat(i18n.language)
+  const number = numberFormat(i18n.language)
   return (
     <nav className="flex items-center justify-between gap-3" aria-label={t('exports.detail.pageOf', { page, pages: pageCount })}>
       <p className="text-sm text-slate-600">

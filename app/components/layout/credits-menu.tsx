@@ -4,14 +4,14 @@ import { creditsPercent, type CreditsSummary } from '#app/domain/plans.ts'
 import { Disclosure } from '../ui/disclosure.tsx'
 import { Icon } from './icons.tsx'
 import { Meter } from '../ui/meter.tsx'
+import { formatDate } from '#app/utils/dates.ts'
+import { numberFormat } from '#app/utils/number-format.ts'
 
 export function CreditsMenu({ credits }: { credits: CreditsSummary }) {
   const { t, i18n } = useTranslation()
   const percent = creditsPercent(credits.remaining, credits.total)
-  const number = new Intl.NumberFormat(i18n.language)
-  const nextReload = credits.nextReloadDate
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(credits.nextReloadDate))
-    : null
+  const number = numberFormat(i18n.language)
+  const nextReload = credits.nextReloadDate ? formatDate(credits.nextReloadDate, i18n.language, t) : null
   const summary = t('header.creditsSummary', { remaining: number.format(credits.remaining), total: number.format(credits.total) })
   return (
     <Disclosure
