@@ -8,7 +8,7 @@ export const MAX_PASSWORD_LENGTH = 200
 export const MAX_EMAIL_LENGTH = 254
 export const PROFILE_FIELD_MAX = 120
 /** zod's own email pattern (zod/v4/core `regexes.email`), written out so that the browser need not load zod. */
-export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/
+export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/
 
 /** The message keys of a field's value (a form value as posted: a string, a file, or absent). */
 export type FieldCheck = (value: unknown) => string[]
@@ -16,14 +16,14 @@ export type FieldCheck = (value: unknown) => string[]
 /** An empty text field is an absent one (conform's parseWithZod reads the form the same way). */
 const posted = (value: unknown) => (value === '' ? undefined : value)
 
-export const checkEmail: FieldCheck = (value) => {
+const checkEmail: FieldCheck = (value) => {
   const email = posted(value)
   if (typeof email !== 'string' || !email.trim()) return ['auth.errors.emailRequired']
   const trimmed = email.trim()
   return trimmed.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(trimmed) ? ['auth.errors.emailInvalid'] : []
 }
 
-export const checkPassword: FieldCheck = (value) => {
+const checkPassword: FieldCheck = (value) => {
   const password = posted(value)
   if (typeof password !== 'string') return ['auth.errors.passwordRequired']
   if (password.length < MIN_PASSWORD_LENGTH) return ['auth.errors.passwordMin']
@@ -31,7 +31,7 @@ export const checkPassword: FieldCheck = (value) => {
 }
 
 /** An optional profile text: anything up to PROFILE_FIELD_MAX characters once trimmed. */
-export const checkProfileText: FieldCheck = (value) => (typeof value === 'string' && value.trim().length > PROFILE_FIELD_MAX ? ['settings.tooLong'] : [])
+const checkProfileText: FieldCheck = (value) => (typeof value === 'string' && value.trim().length > PROFILE_FIELD_MAX ? ['settings.tooLong'] : [])
 
 export const SIGN_IN_FIELDS = { email: checkEmail, password: checkPassword } satisfies Record<string, FieldCheck>
 export const FORGOT_PASSWORD_FIELDS = { email: checkEmail } satisfies Record<string, FieldCheck>
