@@ -6,11 +6,17 @@ import { defineConfig } from 'vite'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 
 /**
- * The browser's copy of the messages leaves out what only the server writes: `developers` (the API reference,
- * /developers, is rendered on the server only and ships no script: root.tsx's DocumentHandle; ~4 KB brotli a
- * language), `emails` (app/.server/email/templates.ts) and `api` (the public API's problem details). They would only
- * weigh on every page's first load. The server build keeps every message.
+ * The browser's copy of the messages (the chunk every page loads, app/i18n.ts loadMessages) holds only the namespaces
+ * of the signed-out pages: sign-in, sign-up, reset password, sign-out, error pages. /login is a new visitor's first
+ * page, on any connection: it need not bring the texts of the whole app (~9 KB brotli). The signed-in pages'
+ * namespaces come as page bundles (below), and what only the server writes never reaches the browser: `developers`
+ * (the API reference, /developers, is rendered on the server only and ships no script: root.tsx's DocumentHandle),
+ * `emails` (app/.server/email/templates.ts) and `api` (the public API's problem details). The server build keeps
+ * every message.
  */
+const SIGNED_OUT_NAMESPACES = ['app', 'auth', 'authPanel', 'common', 'errorPage', 'header', 'logout', 'nav', 'notFound', 'pages', 'rateLimit', 'resetPassword', 'settings']
+const SERVER_ONLY_NAMESPACES = ['developers', 'emails', 'api']
+
 const serverOnlyMessages = {
   name: 'leadatlas:server-only-messages',
   enforce: 'pre' as const,
@@ -18,17 +24,23 @@ const serverOnlyMessages = {
   transform(code: string, id: string) {
     if (!/\/app\/locales\/(en|fr)\.json$/.test(id)) return null
     const messages = JSON.parse(code) as Record<string, unknown>
-    for (const namespace of [...SERVER_ONLY_NAMESPACES, ...PAGE_NAMESPACES]) delete messages[namespace]
+    for (const namespace of Object.keys(messages)) if (!SIGNED_OUT_NAMESPACES.includes(namespace)) delete messages[namespace]
     return { code: JSON.stringify(messages), map: null }
   },
 }
 
-const SERVER_ONLY_NAMESPACES = ['developers', 'emails', 'api']
 /**
- * Namespaces of one page each (app/i18n.ts PAGE_MESSAGES): left out of every page's messages above, and served as
- * `virtual:page-messages/<language>/<namespace>`, a chunk the page's route module loads.
+ * Page bundles (app/i18n.ts PAGE_MESSAGES), served as `virtual:page-messages/<language>/<bundle>`, a chunk the route
+ * modules that need it load: the texts of one page each (`companies`, `webhooks`, left out of the other signed-in
+ * pages' first load too), and `signedIn`, every other namespace the browser needs (app-layout.tsx and the sandbox
+ * billing pages load it). A new namespace lands in `signedIn`: a signed-out page that needs it must list it above.
  */
-const PAGE_NAMESPACES = ['companies', 'webhooks']
+const SINGLE_PAGE_NAMESPACES = ['companies', 'webhooks']
+function bundleNamespaces(bundle: string, all: string[]): string[] {
+  if (SINGLE_PAGE_NAMESPACES.includes(bundle)) return [bundle]
+  if (bundle === 'signedIn') return all.filter((namespace) => ![...SIGNED_OUT_NAMESPACES, ...SERVER_ONLY_NAMESPACES, ...SINGLE_PAGE_NAMESPACES].includes(namespace))
+  throw new Error(`${bundle} is not a page bundle of messages (vite.config.ts)`)
+}
 const PAGE_MESSAGES_ID = /^virtual:page-messages\/(en|fr)\/(\w+)$/
 const pageMessages = {
   name: 'leadatlas:page-messages',
@@ -36,12 +48,12 @@ const pageMessages = {
   load(this: { addWatchFile: (file: string) => void }, id: string) {
     const match = PAGE_MESSAGES_ID.exec(id.replace(/^\0/, ''))
     if (!match || !id.startsWith('\0')) return null
-    const [, language, namespace] = match
-    if (!PAGE_NAMESPACES.includes(namespace!)) throw new Error(`${namespace} is not a page namespace (vite.config.ts)`)
+    const [, language, bundle] = match
     const file = path.resolve('app/locales', `${language}.json`)
     this.addWatchFile(file)
     const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>
-    return `export default ${JSON.stringify(messages[namespace!] ?? {})}`
+    const namespaces = bundleNamespaces(bundle!, Object.keys(messages))
+    return `export default ${JSON.stringify(Object.fromEntries(namespaces.map((namespace) => [namespace, messages[namespace]])))}`
   },
 }
 

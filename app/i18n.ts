@@ -31,32 +31,36 @@ export function withFrenchSpacing<T>(messages: T): T {
 }
 
 /**
- * Namespaces the browser fetches with the pages that use them, not with every page's messages (vite.config.ts leaves
- * them out of the messages' chunk and serves each as `virtual:page-messages/<language>/<namespace>`): a page's route
- * module awaits usePageMessages() at its top, so its texts are there before it renders or hydrates. The server has
- * every message.
+ * Messages the browser fetches with the pages that use them, not with every page's (vite.config.ts leaves them out of
+ * the messages' chunk, which holds the signed-out pages' namespaces, and serves each bundle as
+ * `virtual:page-messages/<language>/<bundle>`: an object of namespaces): `signedIn`, the namespaces of the signed-in
+ * app, and `companies` and `webhooks`, one page's each. A route module awaits pageTexts() at its top, so its texts
+ * are there before it renders or hydrates. The server has every message.
  */
 const PAGE_MESSAGES = {
+  signedIn: { en: () => import('virtual:page-messages/en/signedIn'), fr: () => import('virtual:page-messages/fr/signedIn') },
   companies: { en: () => import('virtual:page-messages/en/companies'), fr: () => import('virtual:page-messages/fr/companies') },
   webhooks: { en: () => import('virtual:page-messages/en/webhooks'), fr: () => import('virtual:page-messages/fr/webhooks') },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
-type PageNamespace = keyof typeof PAGE_MESSAGES
+type PageBundle = keyof typeof PAGE_MESSAGES
 
-/** The page namespaces this browser loaded, for each language, and those a language switch must bring too. */
-const pageMessages: Record<Language, Messages> = { en: {}, fr: {} }
-const pageNamespaces = new Set<PageNamespace>()
+/** The page bundles this browser loaded, for each language, and those a language switch must bring too. */
+const pageMessages: Record<Language, Partial<Record<PageBundle, Messages>>> = { en: {}, fr: {} }
+const pageBundles = new Set<PageBundle>()
 
-async function loadPageMessages(language: Language, namespace: PageNamespace): Promise<void> {
-  if (pageMessages[language][namespace]) return
-  const messages = (await PAGE_MESSAGES[namespace][language]()).default
-  pageMessages[language][namespace] = language === 'fr' ? withFrenchSpacing(messages) : messages
+async function loadPageMessages(language: Language, bundle: PageBundle): Promise<Messages> {
+  const loaded = pageMessages[language][bundle]
+  if (loaded) return loaded
+  const messages = (await PAGE_MESSAGES[bundle][language]()).default
+  return (pageMessages[language][bundle] = language === 'fr' ? withFrenchSpacing(messages) : messages)
 }
 
 /** Loads one language's messages; Vite splits each into its own chunk so the client fetches only the active one. */
 export async function loadMessages(language: Language): Promise<Messages> {
   const base: Messages = language === 'fr' ? withFrenchSpacing((await import('./locales/fr.json')).default) : (await import('./locales/en.json')).default
-  await Promise.all([...pageNamespaces].map((namespace) => loadPageMessages(language, namespace)))
-  return { ...base, ...pageMessages[language] }
+  // The bundles hold other namespaces than the base and than each other: merged side by side.
+  const bundles = await Promise.all([...pageBundles].map((bundle) => loadPageMessages(language, bundle)))
+  return Object.assign({}, base, ...bundles) as Messages
 }
 
 /**
@@ -64,11 +68,11 @@ export async function loadMessages(language: Language): Promise<Messages> {
  * instance, entry.client.tsx): before i18next starts (the first page's route modules load before the entry), the
  * texts join the messages the entry loads; later (a client navigation), they are added to the running instance.
  */
-export async function pageTexts(namespace: PageNamespace): Promise<void> {
+export async function pageTexts(bundle: PageBundle): Promise<void> {
   if (typeof document === 'undefined') return
-  pageNamespaces.add(namespace)
+  pageBundles.add(bundle)
   const language = i18next.isInitialized ? i18next.language : document.documentElement.lang
   if (!isLanguage(language)) return
-  await loadPageMessages(language, namespace)
-  if (i18next.isInitialized) i18next.addResourceBundle(language, 'translation', { [namespace]: pageMessages[language][namespace] }, true, true)
+  const messages = await loadPageMessages(language, bundle)
+  if (i18next.isInitialized) i18next.addResourceBundle(language, 'translation', messages, true, true)
 }

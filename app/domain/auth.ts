@@ -1,22 +1,21 @@
 import { z } from 'zod'
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PROFILE_FIELD_MAX } from './auth-fields.ts'
 
-// Schemas shared by client (conform validation) and server (actions). Messages are i18n keys.
-const MIN_PASSWORD_LENGTH = 6
-export const PROFILE_FIELD_MAX = 120
-
+// The schemas the actions parse posts with (the settings page checks its profile form with one in the browser too;
+// the login page's forms use auth-fields.ts, the same rules without zod). Messages are i18n keys.
 const email = z
   .string({ error: 'auth.errors.emailRequired' })
   .trim()
   .min(1, { error: 'auth.errors.emailRequired' })
-  .max(254, { error: 'auth.errors.emailInvalid' })
-  .pipe(z.email({ error: 'auth.errors.emailInvalid' }))
+  .max(MAX_EMAIL_LENGTH, { error: 'auth.errors.emailInvalid' })
+  .pipe(z.email({ pattern: EMAIL_PATTERN, error: 'auth.errors.emailInvalid' }))
   .transform((value) => value.toLowerCase())
 
 const password = z
   .string({ error: 'auth.errors.passwordRequired' })
   .min(1, { error: 'auth.errors.passwordRequired' })
   .min(MIN_PASSWORD_LENGTH, { error: 'auth.errors.passwordMin' })
-  .max(200, { error: 'auth.errors.passwordRequired' })
+  .max(MAX_PASSWORD_LENGTH, { error: 'auth.errors.passwordRequired' })
 
 export const SignInSchema = z.object({ email, password, redirectTo: z.string().optional() })
 export const SignUpSchema = z.object({ email, password })
@@ -43,7 +42,7 @@ export const NewPasswordSchema = z
       .string({ error: 'resetPassword.errors.required' })
       .min(1, { error: 'resetPassword.errors.required' })
       .min(MIN_PASSWORD_LENGTH, { error: 'resetPassword.errors.min' })
-      .max(200, { error: 'resetPassword.errors.min' }),
+      .max(MAX_PASSWORD_LENGTH, { error: 'resetPassword.errors.min' }),
     confirmPassword: z.string({ error: 'resetPassword.errors.required' }).min(1, { error: 'resetPassword.errors.required' }),
   })
   .refine((values) => values.password === values.confirmPassword, {

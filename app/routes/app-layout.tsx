@@ -13,6 +13,10 @@ import { DesktopSidebar } from '#app/components/layout/sidebar.tsx'
 import { mirrorCollapsedToStorage, SidebarToggle, useSidebarCollapsed } from '#app/components/layout/sidebar-toggle.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { cn } from '#app/utils/misc.ts'
+import { pageTexts } from '#app/i18n.ts'
+
+// The signed-in app's texts come with its pages, not with the signed-out pages' messages (app/i18n.ts).
+await pageTexts('signedIn')
 
 export interface AppHandle {
   /** i18n key of the page title (the document title; the page's h1 names it on screen). */

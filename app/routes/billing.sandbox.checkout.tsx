@@ -8,6 +8,10 @@ import { getInstance } from '#app/.server/i18n.ts'
 import { CheckoutPayment, CheckoutSummary } from '#app/components/billing/sandbox-checkout.tsx'
 import { SandboxFrame } from '#app/components/billing/sandbox-frame.tsx'
 import { SandboxSessionError } from '#app/components/billing/sandbox-session-error.tsx'
+import { pageTexts } from '#app/i18n.ts'
+
+// The signed-in app's texts come with its pages, not with the signed-out pages' messages (app/i18n.ts).
+await pageTexts('signedIn')
 
 /**
  * The sandbox's hosted checkout (no STRIPE_SECRET_KEY): the user confirms a test payment for the

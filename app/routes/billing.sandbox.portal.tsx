@@ -9,6 +9,10 @@ import { SandboxFrame } from '#app/components/billing/sandbox-frame.tsx'
 import { PortalCancel, PortalChangePlan, PortalCurrentPlan, PortalHeader, PortalNoSubscription, PortalTools } from '#app/components/billing/sandbox-portal.tsx'
 import { SandboxSessionError } from '#app/components/billing/sandbox-session-error.tsx'
 import { isBillingFrequency, isPaidPlanId } from '#app/domain/billing.ts'
+import { pageTexts } from '#app/i18n.ts'
+
+// The signed-in app's texts come with its pages, not with the signed-out pages' messages (app/i18n.ts).
+await pageTexts('signedIn')
 
 /**
  * The sandbox's customer portal (no STRIPE_SECRET_KEY): change plan or billing frequency, cancel at

@@ -18,7 +18,9 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, PasswordField } from '#app/components/ui/field.tsx'
 import { Modal, ModalCancelLink } from '#app/components/ui/modal.tsx'
-import { ForgotPasswordSchema, ProfileSchema, SignInSchema, SignUpSchema } from '#app/domain/auth.ts'
+import { ForgotPasswordSchema, ProfileSchema, SignInSchema } from '#app/domain/auth.ts'
+import { FORGOT_PASSWORD_FIELDS, PROFILE_FIELD_MAX, PROFILE_FIELDS, SIGN_IN_FIELDS } from '#app/domain/auth-fields.ts'
+import { validateFields } from '#app/utils/field-checks.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { env } from '#app/.server/env.server.ts'
@@ -154,12 +156,12 @@ function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' |
   const [searchParams] = useSearchParams()
   const loginHref = useLoginHref()
   const intent = mode
-  const schema = mode === 'signin' ? SignInSchema : SignUpSchema
   const [form, fields] = useForm({
     // One form for both modes, so switching keeps its inputs (and what was typed in them).
     id: 'credentials-form',
     lastResult: actionData?.intent === intent ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    // Sign-in and sign-up check the same two fields (the server parses with SignInSchema / SignUpSchema).
+    onValidate: validateFields(SIGN_IN_FIELDS),
     // Not on blur: the email field is autofocused, so leaving it empty to click "Sign up" or
     // "Forgot your password?" would pop an error that shifts the link away from the pointer.
     shouldValidate: 'onSubmit',
@@ -237,12 +239,12 @@ function ProfileStep() {
   const [form, fields] = useForm({
     id: 'profile-form',
     lastResult: actionData?.intent === 'profile' ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    onValidate: validateFields(PROFILE_FIELDS),
     shouldValidate: 'onBlur',
   })
   const saving = useIsPending({ intent: 'profile' })
   const skipping = useIsPending({ intent: 'skip' })
-  const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: 120 }))
+  const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: PROFILE_FIELD_MAX }))
   return (
     <Modal variant="page" title={t('auth.profileTitle')} description={t('auth.profileSubtitle')}>
       <p className="-mt-3 mb-4 text-xs font-medium tracking-wide text-slate-500 uppercase">{t('auth.stepOf', { step: 2 })}</p>
@@ -277,7 +279,7 @@ function ForgotPasswordDialog({ defaultEmail }: { defaultEmail: string }) {
     id: 'forgot-form',
     defaultValue: { email: defaultEmail },
     lastResult: actionData?.intent === 'forgot' ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    onValidate: validateFields(FORGOT_PASSWORD_FIELDS),
     shouldValidate: 'onSubmit', // autofocused: a blur error would move Cancel from under the pointer
     shouldRevalidate: 'onInput',
   })

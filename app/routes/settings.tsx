@@ -14,7 +14,8 @@ import { Button } from '#app/components/ui/button.tsx'
 import { LinkCard } from '#app/components/ui/link-card.tsx'
 import { DNC_PATH } from '#app/domain/do-not-contact.ts'
 import { Field } from '#app/components/ui/field.tsx'
-import { PROFILE_FIELD_MAX, ProfileSchema } from '#app/domain/auth.ts'
+import { ProfileSchema } from '#app/domain/auth.ts'
+import { PROFILE_FIELD_MAX } from '#app/domain/auth-fields.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.settings' }
