@@ -5,7 +5,7 @@
  * CRLF or LF, RFC 4180 quotes. Pure: no I/O.
  */
 
-export const CSV_DELIMITERS = [';', ',', '\t', '|'] as const
+const CSV_DELIMITERS = [';', ',', '\t', '|'] as const
 export type CsvDelimiter = (typeof CSV_DELIMITERS)[number]
 
 /** A control character no text file holds (tab, LF and CR aside), C1 controls included: the file is binary. */

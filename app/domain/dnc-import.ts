@@ -35,7 +35,7 @@ const HEADER_NAMES: Record<DncColumnKind, readonly string[]> = {
 const KIND_BY_HEADER = new Map(Object.entries(HEADER_NAMES).flatMap(([kind, names]) => names.map((name) => [name, kind as DncColumnKind])))
 
 /** "Adresse e-mail" → "adresse e mail", "companyDomain" → "company domain", "N° SIREN" → "n siren". */
-export function headerKey(name: string): string {
+function headerKey(name: string): string {
   return name
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .normalize('NFD')
@@ -59,7 +59,7 @@ const ACCEPTS: Record<DncColumnKind, readonly DncKind[]> = {
 }
 
 /** Why a line gave nothing, or why one of its values was not read. */
-export type DncImportReason = 'notEmail' | 'notDomain' | 'notPhone' | 'notCompanyId' | 'checkDigit' | 'unreadable' | 'empty'
+type DncImportReason = 'notEmail' | 'notDomain' | 'notPhone' | 'notCompanyId' | 'checkDigit' | 'unreadable' | 'empty'
 
 const WRONG_KIND: Record<DncColumnKind, DncImportReason> = { email: 'notEmail', domain: 'notDomain', phone: 'notPhone', company: 'notCompanyId', any: 'unreadable' }
 

@@ -8,7 +8,6 @@ import { listDncPage } from '#app/.server/do-not-contact/store.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { enforceLimit } from '#app/.server/rate-limit.ts'
 import { AddEntryForm, ImportForm, PasteForm } from '#app/components/do-not-contact/dnc-forms.tsx'
-import { ImportReport } from '#app/components/do-not-contact/dnc-import-report.tsx'
 import { DncList } from '#app/components/do-not-contact/dnc-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
@@ -65,7 +64,6 @@ export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) 
           {t('doNotContact.download')}
         </a>
       </div>
-      {actionData?.imported ? <ImportReport report={actionData.report} /> : null}
       {notice && !actionData ? (
         <Alert tone="success">
           <span data-testid="dnc-notice">{notice.key === 'doNotContact.added' ? t(notice.key, { count: notice.count, formatted: number.format(notice.count) }) : t(notice.key)}</span>
@@ -74,7 +72,7 @@ export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) 
       <div className="space-y-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
         <AddEntryForm failure={actionData && !actionData.imported && actionData.intent === 'add' ? actionData : undefined} />
         <PasteForm failure={actionData && !actionData.imported && actionData.intent === 'paste' ? actionData : undefined} />
-        <ImportForm failure={actionData && !actionData.imported && actionData.intent === 'import' ? actionData : undefined} />
+        <ImportForm failure={actionData && !actionData.imported && actionData.intent === 'import' ? actionData : undefined} report={actionData?.imported ? actionData.report : undefined} />
       </div>
       <DncList page={list} />
     </section>

@@ -5,7 +5,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import type { DncImportReport } from '#app/domain/dnc-import.ts'
 import { DNC_MAX_ENTRY_LENGTH } from '#app/domain/do-not-contact.ts'
-import { ImportReportDetails } from './dnc-import-report.tsx'
+import { ImportReport, ImportReportDetails } from './dnc-import-report.tsx'
 import { useIsPending } from '#app/utils/misc.ts'
 
 /** A refused command as the route answers it: the message, the lines it could not read, and what was sent. */
@@ -90,13 +90,15 @@ export function PasteForm({ failure }: { failure?: DncFailure }) {
   )
 }
 
-export function ImportForm({ failure }: { failure?: DncFailure }) {
+/** The file import; after one, its report (what was added, what was not and why) where the user acted. */
+export function ImportForm({ failure, report }: { failure?: DncFailure; report?: DncImportReport }) {
   const { t } = useTranslation()
   const pending = useIsPending({ intent: 'import' })
   return (
     <Form method="post" encType="multipart/form-data" className="space-y-3 border-t border-slate-100 pt-6">
       <input type="hidden" name="intent" value="import" />
       {failure ? <Rejected id="dnc-import-error" failure={failure} /> : null}
+      {report ? <ImportReport report={report} /> : null}
       <label htmlFor="dnc-file" className="block text-sm font-medium text-slate-700">
         {t('doNotContact.importLabel')}
       </label>

@@ -50,7 +50,7 @@ export function ImportReportDetails({ report }: { report: DncImportReport }) {
   )
 }
 
-/** An import that added (or found) entries: what it did, shown in place of the usual notice. */
+/** An import that read entries (added, or already listed): what it did. */
 export function ImportReport({ report }: { report: DncImportReport }) {
   const { t } = useTranslation()
   return (
