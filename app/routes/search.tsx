@@ -36,6 +36,7 @@ import { FILTER_FIELDS, NO_FILTERS, readSearchFilters } from '#app/domain/search
 import { SearchFiltersPanel, type FilterValues } from '#app/components/search/search-filters-panel.tsx'
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
+import { onlyDialogChanges } from '#app/utils/search-dialogs.ts'
 import { criteriaFromSearchParams, levelAvailable, sameSearch, type LocationLevel, type SearchCriteria } from '#app/domain/search.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.search' }
@@ -233,7 +234,13 @@ export default function SearchRoute({ loaderData }: Route.ComponentProps) {
   const saveState = actionData && 'save' in actionData ? actionData.save : undefined
   const exportState = actionData && !('save' in actionData) ? actionData : undefined
 
-  const searching = navigation.state === 'loading' && navigation.location.pathname === '/' && new URLSearchParams(navigation.location.search).get('run') === '1'
+  // Opening or closing a dialog reloads the same search: its results (and the link that opened the dialog, which
+  // gets focus back) stay on screen.
+  const searching =
+    navigation.state === 'loading' &&
+    navigation.location.pathname === '/' &&
+    new URLSearchParams(navigation.location.search).get('run') === '1' &&
+    !onlyDialogChanges(location.search, navigation.location.search)
   const lastSearch = loaderData.search
   const current = sameSearch(criteria, loaderData.criteria)
   const serverPlanModal = lastSearch?.status === 'plan' && current ? lastSearch : null

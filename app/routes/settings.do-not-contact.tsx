@@ -32,12 +32,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   await enforceLimit(context, 'dncWrite', user.id)
   const result = await runDncCommand(user, await request.formData())
+  // An import's report is the answer itself, not a redirect: the page shows it with and without JavaScript.
+  if (result.ok && result.report) return data({ intent: 'import' as const, imported: true as const, report: result.report })
   if (result.ok) {
     if (result.returnTo) throw redirect(`${result.returnTo}${result.returnTo.includes('?') ? '&' : '?'}neverExport=1`)
     throw redirect(result.removed !== undefined ? `${DNC_PATH}?removed=1` : `${DNC_PATH}?added=${result.added ?? 0}`)
   }
   const message = t(result.messageKey, { ...result.values, max: new Intl.NumberFormat(getInstance(context).language).format(DNC_MAX_ENTRIES) })
-  return data({ intent: result.intent, message, rejected: result.rejected ?? [], sent: result.sent ?? '' }, { status: result.messageKey === 'doNotContact.errors.tooMany' ? 413 : 400 })
+  return data(
+    { intent: result.intent, imported: false as const, message, rejected: result.rejected ?? [], sent: result.sent ?? '', report: result.report ?? null },
+    { status: result.messageKey === 'doNotContact.errors.tooMany' ? 413 : 400 },
+  )
 }
 
 export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) {
@@ -65,9 +70,9 @@ export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) 
         </Alert>
       ) : null}
       <div className="space-y-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
-        <AddEntryForm failure={actionData?.intent === 'add' ? actionData : undefined} />
-        <PasteForm failure={actionData?.intent === 'paste' ? actionData : undefined} />
-        <ImportForm failure={actionData?.intent === 'import' ? actionData : undefined} />
+        <AddEntryForm failure={actionData && !actionData.imported && actionData.intent === 'add' ? actionData : undefined} />
+        <PasteForm failure={actionData && !actionData.imported && actionData.intent === 'paste' ? actionData : undefined} />
+        <ImportForm failure={actionData && !actionData.imported && actionData.intent === 'import' ? actionData : undefined} report={actionData?.imported ? actionData.report : undefined} />
       </div>
       <DncList page={list} />
     </section>

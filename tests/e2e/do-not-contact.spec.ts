@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoA11yViolations } from './support/a11y.ts'
 import { sql } from './support/db.ts'
@@ -67,7 +68,7 @@ test.describe('do-not-contact list and only new businesses', () => {
 
     await page.getByLabel('Import a CSV file').setInputFiles({ name: 'optouts.csv', mimeType: 'text/csv', buffer: Buffer.from('email;phone\njean@autre.fr;+33 1 23 45 67 89\n') })
     await page.getByRole('button', { name: 'Import', exact: true }).click()
-    await expect(page.getByTestId('dnc-notice')).toHaveText('2 entries added.')
+    await expect(page.getByTestId('dnc-report-added')).toHaveText('2')
     await expect(page.getByTestId('dnc-count')).toHaveText('6 entries')
     await page.getByLabel('Import a CSV file').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x01]) })
     await page.getByRole('button', { name: 'Import', exact: true }).click()
@@ -87,6 +88,38 @@ test.describe('do-not-contact list and only new businesses', () => {
     expect(text.split('\n').filter(Boolean).sort()).toEqual(
       ['kind,value,name,city,added', ...['email,contact@boulangerie-martin.fr', 'email,jean@autre.fr', 'phone,+33478123456', 'phone,+33123456789', 'siren,552100554'].map((row) => `${row},,,${day}`)].sort(),
     )
+  })
+
+  test('imports ordinary files: a French Excel `email;société` sheet and a HubSpot export, with counts and each rejected line', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('dnc-import', testInfo) })
+    await page.goto(DNC)
+    const report = page.getByTestId('dnc-import-report')
+    const counts = async () => Object.fromEntries(await Promise.all(['added', 'alreadyListed', 'duplicates', 'rejected'].map(async (count) => [count, await report.getByTestId(`dnc-report-${count}`).textContent()])))
+
+    await page.getByLabel('Import a CSV file').setInputFiles({ name: 'optouts.csv', mimeType: 'text/csv', buffer: fs.readFileSync('tests/fixtures/dnc/excel-fr-semicolon.csv') })
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    await expect(page.getByText('Import done')).toBeVisible()
+    await expect(report.getByTestId('dnc-report-columns')).toHaveText('Columns read: email')
+    expect(await counts()).toEqual({ added: '3', alreadyListed: '0', duplicates: '1', rejected: '2' })
+    await expect(report.locator('[data-line="5"]')).toHaveText('Line 5 (email): “jean.dupont@” is not an email address.')
+    await expect(report.locator('[data-line="4"]')).toHaveText('Line 4: nothing in the columns read.')
+    await expect(page.getByTestId('dnc-count')).toHaveText('3 entries')
+    await expectNoA11yViolations(page)
+
+    await page.getByLabel('Import a CSV file').setInputFiles({ name: 'hubspot-crm-exports-all-contacts.csv', mimeType: 'text/csv', buffer: fs.readFileSync('tests/fixtures/dnc/hubspot-contacts.csv') })
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    await expect(report.getByTestId('dnc-report-columns')).toHaveText('Columns read: Email, Phone Number, Website URL')
+    expect(await counts()).toEqual({ added: '8', alreadyListed: '1', duplicates: '2', rejected: '2' })
+    await expect(report.locator('[data-line="5"]')).toHaveText('Line 5 (Email): “anne.kerbrat@” is not an email address. The rest of the line was read.')
+    await expect(report.locator('[data-line="10"]')).toHaveText('Line 10 (Email): “n/a” is not an email address.')
+    await expect(page.getByTestId('dnc-count')).toHaveText('11 entries')
+
+    // A file with nothing to read adds nothing and says why, line by line.
+    await page.getByLabel('Import a CSV file').setInputFiles({ name: 'names.csv', mimeType: 'text/csv', buffer: Buffer.from('Nom;Ville\nMartin;Brest\n') })
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    await expect(page.getByText('Nothing in this file could be read: nothing was added.')).toBeVisible()
+    await expect(page.locator('#dnc-import-error [data-line="2"]')).toHaveText('Line 2 (Nom): “Martin” is not an email, domain, phone number, SIREN or SIRET.')
+    await expect(page.getByTestId('dnc-count')).toHaveText('11 entries')
   })
 
   test('a new user: only new businesses leaves out the first export; a listed domain and a "never export" business stay out', async ({ page, baseURL }, testInfo) => {

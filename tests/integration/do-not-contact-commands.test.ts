@@ -1,6 +1,7 @@
-// The do-not-contact page's commands against the real database, as the user (RLS): CSV import, all-or-nothing
+// The do-not-contact page's commands against the real database, as the user (RLS): CSV import (ordinary exports, per-line report), all-or-nothing
 // pastes, the per-user cap, removal, and "never export" returning only to an export page.
 import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { SessionUser } from '#app/.server/auth.ts'
@@ -38,17 +39,68 @@ afterAll(async () => {
 })
 
 describe('do-not-contact commands', () => {
-  it('imports a CSV (header, our own kind column, semicolons, quotes) and the download format imports back', async () => {
+  it('imports a CSV (our own kind,value header, quotes): the value column only; the same file again adds nothing', async () => {
     const user = await createUser()
-    const csv = 'kind,value\nemail,"Jean@Exemple.FR"\ndomain;autre.fr\n"phone","04 78 12 34 56"\n'
-    expect(await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: 3 })
+    const csv = 'kind,value\nemail,"Jean@Exemple.FR"\ndomain,autre.fr\n"phone","04 78 12 34 56"\n'
+    const imported = await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv', { type: 'text/csv' }) }))
+    expect(imported).toEqual({ ok: true, added: 3, report: { columns: ['value'], added: 3, alreadyListed: 0, duplicates: 0, rejected: 0, issues: [], issuesLeftOut: 0 } })
     expect(entriesOf(await readOwnDncList(user))).toEqual([
       { kind: 'domain', value: 'autre.fr' },
       { kind: 'email', value: 'jean@exemple.fr' },
       { kind: 'phone', value: '+33478123456' },
     ])
     // The same file again adds nothing (already listed), and is not an error.
-    expect(await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv') }))).toEqual({ ok: true, added: 0 })
+    expect(await runDncCommand(user, form({ intent: 'import', file: new File([csv], 'list.csv') }))).toMatchObject({ ok: true, added: 0, report: { added: 0, alreadyListed: 3 } })
+  })
+
+  it('imports ordinary exports: a Windows-1252 `email;société` sheet and a HubSpot contact export, adding what they give and reporting each rejected line', async () => {
+    const user = await createUser()
+    const excel = new File([fs.readFileSync('tests/fixtures/dnc/excel-fr-semicolon.csv')], 'optouts.csv', { type: 'text/csv' })
+    expect(await runDncCommand(user, form({ intent: 'import', file: excel }))).toEqual({
+      ok: true,
+      added: 3,
+      report: {
+        columns: ['email'],
+        added: 3,
+        alreadyListed: 0,
+        duplicates: 1,
+        rejected: 2,
+        issues: [
+          { line: 4, reason: 'empty', partial: false },
+          { line: 5, reason: 'notEmail', value: 'jean.dupont@', column: 'email', partial: false },
+        ],
+        issuesLeftOut: 0,
+      },
+    })
+    // The HubSpot file lists jean.dupont@boulangerie-martin.fr again: already on the list, not added twice.
+    const hubspot = new File([fs.readFileSync('tests/fixtures/dnc/hubspot-contacts.csv')], 'hubspot-crm-exports-all-contacts.csv', { type: 'text/csv' })
+    const result = await runDncCommand(user, form({ intent: 'import', file: hubspot }))
+    expect(result).toMatchObject({ ok: true, added: 8, report: { columns: ['Email', 'Phone Number', 'Website URL'], added: 8, alreadyListed: 1, duplicates: 2, rejected: 2 } })
+    expect(result.report?.issues.map((issue) => [issue.line, issue.reason, issue.partial])).toEqual([
+      [4, 'empty', false],
+      [5, 'notEmail', true],
+      [10, 'notEmail', false],
+    ])
+    const listed = entriesOf(await readOwnDncList(user))
+    expect(listed).toHaveLength(11)
+    expect(listed).toEqual(expect.arrayContaining([{ kind: 'phone', value: '+33298000002' }, { kind: 'domain', value: 'kerbrat.bzh' }, { kind: 'email', value: 'gwen@atelier-breton.fr' }]))
+    // Company names ("Martin, Fils & Cie", "Boulangerie Martin") and the other columns gave nothing.
+    expect(listed.filter((entry) => !['email', 'phone', 'domain'].includes(entry.kind))).toEqual([])
+  })
+
+  it('a file where nothing can be read is refused with its report; the cap still holds for imports', async () => {
+    const user = await createUser()
+    const junk = new File(['Nom;Ville\nMartin;Brest\nDurand;Quimper\n'], 'names.csv', { type: 'text/csv' })
+    expect(await runDncCommand(user, form({ intent: 'import', file: junk }))).toMatchObject({
+      ok: false,
+      messageKey: 'doNotContact.errors.nothingRead',
+      report: { added: 0, rejected: 2, issues: [{ line: 2, reason: 'unreadable', value: 'Martin', column: 'Nom' }, { line: 3 }] },
+    })
+    expect(await runDncCommand(user, form({ intent: 'import', file: new File(['email\n\n;\n'], 'empty.csv') }))).toMatchObject({ ok: false, messageKey: 'doNotContact.errors.empty' })
+    await admin.query(`insert into public.do_not_contact (user_id, kind, value) select $1, 'domain', 'd' || n || '.fr' from generate_series(1, $2::int) n`, [user.id, DNC_MAX_ENTRIES - 1])
+    const two = new File(['email;société\na@b.fr;A\nc@d.fr;C\n'], 'two.csv', { type: 'text/csv' })
+    expect(await runDncCommand(user, form({ intent: 'import', file: two }))).toMatchObject({ ok: false, messageKey: 'doNotContact.errors.tooMany', values: { room: 1 } })
+    expect((await listDncPage(user, 1)).total).toBe(DNC_MAX_ENTRIES - 1)
   })
 
   it('the download neutralises formula-like addresses, and imports back to the same values', async () => {
@@ -66,7 +118,7 @@ describe('do-not-contact commands', () => {
     expect(values.filter((value) => /^[=+\-@]/.test(value) && value !== '+33478123456')).toEqual([])
 
     const other = await createUser()
-    expect(await runDncCommand(other, form({ intent: 'import', file: new File([csv], 'do-not-contact.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: listed.length })
+    expect(await runDncCommand(other, form({ intent: 'import', file: new File([csv], 'do-not-contact.csv', { type: 'text/csv' }) }))).toMatchObject({ ok: true, added: listed.length, report: { rejected: 0 } })
     expect(entriesOf(await readOwnDncList(other))).toEqual(entriesOf(listed))
   })
 
@@ -105,7 +157,7 @@ describe('do-not-contact commands', () => {
       `email,jean@exemple.fr,,,${today}`,
     ])
     const other = await createUser()
-    expect(await runDncCommand(other, form({ intent: 'import', file: new File([csv], 'do-not-contact.csv', { type: 'text/csv' }) }))).toEqual({ ok: true, added: 3 })
+    expect(await runDncCommand(other, form({ intent: 'import', file: new File([csv], 'do-not-contact.csv', { type: 'text/csv' }) }))).toMatchObject({ ok: true, added: 3, report: { columns: ['value'], rejected: 0 } })
     expect(entriesOf(await readOwnDncList(other))).toEqual(entriesOf(listed))
   })
 

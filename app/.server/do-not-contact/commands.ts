@@ -3,22 +3,24 @@
  * "never export this business" from a lead row. Each answers what the route needs to reply: a redirect target on
  * success, or a localized refusal with what the user sent, so nothing typed is lost.
  */
-import { parse } from 'csv-parse/sync'
 import { restoreFormula } from '#app/.server/exports/download/formulas.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { isUuid } from '#app/domain/ids.ts'
-import { DNC_KINDS, type DncEntry, parseDncEntry, parseDncList } from '#app/domain/do-not-contact.ts'
-import { DNC_CSV_COLUMNS } from './csv.ts'
+import { decodeCsvBytes } from '#app/domain/csv-text.ts'
+import { type DncImportReport, readDncImport } from '#app/domain/dnc-import.ts'
+import { type DncEntry, parseDncEntry, parseDncList } from '#app/domain/do-not-contact.ts'
 import { addDncEntries, removeDncEntry } from './store.ts'
 
 /** Rejected lines named back to the user: enough to find them, not a wall of text. */
 const NAMED_REJECTIONS = 10
+/** An import's lines with a problem named in its report, each with its number and why (the rest are counted). */
+const NAMED_ISSUES = 50
 
 type DncIntent = 'add' | 'paste' | 'import' | 'remove' | 'add-business'
 
 export type DncCommandResult =
-  | { ok: true; added?: number; removed?: boolean; returnTo?: string }
-  | { ok: false; intent: DncIntent; messageKey: string; values?: Record<string, string | number>; rejected?: string[]; sent?: string }
+  | { ok: true; added?: number; removed?: boolean; returnTo?: string; report?: DncImportReport }
+  | { ok: false; intent: DncIntent; messageKey: string; values?: Record<string, string | number>; rejected?: string[]; sent?: string; report?: DncImportReport }
 
 const text = (formData: FormData, name: string) => {
   const value = formData.get(name)
@@ -71,30 +73,26 @@ async function save(user: SessionUser, intent: DncIntent, entries: DncEntry[], s
 }
 
 /**
- * The cells that hold entries. Our own download (a header naming a `value` column) is read from that column only:
- * its name, city and date columns are for people, and a business name like "boulangerie.fr" must not become an
- * entry. Any other file: every cell, minus a header row (no cell readable) and our former kind column's labels.
+ * A CSV file, read as its columns allow (app/domain/dnc-import.ts): what it gives is added, and the report says what
+ * was added, already listed, repeated and which lines gave nothing. Nothing readable at all is a refusal, with that
+ * report. Formula-quoted values of our own download are read back as they were.
  */
-function entryCells(rows: string[][]): string[] {
-  const [first, ...rest] = rows
-  const hasHeader = first !== undefined && first.every((cell) => !cell || !parseDncEntry(cell))
-  const valueColumn = hasHeader ? first.findIndex((cell) => cell.toLowerCase() === DNC_CSV_COLUMNS[1]) : -1
-  if (valueColumn >= 0) return rest.map((row) => row[valueColumn] ?? '').filter(Boolean)
-  return (hasHeader ? rest : rows).flat().filter((cell) => cell && !(DNC_KINDS as readonly string[]).includes(cell.toLowerCase()))
-}
-
-/** A CSV of entries (entryCells); formula-quoted values are read back as they were. */
 async function importFile(user: SessionUser, file: FormDataEntryValue | null): Promise<DncCommandResult> {
   if (!(file instanceof File) || file.size === 0) return { ok: false, intent: 'import', messageKey: 'doNotContact.errors.noFile' }
-  const content = await file.text()
-  // Not text (a spreadsheet, an image): the decoder replaced bytes it could not read.
-  if (content.includes('\uFFFD')) return { ok: false, intent: 'import', messageKey: 'doNotContact.errors.notCsv' }
-  let rows: string[][]
-  try {
-    rows = parse(content.replace(/^\uFEFF/, ''), { delimiter: [',', ';', '\t'], relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true })
-  } catch {
-    return { ok: false, intent: 'import', messageKey: 'doNotContact.errors.notCsv' }
-  }
-  // Our download quotes formula-like values (`'=1+1@evil.fr`): read back as the value itself.
-  return addList(user, 'import', entryCells(rows).map(restoreFormula).join('\n'), '')
+  const text = decodeCsvBytes(new Uint8Array(await file.arrayBuffer()))
+  if (text === null) return { ok: false, intent: 'import', messageKey: 'doNotContact.errors.notCsv' }
+  const reading = readDncImport(text, restoreFormula)
+  const report = (added: number): DncImportReport => ({
+    columns: reading.columns,
+    added,
+    alreadyListed: reading.entries.length - added,
+    duplicates: reading.duplicates,
+    rejected: reading.rejected,
+    issues: reading.issues.slice(0, NAMED_ISSUES),
+    issuesLeftOut: Math.max(0, reading.issues.length - NAMED_ISSUES),
+  })
+  if (reading.entries.length === 0) return { ok: false, intent: 'import', messageKey: reading.rejected ? 'doNotContact.errors.nothingRead' : 'doNotContact.errors.empty', report: report(0) }
+  const result = await addDncEntries(user, reading.entries)
+  if (!result.ok) return { ok: false, intent: 'import', messageKey: 'doNotContact.errors.tooMany', values: { room: result.room } }
+  return { ok: true, added: result.added, report: report(result.added) }
 }

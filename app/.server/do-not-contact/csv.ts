@@ -2,8 +2,8 @@ import { stringify } from 'csv-stringify/sync'
 import type { DncListedEntry } from '#app/domain/do-not-contact.ts'
 import { neutralizeFormulaReversibly } from '#app/.server/exports/download/formulas.ts'
 
-/** The download's columns. The import reads `value` only (commands.ts): the others are for people. */
-export const DNC_CSV_COLUMNS = ['kind', 'value', 'name', 'city', 'added'] as const
+/** The download's columns. The import reads `value` only (its header names it, app/domain/dnc-import.ts): the others are for people. */
+const DNC_CSV_COLUMNS = ['kind', 'value', 'name', 'city', 'added'] as const
 
 /**
  * The list as the CSV file Settings offers (kind, value, then a business's name and city and the day the entry was

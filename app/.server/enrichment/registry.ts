@@ -14,7 +14,8 @@
  * is not_found.
  */
 import { createRegistrySearch, type RegistryHttpOptions } from './registry-http.ts'
-import { cleanSiret, isValidSiren } from './siret.ts'
+import { isValidSiren } from '#app/domain/company-ids.ts'
+import { cleanSiret } from './siret.ts'
 import { nameSimilarity, normalizeCompanyName } from './registry-names.ts'
 import { isSoleTrader } from './registry-labels.ts'
 

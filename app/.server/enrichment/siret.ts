@@ -1,34 +1,8 @@
 /**
  * French company identifiers printed in legal notices (mentions légales): SIRET (14 digits) and SIREN (9 digits),
- * both Luhn-checked. La Poste's establishments (SIREN 356 000 000) follow their own rule: digit sum divisible by 5.
+ * both Luhn-checked (app/domain/company-ids.ts).
  */
-
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48
-    if (i % 2 === 1) {
-      d *= 2
-      if (d > 9) d -= 9
-    }
-    sum += d
-  }
-  return sum % 10 === 0
-}
-
-const LA_POSTE_SIREN = '356000000'
-
-export function isValidSiren(value: string): boolean {
-  return /^\d{9}$/.test(value) && value !== '000000000' && luhnValid(value)
-}
-
-export function isValidSiret(value: string): boolean {
-  if (!/^\d{14}$/.test(value) || /^0+$/.test(value)) return false
-  const siren = value.slice(0, 9)
-  if (siren === LA_POSTE_SIREN) return [...value].reduce((sum, d) => sum + Number(d), 0) % 5 === 0
-  return isValidSiren(siren) && luhnValid(value)
-}
+import { isValidSiren, isValidSiret } from '#app/domain/company-ids.ts'
 
 /** Digits only, or null when `raw` (spaces, dots, dashes allowed) is not a valid SIRET. */
 export function cleanSiret(raw: string | null | undefined): string | null {

@@ -3,7 +3,9 @@ import { Form } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
+import type { DncImportReport } from '#app/domain/dnc-import.ts'
 import { DNC_MAX_ENTRY_LENGTH } from '#app/domain/do-not-contact.ts'
+import { ImportReport, ImportReportDetails } from './dnc-import-report.tsx'
 import { useIsPending } from '#app/utils/misc.ts'
 
 /** A refused command as the route answers it: the message, the lines it could not read, and what was sent. */
@@ -11,6 +13,8 @@ export interface DncFailure {
   message: string
   rejected: string[]
   sent: string
+  /** A refused import's report (nothing in the file could be read: its lines and why). */
+  report?: DncImportReport | null
 }
 
 function Rejected({ id, failure }: { id: string; failure: DncFailure }) {
@@ -28,6 +32,7 @@ function Rejected({ id, failure }: { id: string; failure: DncFailure }) {
           </ul>
         </>
       ) : null}
+      {failure.report ? <ImportReportDetails report={failure.report} /> : null}
     </Alert>
   )
 }
@@ -85,13 +90,15 @@ export function PasteForm({ failure }: { failure?: DncFailure }) {
   )
 }
 
-export function ImportForm({ failure }: { failure?: DncFailure }) {
+/** The file import; after one, its report (what was added, what was not and why) where the user acted. */
+export function ImportForm({ failure, report }: { failure?: DncFailure; report?: DncImportReport }) {
   const { t } = useTranslation()
   const pending = useIsPending({ intent: 'import' })
   return (
     <Form method="post" encType="multipart/form-data" className="space-y-3 border-t border-slate-100 pt-6">
       <input type="hidden" name="intent" value="import" />
       {failure ? <Rejected id="dnc-import-error" failure={failure} /> : null}
+      {report ? <ImportReport report={report} /> : null}
       <label htmlFor="dnc-file" className="block text-sm font-medium text-slate-700">
         {t('doNotContact.importLabel')}
       </label>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { MatchCount, PreviewLead } from '#app/domain/search.ts'
+import { searchDialogHref } from '#app/utils/search-dialogs.ts'
 import { MatchCountLine } from './match-count-line.tsx'
 import { Alert } from '../ui/alert.tsx'
 import { buttonClasses } from '../ui/button.tsx'
@@ -32,10 +33,10 @@ export function SearchOutcomePanel({ search, current, searching, pageSearch }: {
           {t('search.results')} <span className="font-normal text-slate-500">· {t('search.resultsCount', { count: search.results.length })}</span>
         </h2>
         <div className="flex flex-col gap-2 sm:flex-row">
-          <Link to={`/?${new URLSearchParams(pageSearch).toString()}&save=1`} className={buttonClasses({ variant: 'secondary' })}>
+          <Link to={searchDialogHref(pageSearch, 'save')} className={buttonClasses({ variant: 'secondary' })}>
             {t('savedSearches.save.button')}
           </Link>
-          <Link to={`/?${new URLSearchParams(pageSearch).toString()}&export=1`} className={buttonClasses()}>
+          <Link to={searchDialogHref(pageSearch, 'export')} className={buttonClasses()}>
             {t('search.enrichAndExport')}
           </Link>
         </div>

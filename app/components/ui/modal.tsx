@@ -111,7 +111,9 @@ function useOpener() {
   // opener was inert meanwhile (the sign-in form under "Forgot your password?").
   const location = useLocation()
   const [opened] = useState(() => ({
-    element: typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null), // server: no focus
+    // No focus on the server; none either when the opener was re-rendered away (<body> has it): findOpener then looks
+    // for the link to the dialog's URL.
+    element: typeof document === 'undefined' || document.activeElement === document.body ? null : (document.activeElement as HTMLElement | null),
     at: location.pathname + location.search,
   }))
   const [returnFocusTo] = useState(() => () => findOpener(opened.element, opened.at))
