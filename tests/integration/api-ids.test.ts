@@ -50,6 +50,7 @@ const BREST = { sector: 'shop-bakery', country: 'France', region: 'Bretagne', de
 const COMPONENT_OBJECTS: Record<string, string> = {
   Export: 'export',
   ExportOutput: 'export',
+  CreatedExport: 'export',
   Lead: 'lead',
   SavedSearch: 'saved_search',
   WebhookEndpoint: 'webhook_endpoint',
