@@ -31,11 +31,11 @@ const serverOnlyMessages = {
 
 /**
  * Page bundles (app/i18n.ts PAGE_MESSAGES), served as `virtual:page-messages/<language>/<bundle>`, a chunk the route
- * modules that need it load: the texts of one page each (`companies`, `webhooks`, left out of the other signed-in
+ * modules that need it load: the texts of one page each (`companies`, `webhooks`, `apiSettings`, left out of the other signed-in
  * pages' first load too), and `signedIn`, every other namespace the browser needs (app-layout.tsx and the sandbox
  * billing pages load it). A new namespace lands in `signedIn`: a signed-out page that needs it must list it above.
  */
-const SINGLE_PAGE_NAMESPACES = ['companies', 'webhooks']
+const SINGLE_PAGE_NAMESPACES = ['companies', 'webhooks', 'apiSettings']
 function bundleNamespaces(bundle: string, all: string[]): string[] {
   if (SINGLE_PAGE_NAMESPACES.includes(bundle)) return [bundle]
   if (bundle === 'signedIn') return all.filter((namespace) => ![...SIGNED_OUT_NAMESPACES, ...SERVER_ONLY_NAMESPACES, ...SINGLE_PAGE_NAMESPACES].includes(namespace))

@@ -41,6 +41,7 @@ const PAGE_MESSAGES = {
   signedIn: { en: () => import('virtual:page-messages/en/signedIn'), fr: () => import('virtual:page-messages/fr/signedIn') },
   companies: { en: () => import('virtual:page-messages/en/companies'), fr: () => import('virtual:page-messages/fr/companies') },
   webhooks: { en: () => import('virtual:page-messages/en/webhooks'), fr: () => import('virtual:page-messages/fr/webhooks') },
+  apiSettings: { en: () => import('virtual:page-messages/en/apiSettings'), fr: () => import('virtual:page-messages/fr/apiSettings') },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
 type PageBundle = keyof typeof PAGE_MESSAGES
 

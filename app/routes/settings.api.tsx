@@ -18,6 +18,10 @@ import { API_KEY_NAME_MAX } from '#app/domain/api-keys.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
 import { BackLink } from '#app/components/ui/back-link.tsx'
+import { pageTexts } from '#app/i18n.ts'
+
+// Its texts come with the page, not with every signed-in page's first load.
+await pageTexts('apiSettings')
 
 export const handle: AppHandle = { titleKey: 'pages.apiSettings' }
 

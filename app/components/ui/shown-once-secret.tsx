@@ -27,7 +27,7 @@ export function ShownOnceSecret({ id, title, hint, label, secret }: { id: string
           />
           {hydrated ? (
             <Button type="button" variant="secondary" className="shrink-0" onClick={() => void navigator.clipboard?.writeText(secret).then(() => setCopied(true))}>
-              {copied ? t('apiSettings.copied') : t('apiSettings.copy')}
+              {copied ? t('common.copied') : t('common.copy')}
             </Button>
           ) : null}
         </div>
