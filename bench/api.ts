@@ -17,6 +17,7 @@ import { measureWebhookLatency, startBenchReceiver, WEBHOOK_LATENCY_HEADERS, web
 import { seedExports } from './lib/seed.ts'
 import { signUp, startServer, stopServer } from './lib/server.ts'
 import { printTable } from './lib/table.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100)
 const LEADS = 10_000
@@ -126,7 +127,7 @@ try {
   // The app's modules in this process too, on the bench's database (as its superuser: withUser still switches to the
   // `authenticated` role, so row-level security applies as in the server).
   process.env.DATABASE_URL = server.databaseUrl
-  const sessionUser = { id: userId, email, claims: { sub: userId, role: 'authenticated', email }, metadata: {} }
+  const sessionUser = personalSession(userId, email)
   // Created as /settings/api creates one (app/.server/api-v1/keys.ts).
   const created = await createApiKey(sessionUser, 'bench')
   if (!created) throw new Error('the bench account could not get an API key')

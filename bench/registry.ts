@@ -34,6 +34,7 @@ import { startBenchDatabase } from './lib/database.ts'
 import { startDemoProcess } from './lib/demo-process.ts'
 import { printTable } from './lib/table.ts'
 import { timed } from './lib/timing.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 1000)
 const DEPARTMENT = process.env.BENCH_DEPARTMENT ?? '75'
@@ -73,7 +74,7 @@ try {
     const id = randomUUID()
     await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@bench.test`, {}])
     await admin.query(`select public.apply_credit_change($1, 1000000, 'adjustment', $2)`, [id, `bench:${id}`])
-    return { id, email: `${id}@bench.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+    return personalSession(id, `${id}@bench.test`)
   }
 
   const nafCodes = [...new Set(CATEGORIES.flatMap((id) => resolveCategory(id, 'fr')?.naf ?? []))]

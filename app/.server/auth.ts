@@ -4,7 +4,9 @@ import { isUuid } from '#app/domain/ids.ts'
 import { adminDb } from './db.ts'
 import { isDatabaseUnavailable } from './db-errors.ts'
 import { noteRequestUser } from './observability/request-context.ts'
-import { getSupabase } from './supabase.ts'
+import { getCookieHeader, getSupabase } from './supabase.ts'
+import { chooseWorkspace, readMemberships, readWorkspaceChoice, type Membership } from './workspaces/current.ts'
+import { ensurePersonalWorkspace } from './workspaces/personal.ts'
 
 export interface SessionUser {
   id: string
@@ -12,6 +14,10 @@ export interface SessionUser {
   /** Verified JWT claims, forwarded to Postgres so row-level security sees the same user. */
   claims: { sub: string; role: string; email?: string; [key: string]: unknown }
   metadata: Record<string, unknown>
+  /** The workspace this request acts in (its id is in `claims.workspace_id`, which row-level security reads). */
+  workspace: Membership
+  /** Every workspace the user belongs to (the switcher). */
+  workspaces: Membership[]
 }
 
 const userContext = createContext<Promise<SessionUser | null> | null>(null)
@@ -32,11 +38,28 @@ async function resolveUser(context: Readonly<RouterContextProvider>): Promise<Se
   const claims = await verifiedClaims(context)
   if (!claims || !(await sessionIsActive(claims))) return null
   noteRequestUser(claims.sub)
+  const workspaces = await memberships(claims.sub)
+  const workspace = chooseWorkspace(workspaces, await readWorkspaceChoice(getCookieHeader(context)))!
   return {
     id: claims.sub,
     email: String(claims.email ?? ''),
-    claims,
+    claims: { ...claims, workspace_id: workspace.id },
     metadata: (claims.user_metadata as Record<string, unknown>) ?? {},
+    workspace,
+    workspaces,
+  }
+}
+
+/** The user's workspaces; one who left every team gets a new personal workspace rather than none. */
+async function memberships(userId: string): Promise<Membership[]> {
+  try {
+    const found = await readMemberships(userId)
+    if (found.length) return found
+    await ensurePersonalWorkspace(userId)
+    return await readMemberships(userId)
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw data({ error: 'database_unavailable' }, { status: 503, headers: { 'Retry-After': '5' } })
+    throw error
   }
 }
 

@@ -16,7 +16,7 @@ const perRequest = new WeakMap<SessionUser, Promise<Read>>()
 function cachedRead(user: SessionUser): Promise<Read> {
   let pending = perRequest.get(user)
   if (!pending) {
-    pending = withUser(user.claims, (trx) => readCreditsSummary(trx, user.id)).then(
+    pending = withUser(user.claims, (trx) => readCreditsSummary(trx, user.workspace.id, user.id)).then(
       (summary): Read => ({ ok: true, summary }),
       (error: unknown): Read => {
         console.error('Failed to load credits', error)
@@ -68,16 +68,19 @@ export async function readPlan(trx: Transaction<Database>, userId: string): Prom
  * The figures, read in `trx`: a command reads what it needs on its own transaction (one pooled connection per
  * command, never a second one while it holds a lock). Throws when they cannot be read.
  */
-async function readCreditsSummary(trx: Transaction<Database>, userId: string): Promise<CreditsSummary> {
-  // One round trip (every page's header reads this): the balance row, if any, beside the current subscription, if any.
+async function readCreditsSummary(trx: Transaction<Database>, workspaceId: string, memberId: string): Promise<CreditsSummary> {
+  // One round trip (every page's header reads this): the pool's balance row, if any, beside the current subscription,
+  // if any, and the member's monthly cap with what it leaves.
   type Subscription = NonNullable<Awaited<ReturnType<typeof currentSubscription>>>
-  type Row = Partial<Subscription> & { remaining_credits: number | null; total_credits: number | null; has_credits: boolean }
+  type Row = Partial<Subscription> & { remaining_credits: number | null; total_credits: number | null; has_credits: boolean; cap: number | null; spendable: number }
   const { rows } = await sql<Row>`
     select c.remaining_credits, c.total_credits, c.user_id is not null as has_credits,
-           s.plan_id, s.status, s.frequency, s.current_period_end, s.next_credit_date
+           s.plan_id, s.status, s.frequency, s.current_period_end, s.next_credit_date,
+           m.monthly_credit_cap as cap, public.member_spendable(${workspaceId}::uuid, ${memberId}::uuid) as spendable
       from (select 1) one
-      left join user_credits c on c.user_id = ${userId}
-      left join lateral (${currentSubscriptionQuery(trx, userId)}) s on true`.execute(trx)
+      left join user_credits c on c.user_id = ${workspaceId}
+      left join workspace_members m on m.workspace_id = ${workspaceId} and m.user_id = ${memberId}
+      left join lateral (${currentSubscriptionQuery(trx, workspaceId)}) s on true`.execute(trx)
   const row = rows[0]
   const subscription = row?.plan_id ? (row as Subscription) : null
   const plan = resolvePlan(subscription)
@@ -87,7 +90,20 @@ async function readCreditsSummary(trx: Transaction<Database>, userId: string): P
     plan,
     nextReloadDate: plan !== 'free_trial' && subscription?.next_credit_date ? toIso(subscription.next_credit_date) : null,
     ok: row?.has_credits === true,
+    memberCap: row?.cap == null ? null : { cap: row.cap, left: Math.min(row.spendable, row.cap) },
   }
+}
+
+/**
+ * Why the member cannot spend a credit now, or null: the pool is empty (SPEC §7 RPC check_user_credits, which answers
+ * only about the caller's workspaces), or their monthly cap is used up.
+ */
+export async function spendingRefusal(trx: Transaction<Database>, user: SessionUser): Promise<'insufficient_credits' | 'member_cap_reached' | null> {
+  const { rows } = await sql<{ pool: boolean | null; share: number | null }>`
+    select public.check_user_credits(${user.workspace.id}::uuid, 1) as pool,
+           public.member_spendable(${user.workspace.id}::uuid, ${user.id}::uuid) as share`.execute(trx)
+  if (rows[0]?.pool !== true) return 'insufficient_credits'
+  return (rows[0]?.share ?? 0) >= 1 ? null : 'member_cap_reached'
 }
 
 function toIso(value: Date | string) {
@@ -101,6 +117,8 @@ export interface LedgerEntry {
   reason: string
   exportId: string | null
   enrichmentType: string | null
+  /** The member who spent (enrichment debits and refunds); null for grants. */
+  memberId: string | null
   createdAt: string
 }
 
@@ -112,8 +130,8 @@ export async function listCreditLedger(user: SessionUser, { limit, after }: { li
   const rows = await withUser(user.claims, (trx) => {
     let select = trx
       .selectFrom('credit_ledger')
-      .select(['id', 'delta', 'balance_after', 'reason', 'export_id', 'enrichment_type', 'created_at'])
-      .where('user_id', '=', user.id)
+      .select(['id', 'delta', 'balance_after', 'reason', 'export_id', 'enrichment_type', 'created_at', 'member_id'])
+      .where('user_id', '=', user.workspace.id)
     if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::bigint)`)
     return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
   })
@@ -124,6 +142,7 @@ export async function listCreditLedger(user: SessionUser, { limit, after }: { li
     reason: row.reason,
     exportId: row.export_id,
     enrichmentType: row.enrichment_type,
+    memberId: row.member_id,
     createdAt: toIso(row.created_at),
   }))
 }

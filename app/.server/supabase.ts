@@ -8,6 +8,7 @@ import { isPublicApiRequest } from '#app/.server/api-v1/operation.ts'
 const AUTH_TIMEOUT_MS = 15_000
 
 const supabaseContext = createContext<SupabaseClient | null>(null)
+const cookieHeaderContext = createContext<string | null>(null)
 
 /**
  * One Supabase client per request. Whatever cookies it writes (sign-in, token refresh,
@@ -41,6 +42,7 @@ export const supabaseMiddleware: MiddlewareFunction<Response> = async ({ request
     },
   })
   context.set(supabaseContext, supabase)
+  context.set(cookieHeaderContext, request.headers.get('Cookie'))
   const response = await next()
   if (setCookies.size) {
     for (const cookie of setCookies.values()) response.headers.append('Set-Cookie', cookie)
@@ -53,4 +55,9 @@ export function getSupabase(context: Readonly<RouterContextProvider>): SupabaseC
   const supabase = context.get(supabaseContext)
   if (!supabase) throw new Error('supabaseMiddleware must run before getSupabase')
   return supabase
+}
+
+/** The request's Cookie header, for what the session reads beside the auth cookies (the workspace switcher's choice). */
+export function getCookieHeader(context: Readonly<RouterContextProvider>): string | null {
+  return context.get(cookieHeaderContext)
 }

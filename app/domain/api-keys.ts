@@ -16,4 +16,6 @@ export interface ApiKeyListing {
   createdAt: string
   lastUsedAt: string | null
   revokedAt: string | null
+  /** Made by the viewer (owners and admins also see their team's keys). */
+  mine: boolean
 }

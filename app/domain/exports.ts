@@ -35,6 +35,8 @@ export const EXPORT_ERROR_CODES = [
   'invalid_location',
   'max_leads_invalid',
   'idempotency_conflict',
+  'forbidden_role',
+  'member_cap_reached',
 ] as const
 export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number]
 
@@ -55,6 +57,8 @@ export const EXPORT_ERROR_KEYS: Record<ExportErrorCode, string> = {
   invalid_location: 'exports.errors.invalidLocation', // the failure carries the field's message ("Unknown country: …")
   max_leads_invalid: 'exports.errors.maxLeadsInvalid', // "Maximum number of leads must be a whole number from 1 to {{max}}."
   idempotency_conflict: 'exports.errors.idempotencyConflict', // "This idempotency key was used for another export"
+  forbidden_role: 'exports.errors.forbiddenRole', // "Your role in this workspace does not allow this"
+  member_cap_reached: 'exports.errors.memberCapReached', // "You have used this month's credit allowance set by your team"
 }
 
 /** Every locale key the export errors use (the locale test can assert they all exist). */
@@ -77,6 +81,8 @@ export const EXPORT_ERROR_STATUS: Record<ExportErrorCode, number> = {
   not_completed: 409,
   max_leads_invalid: 400,
   idempotency_conflict: 409,
+  forbidden_role: 403,
+  member_cap_reached: 402,
 }
 
 export function isExportErrorCode(value: unknown): value is ExportErrorCode {

@@ -66,4 +66,6 @@ export interface CreditsSummary {
   nextReloadDate: string | null
   /** false when the figures could not be read: the header then shows 0/0 and Free Trial (SPEC §8). */
   ok: boolean
+  /** A member with a monthly cap (issue 29 item 4): the cap and what is left of it this month; null when uncapped. */
+  memberCap?: { cap: number; left: number } | null
 }

@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const lang = body.data.lang ?? (getLocale(context) as 'fr' | 'en')
   await enforceLimit(context, 'preview', user.id)
   const { plan } = await requireCreditsSummary(user)
-  const outcome = await onBehalfOf(user.id, () => runPreview(body.data.criteria, { lang, plan, signal: request.signal }))
+  const outcome = await onBehalfOf(user.workspace.id, () => runPreview(body.data.criteria, { lang, plan, signal: request.signal }))
   if (!outcome.ok) return data({ error: outcome.error, message: t(outcome.messageKey), ...(outcome.field ? { field: outcome.field } : {}) }, { status: outcome.status })
   return data(outcome.results)
 }

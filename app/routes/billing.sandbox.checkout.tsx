@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   if (!isSandboxEnabled()) throw data(null, { status: 404 })
   const session = new URL(request.url).searchParams.get('session') ?? ''
-  const check = readSandboxToken(session, 'checkout', user.id)
+  const check = readSandboxToken(session, 'checkout', user.workspace.id)
   if (!check.ok) return data({ state: check.reason, email: user.email }, { status: check.reason === 'forbidden' ? 403 : 400 })
   return { state: 'ready' as const, email: user.email, session, plan: check.token.plan, frequency: check.token.frequency }
 }
@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isSandboxEnabled()) throw data(null, { status: 404 })
   const t = getInstance(context).t
   const form = await request.formData()
-  const check = readSandboxToken(form.get('session'), 'checkout', user.id)
+  const check = readSandboxToken(form.get('session'), 'checkout', user.workspace.id)
   if (!check.ok) {
     return data(
       { error: check.reason === 'forbidden' ? t('billing.sandbox.forbiddenSession') : t('billing.sandbox.invalidSession') },

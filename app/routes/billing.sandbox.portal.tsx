@@ -27,9 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!isSandboxEnabled()) throw data(null, { status: 404 })
   const url = new URL(request.url)
   const session = url.searchParams.get('session') ?? ''
-  const check = readSandboxToken(session, 'portal', user.id)
+  const check = readSandboxToken(session, 'portal', user.workspace.id)
   if (!check.ok) return data({ state: check.reason }, { status: check.reason === 'forbidden' ? 403 : 400 })
-  const subscription = await getSandboxSubscription(user.id)
+  const subscription = await getSandboxSubscription(user.workspace.id)
   const done = url.searchParams.get('done')
   return {
     state: 'ready' as const,
@@ -59,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const form = await request.formData()
   const session = form.get('session')
-  const check = readSandboxToken(session, 'portal', user.id)
+  const check = readSandboxToken(session, 'portal', user.workspace.id)
   if (!check.ok) {
     return data(
       { error: check.reason === 'forbidden' ? t('billing.sandbox.forbiddenSession') : t('billing.sandbox.invalidSession') },
@@ -83,13 +83,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   else return data({ error: t('subscription.errors.invalid') }, { status: 400 })
   if (typeof subscriptionId !== 'string' || !Number.isInteger(version)) return data({ error: t('subscription.errors.invalid') }, { status: 400 })
 
-  const result = await changeSandboxSubscription({ userId: user.id, subscriptionId, version, change })
+  const result = await changeSandboxSubscription({ userId: user.workspace.id, subscriptionId, version, change })
   if (!result.ok) return data({ error: t('billing.sandbox.portal.none') }, { status: 409 })
   const back = `${SANDBOX_PORTAL_PATH}?session=${encodeURIComponent(String(session))}`
   // Nothing changed (same plan chosen again, or a repeated submission): no confirmation to show.
   if (!result.event) throw redirect(back)
   let done: Done = change.action === 'update' ? 'updated' : change.action === 'cancel' ? 'canceled' : change.action === 'resume' ? 'resumed' : 'renewed'
-  if (change.action === 'end_period' && !(await getSandboxSubscription(user.id))) done = 'ended'
+  if (change.action === 'end_period' && !(await getSandboxSubscription(user.workspace.id))) done = 'ended'
   throw redirect(`${back}&done=${done}`)
 }
 

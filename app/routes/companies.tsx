@@ -61,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       status = 400
     } else {
       const { plan } = await requireCreditsSummary(user)
-      const outcome = await onBehalfOf(user.id, () => searchCompanies(read.query, { plan, lang, signal: request.signal }))
+      const outcome = await onBehalfOf(user.workspace.id, () => searchCompanies(read.query, { plan, lang, signal: request.signal }))
       nafCodes = outcome.nafCodes
       if (outcome.ok) {
         search = { status: 'ok', result: outcome }

@@ -100,7 +100,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The plan decides what the search may return: an unreadable plan is a 503, never the free trial's rules.
     const decidingPlan = (await requireCreditsSummary(user)).plan
     // The preview's upstream calls count against this account's fair share (app/.server/limits/account.ts).
-    const outcome = await onBehalfOf(user.id, () => runPreview(criteria, { lang, plan: decidingPlan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS }))
+    const outcome = await onBehalfOf(user.workspace.id, () => runPreview(criteria, { lang, plan: decidingPlan, signal: request.signal, filters: filtersRead.ok ? filtersRead.filters : NO_FILTERS }))
     if (outcome.ok) {
       search = { status: 'ok', results: outcome.results, source: outcome.source, count: outcome.count }
       france = outcome.france

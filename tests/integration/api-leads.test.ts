@@ -8,6 +8,7 @@ import { ApiLeadSchema, type ApiLead } from '#app/domain/api-lead.ts'
 import { adminDb, closeDb, jsonb, type EnrichmentOptionsJson } from '#app/.server/db.ts'
 import { addDncEntries } from '#app/.server/do-not-contact/store.ts'
 import { loadApiLeadsPage, type LeadPosition } from '#app/.server/exports/api-leads.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const ALL_OPTIONS: EnrichmentOptionsJson = { phone: true, website: true, email: true, technologies: true, social: true, admin_fr_info: true }
 const BULK = 2345
@@ -216,7 +217,7 @@ describe('a lead as the API shows it', () => {
     const dncUser = await createAuthUser()
     const exportId = await createExport(dncUser, ALL_OPTIONS)
     await seedRichLeads(dncUser, [exportId])
-    await addDncEntries({ id: dncUser, email: `${dncUser}@example.test`, claims: claims(dncUser), metadata: {} }, [{ kind: 'email', value: 'paul@boulangerie-paul.fr' }])
+    await addDncEntries(personalSession(dncUser, `${dncUser}@example.test`), [{ kind: 'email', value: 'paul@boulangerie-paul.fr' }])
     const page = await loadApiLeadsPage(claims(dncUser), exportId)
     expect(page!.data[0]!.enrichments.email?.email.map((email) => email.address)).toEqual(['contact@boulangerie-paul.fr'])
   })

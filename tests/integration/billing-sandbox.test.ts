@@ -17,6 +17,7 @@ import type { SandboxCheckoutToken } from '#app/.server/billing/tokens.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
 import { closeDb } from '#app/.server/db.ts'
 import { addMonths } from '#app/domain/billing.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 
@@ -34,7 +35,7 @@ afterAll(async () => {
 async function createUser(): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 const fresh = (user: SessionUser): SessionUser => ({ ...user })
 const sessionOf = (url: string) => new URL(url).searchParams.get('session')

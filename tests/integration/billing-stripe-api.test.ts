@@ -11,6 +11,7 @@ import { closeDb } from '#app/.server/db.ts'
 import { addMonths } from '#app/domain/billing.ts'
 import { loadFixture, randomId, stripeEvent, subscriptionObject, webhookRequest } from '#tests/fixtures/stripe/fixtures.ts'
 import { startFixtureServer, type FixtureHandler, type FixtureServer } from '#tests/support/fixture-server.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const ORIGIN = 'https://app.leadatlas.test'
 const t = (key: string) => key
@@ -76,7 +77,7 @@ const stripeLike: FixtureHandler = (request) => {
 async function createUser(): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 describe('checkout session (Stripe)', () => {

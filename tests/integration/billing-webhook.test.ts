@@ -10,6 +10,7 @@ import { getCreditsSummary } from '#app/.server/credits.ts'
 import { closeDb, withUser } from '#app/.server/db.ts'
 import { addMonths } from '#app/domain/billing.ts'
 import { loadFixture, randomId, stripeEvent, subscriptionObject, unix, webhookRequest } from '#tests/fixtures/stripe/fixtures.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const SECRET = 'whsec_test_0123456789abcdef0123456789abcdef'
 let admin: pg.Pool
@@ -32,7 +33,7 @@ async function createUser(): Promise<string> {
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
   return id
 }
-const sessionUser = (id: string): SessionUser => ({ id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} })
+const sessionUser = (id: string): SessionUser => (personalSession(id, `${id}@example.test`))
 
 async function deliver(event: unknown, options?: Parameters<typeof webhookRequest>[2]) {
   return handleStripeWebhook(webhookRequest(event, SECRET, options))

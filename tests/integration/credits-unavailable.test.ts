@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, inject, test } from 'vitest'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { getCreditsSummary, requireCreditsSummary } from '#app/.server/credits.ts'
 import { closeDb } from '#app/.server/db.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 beforeAll(() => {
   process.env.DATABASE_URL = inject('databaseUrl')
@@ -11,7 +12,7 @@ beforeAll(() => {
 afterAll(() => closeDb())
 
 // Claims withUser refuses before any query: the read fails, as it does when the database cannot answer.
-const unreadable = (): SessionUser => ({ id: 'not-a-user', email: '', claims: { sub: 'not-a-user', role: 'authenticated' }, metadata: {} })
+const unreadable = (): SessionUser => personalSession('not-a-user')
 
 test('the header falls back to 0/0 and Free Trial, marked unavailable', async () => {
   expect(await getCreditsSummary(unreadable())).toEqual({ remaining: 0, total: 0, plan: 'free_trial', nextReloadDate: null, ok: false })

@@ -10,13 +10,14 @@ import { runDncCommand } from '#app/.server/do-not-contact/commands.ts'
 import { dncListCsv } from '#app/.server/do-not-contact/csv.ts'
 import { listDncPage, readOwnDncList } from '#app/.server/do-not-contact/store.ts'
 import { DNC_MAX_ENTRIES } from '#app/domain/do-not-contact.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 
 async function createUser(): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email) values ($1, $2)', [id, `${id}@example.test`])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 /** The entries themselves (kind, value): what an import restores. */

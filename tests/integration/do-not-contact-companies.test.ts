@@ -25,6 +25,7 @@ import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { registryFiltersSchema, type RegistryFilters } from '#app/domain/registry-search.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 let sites: DemoWebsites
@@ -63,7 +64,7 @@ async function createUser(): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
   await admin.query(`select public.apply_credit_change($1, 10000, 'adjustment', $2)`, [id, `test:${randomUUID()}`])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 /** Lists entries as the settings page does (as the user, through RLS). */

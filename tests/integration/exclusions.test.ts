@@ -16,6 +16,7 @@ import { parseDncEntry } from '#app/domain/do-not-contact.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const LEADS = 8
 let admin: pg.Pool
@@ -79,7 +80,7 @@ async function accounts(exportId: string) {
 /** Lists entries as the settings page does (as the user, through RLS). */
 async function list(userId: string, ...raw: string[]) {
   const entries = raw.map((text) => parseDncEntry(text) ?? expect.unreachable(`not an entry: ${text}`))
-  const added = await addDncEntries({ id: userId, email: `${userId}@example.test`, claims: { sub: userId, role: 'authenticated' }, metadata: {} }, entries)
+  const added = await addDncEntries(personalSession(userId, `${userId}@example.test`), entries)
   expect(added).toEqual({ ok: true, added: entries.length })
 }
 

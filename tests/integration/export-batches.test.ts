@@ -18,6 +18,7 @@ import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
 import { accountProblems, balanceMatchesLedger, exportAccount, waitFor } from '#tests/support/export-checks.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const LEADS = 40
 const BATCH = 8
@@ -30,7 +31,7 @@ const workers: Array<{ boss: PgBoss; worker: ExportWorker; logs: string[] }> = [
 
 
 function sessionUser(id: string): SessionUser {
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 async function launch(userId: string): Promise<string> {

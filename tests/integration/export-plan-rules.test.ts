@@ -8,6 +8,7 @@ import { closeDb } from '#app/.server/db.ts'
 import { addEnrichment, createExport, resumeExport } from '#app/.server/exports/service.ts'
 import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import type { PaidPlanId } from '#app/domain/plans.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 beforeAll(() => {
@@ -32,7 +33,7 @@ async function createUser({ plan, credits }: { plan?: PaidPlanId; credits?: numb
     await admin.query(`select public.apply_credit_change($1, $2 - (select remaining_credits from public.user_credits where user_id = $1), 'adjustment', $3)`, [id, credits, `test:${randomUUID()}`])
   }
   // A fresh object per call: the credits summary is cached per SessionUser (one request).
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 const fresh = (user: SessionUser): SessionUser => ({ ...user })

@@ -8,6 +8,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { closeDb } from '#app/.server/db.ts'
 import { EXPORTS_PAGE_SIZE, getExportDetail, LEADS_PAGE_SIZE, listExports } from '#app/.server/exports/views.ts'
 import { DEFAULT_EXPORT_SORT } from '#app/domain/export-list.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 let alice: SessionUser
@@ -19,7 +20,7 @@ const LEAD_COUNT = 95
 async function createUser(): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 beforeAll(async () => {

@@ -18,6 +18,7 @@ import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { EMPTY_CRITERIA, type SearchCriteria } from '#app/domain/search.ts'
 import { type FixtureServer, startFixtureServer } from '#tests/support/fixture-server.ts'
 import { countingSource } from '#tests/support/lead-source.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const PAGE = JSON.parse(fs.readFileSync(new URL('../fixtures/google/plumbers-lyon-page1.json', import.meta.url), 'utf8')) as object
 const VARIABLES = ['LEADS_SOURCE', 'GOOGLE_PLACES_API_KEY', 'GOOGLE_PLACES_URL', 'PREVIEW_CACHE_SECONDS'] as const
@@ -51,7 +52,7 @@ afterAll(async () => {
 async function freeTrialUser(): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 const fresh = (user: SessionUser): SessionUser => ({ ...user })
 

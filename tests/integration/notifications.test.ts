@@ -7,6 +7,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, closeDb } from '#app/.server/db.ts'
 import { listNotifications, markRead, notify, readNotificationPreferences, saveNotificationPreferences, unreadNotifications } from '#app/.server/notifications/store.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 beforeAll(() => {
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 async function user(): Promise<SessionUser> {
   const id = await createUserWithCredits(admin, 10)
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 async function exportOf(owner: SessionUser, status = 'processing'): Promise<string> {

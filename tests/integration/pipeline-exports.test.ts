@@ -17,6 +17,7 @@ import { NO_ENRICHMENT, type EnrichmentOptions } from '#app/domain/enrichment.ts
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, demoSiteTruth, startDemoWebsites } from '#server/demo/websites.ts'
 import { type RunningWorker, startWorker } from '#server/worker-slot.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const MAX_LEADS = 24
@@ -38,7 +39,7 @@ async function createUser(credits?: number): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
   if (credits !== undefined) await setCredits(id, credits)
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 async function setCredits(userId: string, target: number) {

@@ -28,6 +28,7 @@ import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createApiUser } from '#tests/support/api-client.ts'
 import { closedPortUrl } from '#tests/support/closed-port.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 let sites: DemoWebsites
@@ -65,7 +66,7 @@ async function createUser(credits = 10_000): Promise<SessionUser> {
   const id = randomUUID()
   await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
   await admin.query(`select public.apply_credit_change($1, $2 - (select remaining_credits from public.user_credits where user_id = $1), 'adjustment', $3)`, [id, credits, `test:${randomUUID()}`])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 async function run(exportId: string) {

@@ -22,6 +22,7 @@ import type { UpdateSavedSearch } from '#app/domain/saved-search-commands.ts'
 import { createApiUser } from '#tests/support/api-client.ts'
 import { resetLimit } from '#app/.server/rate-limit.ts'
 import { saveSearchCommand } from '#app/.server/saved-searches/save-command.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 let admin: pg.Pool
 let enrichers: Enrichers
@@ -47,7 +48,7 @@ async function createUser({ plan, credits = 1000 }: { plan?: 'professional'; cre
     await admin.query(`insert into public.user_subscriptions (user_id, plan_id, status, frequency, current_period_end) values ($1, $2, 'active', 'monthly', now() + interval '20 days')`, [id, plan])
   }
   await admin.query(`select public.apply_credit_change($1, $2 - (select remaining_credits from public.user_credits where user_id = $1), 'adjustment', $3)`, [id, credits, `test:${randomUUID()}`])
-  return { id, email: `${id}@example.test`, claims: { sub: id, role: 'authenticated' }, metadata: {} }
+  return personalSession(id, `${id}@example.test`)
 }
 
 // A fresh object per call: the credits summary (and so the plan) is cached per SessionUser, as for one request.

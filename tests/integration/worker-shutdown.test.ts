@@ -14,6 +14,7 @@ import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
 import { accountProblems, balanceMatchesLedger, exportAccount, waitFor } from '#tests/support/export-checks.ts'
 import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '#tests/support/worker-processes.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const LEADS = 40
 const LYON = { sector: 'boulangerie', country: 'France', countryCode: 'FR', region: 'Auvergne-Rhône-Alpes', department: 'Rhône', city: 'Lyon' }
@@ -25,7 +26,7 @@ const servers: DemoWebsites[] = []
 
 
 async function launch(userId: string): Promise<string> {
-  const user: SessionUser = { id: userId, email: `${userId}@example.test`, claims: { sub: userId, role: 'authenticated' }, metadata: {} }
+  const user: SessionUser = personalSession(userId, `${userId}@example.test`)
   const result = await createExport({
     user,
     name: 'Shutdown',

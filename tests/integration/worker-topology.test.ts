@@ -19,6 +19,7 @@ import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
 import { accountProblems, balanceMatchesLedger, exportAccount, peakInWindow, waitFor } from '#tests/support/export-checks.ts'
 import { startWorkerProcesses, stopWorkerProcesses, type WorkerProcess } from '#tests/support/worker-processes.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const LEADS = 30
 const REGISTRY_RATE = 4
@@ -37,7 +38,7 @@ const registryRequests: number[] = []
 
 
 async function launch(userId: string, criteria: (typeof PLACES)[number]): Promise<string> {
-  const user: SessionUser = { id: userId, email: `${userId}@example.test`, claims: { sub: userId, role: 'authenticated' }, metadata: {} }
+  const user: SessionUser = personalSession(userId, `${userId}@example.test`)
   const result = await createExport({
     user,
     name: `${criteria.sector} ${criteria.city}`,

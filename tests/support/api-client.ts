@@ -15,6 +15,7 @@ import { openApiDocument } from '#app/.server/api-v1/openapi.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { i18nextMiddleware } from '#app/.server/i18n.ts'
 import type { paths } from './api-schema.d.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 
 export const API_ORIGIN = 'http://api.test'
 
@@ -69,7 +70,7 @@ export async function createApiUser(admin: pg.Pool, credits = 100): Promise<{ us
   const { rows } = await admin.query<{ remaining_credits: number }>('select remaining_credits from public.user_credits where user_id = $1', [id])
   const delta = credits - rows[0]!.remaining_credits
   if (delta) await admin.query(`select public.apply_credit_change($1, $2, 'adjustment', $3)`, [id, delta, `test:${randomUUID()}`])
-  const user: SessionUser = { id, email, claims: { sub: id, role: 'authenticated', email }, metadata: {} }
+  const user: SessionUser = personalSession(id, email)
   const created = await createApiKey(user, 'test key')
   if (!created) throw new Error('createApiUser: no key created')
   return { user, key: created.key, keyId: created.id, api: createApiClient(created.key) }

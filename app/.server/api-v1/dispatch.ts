@@ -3,6 +3,8 @@
  * refusal is problem+json with a stable code, and every answer carries RateLimit-* headers once the key is known.
  * Cookies are never read here: a browser session does not open the API, so there is no CSRF surface.
  */
+import { isForbiddenRole } from '#app/.server/workspaces/roles.ts'
+import { can } from '#app/domain/workspace-roles.ts'
 import { isRouteErrorResponse, type RouterContextProvider } from 'react-router'
 import { z } from 'zod'
 import { getInstance } from '#app/.server/i18n.ts'
@@ -197,6 +199,7 @@ async function run(request: Request, context: Readonly<RouterContextProvider>, h
     apiProblem(404, 'not_found', t('api.v1.notFound'))
   }
   const { operation } = found.route
+  if (operation.requires && !can(owner.user.workspace.role, operation.requires)) apiProblem(403, 'forbidden_role', t('team.errors.forbiddenRole'))
   const ctx: ApiContext = { request, context, user: owner.user, keyId: owner.keyId, t }
   const params = parsePart(operation.params, found.params, 'path', t)
   // A forged cursor is the caller's bug whatever else the query holds: 400 invalid_cursor first.
@@ -255,6 +258,7 @@ export async function handleApiRequest(request: Request, context: Readonly<Route
 function failure(error: unknown, request: Request, context: Readonly<RouterContextProvider>, headers: Headers): Response {
   const t = getInstance(context).t
   if (error instanceof ApiProblem) return problemResponse(error, request, headers)
+  if (isForbiddenRole(error)) return problemResponse(new ApiProblem(403, 'forbidden_role', t('team.errors.forbiddenRole')), request, headers)
   if (error instanceof InvalidCursor) return problemResponse(new ApiProblem(400, 'invalid_cursor', t('api.v1.badCursor'), [{ path: 'query.cursor', message: t('api.v1.badCursor') }]), request, headers)
   const unavailable = new ApiProblem(503, 'service_unavailable', t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
   // withUser's "database unavailable" (a data() 503): still problem+json for an API client.

@@ -25,6 +25,8 @@ const PROBLEM_OF: Partial<Record<ExportFailure['code'], [number, ProblemCode]>> 
   not_resumable: [409, 'not_resumable'],
   not_completed: [409, 'not_completed'],
   idempotency_conflict: [409, 'idempotency_conflict'],
+  forbidden_role: [403, 'forbidden_role'],
+  member_cap_reached: [402, 'member_cap_reached'],
 }
 
 export function exportProblem(failure: ExportFailure, t: TFunction): never {

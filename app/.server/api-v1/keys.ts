@@ -9,8 +9,10 @@ import { sql } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
 import { noteRequestUser } from '#app/.server/observability/request-context.ts'
+import { memberSession } from '#app/.server/workspaces/current.ts'
 import { API_KEY_PREFIX_LENGTH, isApiKeyShaped, type ApiKeyListing } from '#app/domain/api-keys.ts'
 import { isUuid } from '#app/domain/ids.ts'
+import { requirePermission } from '#app/.server/workspaces/roles.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const SECRET_LENGTH = 40
@@ -34,6 +36,7 @@ export const MAX_ACTIVE_KEYS = 20
 
 /** Creates a key for the user (the only time the full key exists outside the client), or null at MAX_ACTIVE_KEYS. */
 export async function createApiKey(user: SessionUser, name: string): Promise<{ id: string; key: string; prefix: string } | null> {
+  requirePermission(user, 'ownKeys')
   const key = generateApiKey()
   const prefix = key.slice(0, API_KEY_PREFIX_LENGTH)
   const row = await withUser(user.claims, async (trx) => {
@@ -42,11 +45,12 @@ export async function createApiKey(user: SessionUser, name: string): Promise<{ i
     const { count } = await trx
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', user.workspace.id)
+      .where('created_by', '=', user.id)
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow()
     if (Number(count) >= MAX_ACTIVE_KEYS) return null
-    return trx.insertInto('api_keys').values({ user_id: user.id, name, prefix, key_hash: digest(key) }).returning('id').executeTakeFirstOrThrow()
+    return trx.insertInto('api_keys').values({ user_id: user.workspace.id, name, prefix, key_hash: digest(key) }).returning('id').executeTakeFirstOrThrow()
   })
   return row ? { id: row.id, key, prefix } : null
 }
@@ -56,8 +60,8 @@ export async function listApiKeys(user: SessionUser): Promise<ApiKeyListing[]> {
   const rows = await withUser(user.claims, (trx) =>
     trx
       .selectFrom('api_keys')
-      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
-      .where('user_id', '=', user.id)
+      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at', 'created_by'])
+      .where('user_id', '=', user.workspace.id)
       .orderBy(sql`revoked_at is not null`)
       .orderBy('created_at', 'desc')
       .orderBy('id')
@@ -71,6 +75,7 @@ export async function listApiKeys(user: SessionUser): Promise<ApiKeyListing[]> {
     createdAt: iso(row.created_at)!,
     lastUsedAt: iso(row.last_used_at),
     revokedAt: iso(row.revoked_at),
+    mine: row.created_by === user.id,
   }))
 }
 
@@ -97,13 +102,15 @@ export async function authenticateApiKey(key: string): Promise<ApiKeyOwner | nul
   if (!isApiKeyShaped(key)) return null
   const row = await adminDb()
     .selectFrom('api_keys as k')
-    .innerJoin(sql<{ id: string; email: string | null }>`auth.users`.as('u'), 'u.id', 'k.user_id')
-    .select(['k.id', 'k.user_id', 'k.prefix', 'k.last_used_at', 'u.email'])
+    .select(['k.id', 'k.user_id', 'k.created_by', 'k.prefix', 'k.last_used_at'])
     .where('k.key_hash', '=', digest(key))
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst()
   if (!row) return null
-  noteRequestUser(row.user_id)
+  // The key acts for the member who made it, in its workspace, with their role as it is now.
+  const user = await memberSession(row.created_by ?? row.user_id, row.user_id)
+  if (!user) return null
+  noteRequestUser(user.id)
   const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0
   if (Date.now() - lastUsed > LAST_USED_PRECISION_SECONDS * 1000) {
     // Not awaited: the answer does not depend on it, and a failure only leaves the date older.
@@ -114,10 +121,5 @@ export async function authenticateApiKey(key: string): Promise<ApiKeyOwner | nul
       .execute()
       .catch((error: unknown) => console.error('[api] last_used_at not written:', error instanceof Error ? error.message : error))
   }
-  const email = row.email ?? ''
-  return {
-    keyId: row.id,
-    prefix: row.prefix,
-    user: { id: row.user_id, email, claims: { sub: row.user_id, role: 'authenticated', email }, metadata: {} },
-  }
+  return { keyId: row.id, prefix: row.prefix, user }
 }

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document of /api/v1, generated from the operations' own zod schemas (operations/index.ts): the
 // schemas that validate requests are the ones described, so the document cannot drift from the behaviour.
+import { PERMISSIONS, type Permission } from '#app/domain/workspace-roles.ts'
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi'
 import { z } from 'zod'
 import { API_BASE, type ApiOperation } from './operation.ts'
@@ -51,6 +52,7 @@ function commonProblems(operation: ApiOperation): Array<[number, string]> {
     [400, 'The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`).'],
     ...('cursor' in query ? [[400, 'The `cursor` is not one this list gave (`invalid_cursor`).'] as [number, string]] : []),
     [404, "No such resource for this key's owner (`not_found`): another user's id is not found either."],
+    ...(operation.requires ? [[403, `The key's member has a role that may not do this (\`forbidden_role\`): it needs ${PERMISSIONS[operation.requires as Permission]} or above.`] as [number, string]] : []),
     [405, 'The method is not one this path takes (`method_not_allowed`).'],
     [413, 'The body is over 1 MB (`payload_too_large`).'],
     [415, 'The body is not application/json, or its encoding is unknown (`unsupported_media_type`).'],

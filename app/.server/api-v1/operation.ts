@@ -6,6 +6,7 @@ import type { RouterContextProvider } from 'react-router'
 import type { z } from 'zod'
 import type { SessionUser } from '#app/.server/auth.ts'
 import type { LimitName } from '#app/.server/rate-limiter.ts'
+import type { Permission } from '#app/domain/workspace-roles.ts'
 
 type HttpMethod = 'get' | 'post' | 'patch' | 'delete'
 
@@ -52,6 +53,8 @@ export interface OperationSpec<P extends z.ZodType | undefined, Q extends z.ZodT
    * command refuses (a 4xx problem) gives its point back; its state is in the RateLimit-* headers when it is the tightest.
    */
   limit?: LimitName
+  /** The permission the member's role must give (workspace-roles.ts); refused with 403 `forbidden_role` before anything runs. */
+  requires?: Permission
   /** Whether this request replays one already served (its Idempotency-Key): then `limit` is not counted. */
   isReplay?: (input: OperationInput<P, Q, H, B>) => Promise<boolean>
   handler: (input: OperationInput<P, Q, H, B>) => Promise<ApiAnswer>

@@ -6,6 +6,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser, type Database } from '#app/.server/db.ts'
 import { isBillingFrequency, type BillingFrequency } from '#app/domain/billing.ts'
 import { resolvePlan, type PaidPlanId, type PlanId } from '#app/domain/plans.ts'
+import { can } from '#app/domain/workspace-roles.ts'
 import { billingMode, stripePriceId } from './config.ts'
 import { billingDb } from './db.ts'
 import { sandboxCheckoutUrl, sandboxPortalUrl } from './sandbox.ts'
@@ -23,6 +24,8 @@ export type BillingError =
   | 'already_subscribed'
   /** No payment provider here (billing off): plan changes are not offered. */
   | 'unavailable'
+  /** Only the workspace's owner manages its subscription. */
+  | 'forbidden_role'
 
 export type SessionResult = { ok: true; url: string } | { ok: false; error: BillingError }
 
@@ -51,7 +54,7 @@ async function readCurrent(db: Kysely<Database> | Transaction<Database>, userId:
 
 /** For the subscription page: read as the user (RLS). */
 export async function getSubscriptionOverview(user: SessionUser, now: Date = new Date()): Promise<SubscriptionOverview> {
-  return withUser(user.claims, (trx) => readCurrent(trx, user.id, now))
+  return withUser(user.claims, (trx) => readCurrent(trx, user.workspace.id, now))
 }
 
 // ---------------------------------------------------------------------------
@@ -72,16 +75,16 @@ async function findCustomerId(userId: string): Promise<string | null> {
 }
 
 /** The user's Stripe customer, created once (idempotency key per user) and remembered. */
-async function ensureCustomer(user: { id: string; email: string }): Promise<string> {
-  const existing = await findCustomerId(user.id)
+async function ensureCustomer(user: SessionUser): Promise<string> {
+  const existing = await findCustomerId(user.workspace.id)
   if (existing) return existing
   const customer = await getStripe().customers.create(
-    { email: user.email || undefined, metadata: { user_id: user.id } },
-    { idempotencyKey: `leadatlas-customer:${user.id}` },
+    { email: user.email || undefined, metadata: { user_id: user.workspace.id } },
+    { idempotencyKey: `leadatlas-customer:${user.workspace.id}` },
   )
   const db = billingDb()
-  await db.insertInto('billing_customers').values({ user_id: user.id, stripe_customer_id: customer.id }).onConflict((oc) => oc.doNothing()).execute()
-  const saved = await db.selectFrom('billing_customers').select('stripe_customer_id').where('user_id', '=', user.id).executeTakeFirst()
+  await db.insertInto('billing_customers').values({ user_id: user.workspace.id, stripe_customer_id: customer.id }).onConflict((oc) => oc.doNothing()).execute()
+  const saved = await db.selectFrom('billing_customers').select('stripe_customer_id').where('user_id', '=', user.workspace.id).executeTakeFirst()
   return saved?.stripe_customer_id ?? customer.id
 }
 
@@ -100,7 +103,7 @@ export async function createCheckoutSession({
   locale,
   now = new Date(),
 }: {
-  user: { id: string; email: string }
+  user: SessionUser
   plan: PaidPlanId
   frequency: BillingFrequency
   origin: string
@@ -108,12 +111,13 @@ export async function createCheckoutSession({
   locale?: string
   now?: Date
 }): Promise<SessionResult> {
+  if (!can(user.workspace.role, 'billing')) return { ok: false, error: 'forbidden_role' }
   try {
-    const current = await readCurrent(adminDb(), user.id, now)
+    const current = await readCurrent(adminDb(), user.workspace.id, now)
     if (current.plan !== 'free_trial') return { ok: false, error: 'already_subscribed' }
     const mode = billingMode()
     if (mode === 'off') return { ok: false, error: 'unavailable' }
-    if (mode === 'sandbox') return { ok: true, url: sandboxCheckoutUrl({ userId: user.id, plan, frequency, idempotencyKey, origin, now }) }
+    if (mode === 'sandbox') return { ok: true, url: sandboxCheckoutUrl({ userId: user.workspace.id, plan, frequency, idempotencyKey, origin, now }) }
 
     const price = stripePriceId(plan, frequency)
     if (!price) {
@@ -121,13 +125,13 @@ export async function createCheckoutSession({
       return { ok: false, error: 'checkout_failed' }
     }
     const customer = await ensureCustomer(user)
-    const metadata = { user_id: user.id, plan_id: plan, frequency }
-    const key = crypto.createHash('sha256').update(`${user.id}:${plan}:${frequency}:${idempotencyKey}`).digest('hex')
+    const metadata = { user_id: user.workspace.id, plan_id: plan, frequency }
+    const key = crypto.createHash('sha256').update(`${user.workspace.id}:${plan}:${frequency}:${idempotencyKey}`).digest('hex')
     const session = await getStripe().checkout.sessions.create(
       {
         mode: 'subscription',
         customer,
-        client_reference_id: user.id,
+        client_reference_id: user.workspace.id,
         line_items: [{ price, quantity: 1 }],
         metadata,
         subscription_data: { metadata },
@@ -153,20 +157,21 @@ export async function createPortalSession({
   frequency,
   locale,
 }: {
-  user: { id: string; email: string }
+  user: SessionUser
   origin: string
   /** The plan the user clicked, preselected by the sandbox portal. */
   plan?: PaidPlanId
   frequency?: BillingFrequency
   locale?: string
 }): Promise<SessionResult> {
+  if (!can(user.workspace.role, 'billing')) return { ok: false, error: 'forbidden_role' }
   try {
     const mode = billingMode()
     if (mode === 'off') return { ok: false, error: 'unavailable' }
-    if (mode === 'sandbox') return { ok: true, url: sandboxPortalUrl({ userId: user.id, origin, plan, frequency }) }
-    const customer = await findCustomerId(user.id)
+    if (mode === 'sandbox') return { ok: true, url: sandboxPortalUrl({ userId: user.workspace.id, origin, plan, frequency }) }
+    const customer = await findCustomerId(user.workspace.id)
     if (!customer) {
-      console.error(`[billing] no Stripe customer for user ${user.id}: nothing to manage in the portal`)
+      console.error(`[billing] no Stripe customer for user ${user.workspace.id}: nothing to manage in the portal`)
       return { ok: false, error: 'portal_failed' }
     }
     const session = await getStripe().billingPortal.sessions.create({ customer, return_url: `${origin}/subscription`, locale: stripeLocale(locale) })
@@ -184,9 +189,10 @@ export const BILLING_ERROR_KEYS: Record<BillingError, string> = {
   network: 'subscription.errors.network',
   already_subscribed: 'subscription.errors.alreadySubscribed',
   unavailable: 'subscription.errors.unavailable',
+  forbidden_role: 'subscription.errors.ownerOnly',
 }
 
 /** The HTTP status of each error: the caller's conflict, our missing provider, or the provider failing. */
 export function billingErrorStatus(error: BillingError): number {
-  return error === 'already_subscribed' ? 409 : error === 'unavailable' ? 503 : 502
+  return error === 'already_subscribed' ? 409 : error === 'forbidden_role' ? 403 : error === 'unavailable' ? 503 : 502
 }

@@ -29,6 +29,7 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface ApiKeys {
   created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
   id: Generated<string>;
   key_hash: Buffer;
   last_used_at: Timestamp | null;
@@ -79,6 +80,7 @@ export interface CreditLedger {
   id: Generated<number>;
   idempotency_key: string | null;
   lead_id: string | null;
+  member_id: string | null;
   metadata: Generated<JsonObject>;
   reason: CreditReason;
   user_id: string;
@@ -88,6 +90,7 @@ export interface DoNotContact {
   business_city: string | null;
   business_name: string | null;
   created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
   id: Generated<string>;
   kind: string;
   user_id: string;
@@ -134,6 +137,7 @@ export interface Exports {
   completed_at: Timestamp | null;
   country: string | null;
   created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
   department: string | null;
   download_url: string | null;
   /**
@@ -270,6 +274,7 @@ export interface RegistrySearchCache {
 
 export interface SavedSearches {
   created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
   credit_budget: number | null;
   criteria: Json;
   enrichments: string[];
@@ -363,6 +368,7 @@ export interface WebhookDeliveries {
 
 export interface WebhookEndpoints {
   created_at: Generated<Timestamp>;
+  created_by: Generated<string | null>;
   disabled_at: Timestamp | null;
   disabled_reason: string | null;
   enabled: Generated<boolean>;
@@ -378,6 +384,24 @@ export interface WebhookEndpoints {
   secret: string;
   url: string;
   user_id: string;
+}
+
+export interface WorkspaceMembers {
+  created_at: Generated<Timestamp>;
+  /**
+   * Credits the member may spend per UTC calendar month from the pool; null = uncapped.
+   */
+  monthly_credit_cap: number | null;
+  role: string;
+  user_id: string;
+  workspace_id: string;
+}
+
+export interface Workspaces {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  name: string;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface DB {
@@ -407,4 +431,6 @@ export interface DB {
   webhook_attempts: WebhookAttempts;
   webhook_deliveries: WebhookDeliveries;
   webhook_endpoints: WebhookEndpoints;
+  workspace_members: WorkspaceMembers;
+  workspaces: Workspaces;
 }

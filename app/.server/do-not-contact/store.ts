@@ -9,6 +9,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { withUser, type Database } from '#app/.server/db.ts'
 import { DNC_KINDS, DNC_MAX_ENTRIES, DNC_PAGE_SIZE, type DncEntry, type DncKind, type DncListedEntry } from '#app/domain/do-not-contact.ts'
 import { businessLabels } from './business-labels.ts'
+import { requirePermission } from '#app/.server/workspaces/roles.ts'
 
 interface DncRow extends DncListedEntry {
   id: string
@@ -34,14 +35,14 @@ function listedEntry(row: { kind: string; value: string; business_name: string |
 /** One page of the list, newest first. */
 export function listDncPage(user: SessionUser, page: number): Promise<DncPage> {
   return withUser(user.claims, async (trx) => {
-    const { count } = await trx.selectFrom('do_not_contact').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    const { count } = await trx.selectFrom('do_not_contact').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.workspace.id).executeTakeFirstOrThrow()
     const total = Number(count)
     const pageCount = Math.max(1, Math.ceil(total / DNC_PAGE_SIZE))
     const current = Math.min(Math.max(1, page), pageCount)
     const rows = await trx
       .selectFrom('do_not_contact')
       .select(['id', ...LISTED_COLUMNS])
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', user.workspace.id)
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .limit(DNC_PAGE_SIZE)
@@ -60,27 +61,28 @@ export type AddOutcome = { ok: true; added: number } | { ok: false; code: 'too_m
  * once cannot both pass it.
  */
 export function addDncEntries(user: SessionUser, entries: readonly DncEntry[]): Promise<AddOutcome> {
+  requirePermission(user, 'dncAdd')
   if (entries.length === 0) return Promise.resolve({ ok: true, added: 0 })
   return withUser(user.claims, async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('do_not_contact'), hashtext(${user.id}))`.execute(trx)
-    const { count } = await trx.selectFrom('do_not_contact').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    await sql`select pg_advisory_xact_lock(hashtext('do_not_contact'), hashtext(${user.workspace.id}))`.execute(trx)
+    const { count } = await trx.selectFrom('do_not_contact').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.workspace.id).executeTakeFirstOrThrow()
     const room = DNC_MAX_ENTRIES - Number(count)
     // Upper bound (some may already be listed): refusing a few early is better than passing the cap.
     if (entries.length > room) {
-      const listed = await countListed(trx, user.id, entries)
+      const listed = await countListed(trx, user.workspace.id, entries)
       if (entries.length - listed > room) return { ok: false as const, code: 'too_many' as const, room: Math.max(0, room) }
     }
-    const labels = await businessLabels(trx, user.id, entries)
+    const labels = await businessLabels(trx, user.workspace.id, entries)
     let added = 0
     for (let i = 0; i < entries.length; i += 1000) {
       const chunk = entries.slice(i, i + 1000).map((entry) => {
         const label = entry.kind === 'business' ? labels.get(entry.value) : undefined
-        return { user_id: user.id, kind: entry.kind, value: entry.value, business_name: label?.name ?? null, business_city: label?.city ?? null }
+        return { user_id: user.workspace.id, kind: entry.kind, value: entry.value, business_name: label?.name ?? null, business_city: label?.city ?? null }
       })
       const result = await trx.insertInto('do_not_contact').values(chunk).onConflict((oc) => oc.columns(['user_id', 'kind', 'value']).doNothing()).executeTakeFirst()
       added += Number(result.numInsertedOrUpdatedRows ?? 0)
     }
-    await scrubListedAddresses(trx, user.id, entries)
+    await scrubListedAddresses(trx, user.workspace.id, entries)
     return { ok: true as const, added }
   })
 }
@@ -119,8 +121,9 @@ async function countListed(trx: Kysely<Database>, userId: string, entries: reado
 
 /** Removes one entry of the user's (someone else's id removes nothing: RLS). */
 export function removeDncEntry(user: SessionUser, id: string): Promise<boolean> {
+  requirePermission(user, 'dncRemove')
   return withUser(user.claims, async (trx) => {
-    const result = await trx.deleteFrom('do_not_contact').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst()
+    const result = await trx.deleteFrom('do_not_contact').where('id', '=', id).where('user_id', '=', user.workspace.id).executeTakeFirst()
     return Number(result.numDeletedRows) > 0
   })
 }
@@ -134,7 +137,7 @@ export async function readDncList(db: Kysely<Database>, userId: string): Promise
 /** The whole list, read as the user, with each business's name and city and the day it was added (the download). */
 export function readOwnDncList(user: SessionUser): Promise<DncListedEntry[]> {
   return withUser(user.claims, async (trx) => {
-    const rows = await trx.selectFrom('do_not_contact').select(LISTED_COLUMNS).where('user_id', '=', user.id).orderBy('kind').orderBy('value').execute()
+    const rows = await trx.selectFrom('do_not_contact').select(LISTED_COLUMNS).where('user_id', '=', user.workspace.id).orderBy('kind').orderBy('value').execute()
     return rows.filter((row) => isKind(row.kind)).map(listedEntry)
   })
 }

@@ -21,7 +21,7 @@ export async function paidPositions(user: SessionUser, source: string, placeIds:
     trx
       .selectFrom('enrichment_purchases')
       .select(['task', 'place_id'])
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', user.workspace.id)
       .where('source', '=', source)
       .where('place_id', '=', sql<string>`any(${[...placeIds]}::text[])`)
       .where('paid_at', '>', sql<Date>`now() - make_interval(days => ${reuseDays})`)

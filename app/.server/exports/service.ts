@@ -16,7 +16,8 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import type { Database, EnrichmentOptionsJson, JsonObject } from '#app/.server/db.ts'
 import { withUserCommand } from '#app/.server/user-commands.ts'
 import { hasFilters, type SearchFilters } from '#app/domain/search-filters.ts'
-import { readPlan } from '#app/.server/credits.ts'
+import { readPlan, spendingRefusal } from '#app/.server/credits.ts'
+import { can } from '#app/domain/workspace-roles.ts'
 import { checkPlan, resolveCriteria, type ResolvedCriteria } from '#app/.server/search/resolve-criteria.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { normalizeEnrichmentOptions, STATUS_COLUMN, type EnrichmentOptions, type EnrichmentType } from '#app/domain/enrichment.ts'
@@ -71,17 +72,17 @@ export interface CreateExportArgs {
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
 function signedIn(user: SessionUser | null | undefined): user is SessionUser {
-  return Boolean(user && typeof user.id === 'string' && isUuid(user.id) && user.claims?.sub === user.id)
+  return Boolean(user && typeof user.id === 'string' && isUuid(user.id) && user.claims?.sub === user.id && user.workspace)
 }
 
 function fail(code: ExportErrorCode): ExportFailure {
   return { ok: false, status: EXPORT_ERROR_STATUS[code], code }
 }
 
-/** SPEC §7 RPC, run as the user (it refuses to answer about anyone else). */
-async function hasCredits(trx: Transaction<Database>, userId: string, required = 1): Promise<boolean> {
-  const { rows } = await sql<{ ok: boolean | null }>`select public.check_user_credits(${userId}::uuid, ${required}::int) as ok`.execute(trx)
-  return rows[0]?.ok === true
+/** A refusal unless the member may spend a credit (the pool, their monthly cap). */
+async function spendRefusal(trx: Transaction<Database>, user: SessionUser): Promise<ExportFailure | null> {
+  const refusal = await spendingRefusal(trx, user)
+  return refusal ? fail(refusal) : null
 }
 
 /** The location resolved (names and code agree, every level exists: resolve-criteria.ts), else a 400 naming the field. */
@@ -150,6 +151,7 @@ function replayOf(existing: { id: string; idempotency_fingerprint: string | null
 export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
+  if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
   const search = args.registry ? registrySearch(args.registry) : resolveSent(args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' })
   if (!search.ok) return search
   const { criteria } = search
@@ -174,13 +176,13 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
 
   const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUserCommand(user, fn))
   return asUser(async (trx) => {
-    const refusal = planRefusal(await readPlan(trx, user.id), criteria)
+    const refusal = planRefusal(await readPlan(trx, user.workspace.id), criteria)
     if (refusal) return refusal
     const findExisting = () =>
       trx
         .selectFrom('exports')
         .select(['id', 'idempotency_fingerprint', sql<boolean>`created_at < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`.as('expired')])
-        .where('user_id', '=', user.id)
+        .where('user_id', '=', user.workspace.id)
         .where('idempotency_key', '=', idempotencyKey)
         .executeTakeFirst()
     const existing = await findExisting()
@@ -188,12 +190,14 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
     const replay = (found: { id: string; idempotency_fingerprint: string | null }) => replayOf(found, fingerprint)
     if (existing?.expired) await trx.updateTable('exports').set({ idempotency_key: null }).where('id', '=', existing.id).execute()
     else if (existing) return replay(existing)
-    if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
+    const noCredits = await spendRefusal(trx, user)
+    if (noCredits) return noCredits
 
     const inserted = await trx
       .insertInto('exports')
       .values({
-        user_id: user.id,
+        user_id: user.workspace.id,
+        created_by: user.id,
         name: validation.name,
         status: 'processing',
         search_status: 'pending',
@@ -225,8 +229,8 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
       throw new Error('createExport: idempotency conflict without a visible export')
     }
     await asService(trx)
-    if (webhookUrl) await createExportCallback(trx, { userId: user.id, exportId: inserted.id, url: webhookUrl })
-    await enqueueExport(fromKysely(trx), { exportId: inserted.id, userId: user.id })
+    if (webhookUrl) await createExportCallback(trx, { userId: user.workspace.id, exportId: inserted.id, url: webhookUrl })
+    await enqueueExport(fromKysely(trx), { exportId: inserted.id, userId: user.workspace.id })
     return { ok: true as const, exportId: inserted.id, duplicate: false }
   })
 }
@@ -269,15 +273,17 @@ async function lockOwnExport(trx: Transaction<Database>, exportId: string): Prom
 export async function resumeExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
+  if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
   return withUserCommand(user, async (trx) => {
     // Read before the lock: a concurrent command on the same export waits for as short a time as can be.
-    const plan = await readPlan(trx, user.id)
+    const plan = await readPlan(trx, user.workspace.id)
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (!canResume(exp)) return fail('not_resumable')
     const search = storedSearch(plan, exp)
     if (!search.ok) return search
-    if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
+    const noCredits = await spendRefusal(trx, user)
+    if (noCredits) return noCredits
     await trx
       .updateTable('exports')
       .set({
@@ -291,7 +297,7 @@ export async function resumeExport(args: { user: SessionUser | null | undefined;
       .where('id', '=', exp.id)
       .execute()
     await asService(trx)
-    await enqueueExport(fromKysely(trx), { exportId: exp.id, userId: user.id })
+    await enqueueExport(fromKysely(trx), { exportId: exp.id, userId: user.workspace.id })
     return { ok: true as const, exportId: exp.id }
   })
 }
@@ -299,9 +305,10 @@ export async function resumeExport(args: { user: SessionUser | null | undefined;
 export async function addEnrichment(args: { user: SessionUser | null | undefined; exportId: string; options: EnrichmentType[] }): Promise<ExportResult & { added?: EnrichmentType[] }> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
+  if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
   if (!Array.isArray(args.options) || args.options.length === 0) return fail('add_enrichment_none')
   return withUserCommand(user, async (trx) => {
-    const plan = await readPlan(trx, user.id)
+    const plan = await readPlan(trx, user.workspace.id)
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
     if (exp.status !== 'completed') return fail('not_completed')
@@ -310,7 +317,8 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
     const already = normalizeEnrichmentOptions(exp.enrichment_options)
     const validation = validateAddEnrichment(args.options, already, { france: search.criteria.france })
     if (!validation.ok) return fail(validation.code)
-    if (!(await hasCredits(trx, user.id))) return fail('insufficient_credits')
+    const noCredits = await spendRefusal(trx, user)
+    if (noCredits) return noCredits
 
     // not_required -> pending for the new types, on every lead of the export (one statement).
     const sets = validation.added.map((type) => {
@@ -334,7 +342,7 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
       .execute()
     await refreshProgress(trx, exp.id, { phase: 'enrichment' })
     await asService(trx)
-    await enqueueExport(fromKysely(trx), { exportId: exp.id, userId: user.id })
+    await enqueueExport(fromKysely(trx), { exportId: exp.id, userId: user.workspace.id })
     return { ok: true as const, exportId: exp.id, added: validation.added }
   })
 }
@@ -348,6 +356,7 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
 export async function queueExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult & { queued?: boolean }> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
+  if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
   return withUserCommand(user, async (trx) => {
     const exp = await lockOwnExport(trx, args.exportId)
     if (!exp) return fail('not_found')
@@ -357,7 +366,7 @@ export async function queueExport(args: { user: SessionUser | null | undefined; 
     const boss = await getExportQueueBoss()
     // A run or any of its batches queued or running: the export has its job.
     if ((await liveExportJobs(db, exp.id)).length > 0) return { ok: true as const, exportId: exp.id, queued: false }
-    const jobId = await enqueueExport(db, { exportId: exp.id, userId: user.id }, boss)
+    const jobId = await enqueueExport(db, { exportId: exp.id, userId: user.workspace.id }, boss)
     return { ok: true as const, exportId: exp.id, queued: jobId !== null }
   })
 }
@@ -371,6 +380,7 @@ export async function queueExport(args: { user: SessionUser | null | undefined; 
 export async function deleteExport(args: { user: SessionUser | null | undefined; exportId: string }): Promise<ExportResult> {
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
+  if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
   return withUserCommand(user, async (trx) => {
     // Lock order exports -> export_leads -> leads, the same as the worker's writes: no deadlock with a running export.
     const exp = await lockOwnExport(trx, args.exportId)
@@ -405,7 +415,7 @@ export async function holdsIdempotencyKey(user: SessionUser, idempotencyKey: str
     trx
       .selectFrom('exports')
       .select('id')
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', user.workspace.id)
       .where('idempotency_key', '=', key)
       .where(sql<boolean>`created_at >= now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`)
       .executeTakeFirst(),

@@ -62,7 +62,7 @@ export async function listExports(user: SessionUser, status?: ExportStatus, sort
         (status ? sql<string>`count(*) filter (where status = ${status})` : sql<string>`count(*)`).as('count'),
         sql<boolean>`coalesce(bool_or(status in ('pending', 'processing')), false)`.as('running'),
       ])
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', user.workspace.id)
       .executeTakeFirst()
     const total = Number(summary?.count ?? 0)
     const pageCount = Math.max(1, Math.ceil(total / EXPORTS_PAGE_SIZE))
@@ -70,7 +70,7 @@ export async function listExports(user: SessionUser, status?: ExportStatus, sort
     let query = trx
       .selectFrom('exports')
       .select(['id', 'name', 'status', 'lead_count', 'total_credits_used', 'created_at', 'progress_percentage'])
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', user.workspace.id)
     // Names sort the way people read them (ICU root collation: "école" beside "Ecole", not after "z" as in the
     // database's C locale); ties fall back to newest first so the order is stable across reloads.
     if (sort.key === 'name') query = query.orderBy(sql`name collate "und-x-icu"`, sort.direction)

@@ -68,7 +68,7 @@ export async function runLockedSavedSearch(trx: Transaction<Database>, user: Ses
   // any, is already written as the user.
   await sql`set local role none`.execute(trx)
   const next = options.nextRunAt === undefined ? {} : { next_run_at: options.nextRunAt }
-  const record = trx.updateTable('saved_searches').where('id', '=', saved.id).where('user_id', '=', user.id)
+  const record = trx.updateTable('saved_searches').where('id', '=', saved.id).where('user_id', '=', user.workspace.id)
   if (result.ok) {
     // A replayed key names a run already recorded: only the schedule moves.
     const run = result.duplicate ? {} : { last_run_at: options.now, last_export_id: result.exportId, last_new_count: null, last_credits: null, last_refusal: null }

@@ -6,6 +6,7 @@ import type { PgBoss } from 'pg-boss'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
 import { withinBudget } from '#app/.server/rate-limit.ts'
+import { memberSession } from '#app/.server/workspaces/current.ts'
 import { nextRunAfter } from '#app/domain/saved-searches.ts'
 import { runLockedSavedSearch } from './run.ts'
 import { scheduleOf } from './view.ts'
@@ -26,14 +27,21 @@ export interface DueSummary {
   postponed: number
 }
 
-/** The owner as the run acts: their id in the claims, so row-level security and the credit functions see them. */
-function ownerOf(userId: string): SessionUser {
-  return { id: userId, email: '', claims: { sub: userId, role: 'authenticated' }, metadata: {} }
+/**
+ * Who the run acts as: the member who saved it while they belong to the workspace, else its owner — with their role
+ * now, so row-level security, the role rules and the credit functions see the same person as a form would.
+ */
+async function actorOf(workspaceId: string, createdBy: string | null): Promise<SessionUser | null> {
+  const author = createdBy ? await memberSession(createdBy, workspaceId) : null
+  if (author) return author
+  const owner = await adminDb().selectFrom('workspace_members').select('user_id').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirst()
+  return owner ? memberSession(owner.user_id, workspaceId) : null
 }
 
-/** Claims one due saved search of its owner and runs it; false when another worker has it or it is no longer due. */
-async function runIfDue(id: string, userId: string, now: Date): Promise<boolean> {
-  const user = ownerOf(userId)
+/** Claims one due saved search of its workspace and runs it; false when another worker has it or it is no longer due. */
+async function runIfDue(id: string, workspaceId: string, createdBy: string | null, now: Date): Promise<boolean> {
+  const user = await actorOf(workspaceId, createdBy)
+  if (!user) return false
   return withUser(user.claims, async (trx) => {
     const row = await trx
       .selectFrom('saved_searches')
@@ -57,7 +65,7 @@ async function runIfDue(id: string, userId: string, now: Date): Promise<boolean>
 export async function runDueSavedSearches(now: Date = new Date(), { log = () => {} }: { log?: (message: string) => void } = {}): Promise<DueSummary> {
   const due = await adminDb()
     .selectFrom('saved_searches')
-    .select(['id', 'user_id'])
+    .select(['id', 'user_id', 'created_by'])
     .where('paused', '=', false)
     .where('next_run_at', '<=', now)
     .orderBy('next_run_at')
@@ -65,12 +73,12 @@ export async function runDueSavedSearches(now: Date = new Date(), { log = () => 
     .execute()
   let ran = 0
   let postponed = 0
-  for (const { id, user_id: userId } of due) {
+  for (const { id, user_id: workspaceId, created_by: createdBy } of due) {
     try {
       // A scheduled run creates an export like the form does: it counts against the same per-user limit, so 60 saved
       // searches due at once start at the limit's pace, not all together. Counted before the row is claimed (the
       // limiter has its own connection: none is taken while a row lock is held), and given back if nothing ran.
-      const run = await withinBudget('exportCreate', userId, () => runIfDue(id, userId, now), { made: (didRun) => didRun })
+      const run = await withinBudget('exportCreate', createdBy ?? workspaceId, () => runIfDue(id, workspaceId, createdBy, now), { made: (didRun) => didRun })
       if (run.refused) {
         if ('retryAfterSeconds' in run.refused) {
           await postpone(id, now, run.refused.retryAfterSeconds)

@@ -11,6 +11,7 @@ import type { SearchCriteria } from '#app/domain/search.ts'
 import { DEFAULT_TIME_ZONE, nextRunAfter, type SavedSearch, type Schedule } from '#app/domain/saved-searches.ts'
 import type { UpdateSavedSearch } from '#app/domain/saved-search-commands.ts'
 import { scheduleOf, toSavedSearch, SAVED_SEARCH_COLUMNS } from './view.ts'
+import { requirePermission } from '#app/.server/workspaces/roles.ts'
 
 export interface NewSavedSearch {
   name: string
@@ -36,16 +37,17 @@ export type CreateSavedSearchResult = { ok: true; id: string } | { ok: false; co
  * transaction (a failed read throws: a 503, never the free trial's cap).
  */
 export async function createSavedSearch(user: SessionUser, input: NewSavedSearch): Promise<CreateSavedSearchResult> {
+  requirePermission(user, 'export')
   const { sector, country, countryCode, region, department, city } = input.criteria
   return withUser(user.claims, async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`saved_searches:${user.id}`}, 0))`.execute(trx)
-    const plan = await readPlan(trx, user.id)
-    const { count } = await trx.selectFrom('saved_searches').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`saved_searches:${user.workspace.id}`}, 0))`.execute(trx)
+    const plan = await readPlan(trx, user.workspace.id)
+    const { count } = await trx.selectFrom('saved_searches').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', user.workspace.id).executeTakeFirstOrThrow()
     if (!canSaveAnotherSearch(plan, Number(count))) return { ok: false as const, code: 'saved_search_limit' as const, limit: SAVED_SEARCH_LIMITS[plan], plan }
     const row = await trx
       .insertInto('saved_searches')
       .values({
-        user_id: user.id,
+        user_id: user.workspace.id,
         name: input.name,
         criteria: { sector, country, ...(countryCode ? { countryCode } : {}), region, department, city },
         filters: { ...input.filters },
@@ -64,7 +66,7 @@ export async function createSavedSearch(user: SessionUser, input: NewSavedSearch
 /** A page of the user's saved searches, newest first, after the (created_at, id) of the previous page's last. */
 export async function listSavedSearches(user: SessionUser, { limit = 100, after }: { limit?: number; after?: readonly [string, string] | null } = {}): Promise<SavedSearch[]> {
   const rows = await withUser(user.claims, (trx) => {
-    let query = selectSaved(trx).where('s.user_id', '=', user.id)
+    let query = selectSaved(trx).where('s.user_id', '=', user.workspace.id)
     if (after) query = query.where(sql<boolean>`(s.created_at, s.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
     return query.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute()
   })
@@ -83,6 +85,7 @@ function nextRun(schedule: Schedule, paused: boolean, now: Date): Date | null {
 }
 
 export async function updateSavedSearch(user: SessionUser, id: string, input: UpdateSavedSearch, { lang, now = new Date() }: { lang: 'fr' | 'en'; now?: Date }): Promise<boolean> {
+  requirePermission(user, 'export')
   if (!isUuid(id)) return false
   const schedule: Schedule = {
     kind: input.scheduleKind,
@@ -119,6 +122,7 @@ export async function updateSavedSearch(user: SessionUser, id: string, input: Up
 
 /** Pause (no run until resumed) or resume (the next run counted from now, so missed dates are not run at once). */
 export async function setPaused(user: SessionUser, id: string, paused: boolean, now = new Date()): Promise<boolean> {
+  requirePermission(user, 'export')
   if (!isUuid(id)) return false
   return withUser(user.claims, async (trx) => {
     const row = await trx
@@ -135,6 +139,7 @@ export async function setPaused(user: SessionUser, id: string, paused: boolean, 
 }
 
 export async function deleteSavedSearch(user: SessionUser, id: string): Promise<boolean> {
+  requirePermission(user, 'export')
   if (!isUuid(id)) return false
   const result = await withUser(user.claims, (trx) => trx.deleteFrom('saved_searches').where('id', '=', id).executeTakeFirst())
   return result.numDeletedRows > 0n

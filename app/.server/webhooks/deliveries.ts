@@ -8,6 +8,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { DELIVERY_STATES, webhookPayload, type DeliveryState, type WebhookDeliveryView, type WebhookEventType } from '#app/domain/webhooks.ts'
+import { requirePermission } from '#app/.server/workspaces/roles.ts'
 
 /** The log shows this many deliveries, newest first. */
 const DELIVERIES_SHOWN = 50
@@ -30,7 +31,7 @@ export async function listWebhookDeliveries(
       .selectFrom('webhook_deliveries')
       .select(['id', 'event_type', 'message_id', 'state', 'attempt_count', 'next_attempt_at', 'created_at'])
       .where('endpoint_id', '=', endpointId)
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', user.workspace.id)
     if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
     const deliveries = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
     const attempts = deliveries.length
@@ -38,7 +39,7 @@ export async function listWebhookDeliveries(
           .selectFrom('webhook_attempts')
           .select(['delivery_id', 'attempted_at', 'http_status', 'duration_ms', 'response_excerpt', 'error'])
           .where('delivery_id', 'in', deliveries.map((delivery) => delivery.id))
-          .where('user_id', '=', user.id)
+          .where('user_id', '=', user.workspace.id)
           .orderBy('attempted_at', 'desc')
           .execute()
       : []
@@ -68,6 +69,7 @@ export async function listWebhookDeliveries(
 
 /** Queues a `test` event to the user's endpoint (even a disabled one: it is how an owner checks a fix); null if not theirs. */
 export async function sendTestEvent(user: SessionUser, endpointId: string, now = new Date()): Promise<string | null> {
+  requirePermission(user, 'integrations')
   if (!isUuid(endpointId)) return null
   const row = await adminDb()
     .insertInto('webhook_deliveries')
@@ -83,7 +85,7 @@ export async function sendTestEvent(user: SessionUser, endpointId: string, now =
           eb.val(JSON.stringify(webhookPayload('test', now))).as('payload'),
         ])
         .where('id', '=', endpointId)
-        .where('user_id', '=', user.id)
+        .where('user_id', '=', user.workspace.id)
         .where('export_id', 'is', null),
     )
     .returning('id')
@@ -94,7 +96,7 @@ export async function sendTestEvent(user: SessionUser, endpointId: string, now =
 /** Whether the user has this delivery, and whether it is settled (delivered or given up), so it can be sent again. */
 export async function deliveryState(user: SessionUser, deliveryId: string): Promise<{ endpointId: string; settled: boolean } | null> {
   if (!isUuid(deliveryId)) return null
-  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_deliveries').select(['endpoint_id', 'state']).where('id', '=', deliveryId).where('user_id', '=', user.id).executeTakeFirst())
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_deliveries').select(['endpoint_id', 'state']).where('id', '=', deliveryId).where('user_id', '=', user.workspace.id).executeTakeFirst())
   return row ? { endpointId: row.endpoint_id, settled: row.state === 'succeeded' || row.state === 'failed' } : null
 }
 
@@ -103,6 +105,7 @@ export async function deliveryState(user: SessionUser, deliveryId: string): Prom
  * the id), on a fresh retry schedule. Null when the delivery is not the user's or is still on its way.
  */
 export async function redeliver(user: SessionUser, deliveryId: string): Promise<string | null> {
+  requirePermission(user, 'integrations')
   if (!isUuid(deliveryId)) return null
   const settled: DeliveryState[] = ['succeeded', 'failed']
   const row = await adminDb()
@@ -113,7 +116,7 @@ export async function redeliver(user: SessionUser, deliveryId: string): Promise<
         .selectFrom('webhook_deliveries')
         .select(['endpoint_id', 'user_id', 'event_type', 'message_id', 'export_id', 'occurred_at', 'payload'])
         .where('id', '=', deliveryId)
-        .where('user_id', '=', user.id)
+        .where('user_id', '=', user.workspace.id)
         .where('state', 'in', settled),
     )
     .returning('id')

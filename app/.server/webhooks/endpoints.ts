@@ -13,6 +13,7 @@ import { adminDb, withUser, type Database } from '#app/.server/db.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { isWebhookEvent, MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from '#app/domain/webhooks.ts'
 import { generateWebhookSecret } from './sign.ts'
+import { requirePermission } from '#app/.server/workspaces/roles.ts'
 
 /** The events a callback is told, each at most once (the outbox trigger): whatever ends the export's run. */
 const CALLBACK_EVENTS: WebhookEvent[] = ['export.completed', 'export.failed', 'export.interrupted']
@@ -48,7 +49,7 @@ function toView(row: EndpointRow): WebhookEndpointView {
 /** The user's endpoints, newest first; `after` is the last one of the previous page ([created_at, id]). */
 export async function listWebhookEndpoints(user: SessionUser, options: { limit: number; after?: readonly [string, string] | null }): Promise<WebhookEndpointView[]> {
   const rows = await withUser(user.claims, (trx) => {
-    let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id).where('export_id', 'is', null)
+    let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.workspace.id).where('export_id', 'is', null)
     if (options.after) select = select.where(sql<boolean>`(created_at, id) < (${options.after[0]}::timestamptz, ${options.after[1]}::uuid)`)
     return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute()
   })
@@ -57,7 +58,7 @@ export async function listWebhookEndpoints(user: SessionUser, options: { limit: 
 
 export async function getWebhookEndpoint(user: SessionUser, id: string): Promise<WebhookEndpointView | null> {
   if (!isUuid(id)) return null
-  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirst())
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).executeTakeFirst())
   return row ? toView(row) : null
 }
 
@@ -65,12 +66,12 @@ export type CreateEndpointResult = { ok: true; endpoint: WebhookEndpointView; se
 
 /** One user's endpoint writes in turn (two at once can pass neither the cap nor the one-URL-once rule). */
 async function lockUserEndpoints(trx: Transaction<Database>, user: SessionUser) {
-  await sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext(${user.id}))`.execute(trx)
+  await sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext(${user.workspace.id}))`.execute(trx)
 }
 
 /** The user's endpoint already delivering to this URL (another than `except`), if any. */
 async function endpointWithUrl(trx: Transaction<Database>, user: SessionUser, url: string, except?: string) {
-  let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.id).where('export_id', 'is', null).where('url', '=', url)
+  let select = trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).where('url', '=', url)
   if (except) select = select.where('id', '<>', except)
   return select.executeTakeFirst()
 }
@@ -81,6 +82,7 @@ async function endpointWithUrl(trx: Transaction<Database>, user: SessionUser, ur
  * subscription, which would deliver every event twice.
  */
 export async function createWebhookEndpoint(user: SessionUser, input: { url: string; events: WebhookEvent[] }): Promise<CreateEndpointResult> {
+  requirePermission(user, 'integrations')
   const secret = generateWebhookSecret()
   return adminDb()
     .transaction()
@@ -88,9 +90,9 @@ export async function createWebhookEndpoint(user: SessionUser, input: { url: str
       await lockUserEndpoints(trx, user)
       const existing = await endpointWithUrl(trx, user, input.url)
       if (existing) return { ok: false, reason: 'exists', endpoint: toView(existing) } as const
-      const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirstOrThrow()
+      const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).executeTakeFirstOrThrow()
       if (Number(count) >= MAX_WEBHOOK_ENDPOINTS) return { ok: false, reason: 'too_many' } as const
-      const row = await trx.insertInto('webhook_endpoints').values({ user_id: user.id, url: input.url, events: input.events, secret }).returning(VIEW_COLUMNS).executeTakeFirstOrThrow()
+      const row = await trx.insertInto('webhook_endpoints').values({ user_id: user.workspace.id, url: input.url, events: input.events, secret }).returning(VIEW_COLUMNS).executeTakeFirstOrThrow()
       return { ok: true, endpoint: toView(row), secret } as const
     })
 }
@@ -103,7 +105,7 @@ async function updateOwn(user: SessionUser, id: string, change: (trx: Transactio
 }
 
 const own = (db: Kysely<Database> | Transaction<Database>, user: SessionUser, id: string) =>
-  db.updateTable('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null)
+  db.updateTable('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.workspace.id).where('export_id', 'is', null)
 
 export function updateWebhookEvents(user: SessionUser, id: string, events: WebhookEvent[]): Promise<boolean> {
   return updateOwn(user, id, async (trx) => Number((await own(trx, user, id).set({ events }).executeTakeFirst()).numUpdatedRows))
@@ -139,12 +141,13 @@ export type UpdateEndpointResult = { ok: true; endpoint: WebhookEndpointView } |
  * with updateWebhookEvents and setWebhookEnabled). A URL another endpoint of the user already has is refused (exists).
  */
 export async function updateWebhookEndpoint(user: SessionUser, id: string, changes: EndpointChanges): Promise<UpdateEndpointResult> {
+  requirePermission(user, 'integrations')
   if (!isUuid(id)) return { ok: false, reason: 'not_found' }
   return adminDb()
     .transaction()
     .execute(async (trx) => {
       await lockUserEndpoints(trx, user)
-      const current = await trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).forUpdate().executeTakeFirst()
+      const current = await trx.selectFrom('webhook_endpoints').select(VIEW_COLUMNS).where('id', '=', id).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).forUpdate().executeTakeFirst()
       if (!current) return { ok: false, reason: 'not_found' } as const
       if (changes.url !== undefined && changes.url !== current.url) {
         const existing = await endpointWithUrl(trx, user, changes.url, id)
@@ -173,6 +176,7 @@ export type RotateSecretResult = { secret: string; previousSecretExpiresAt: stri
  * 24 h, at most 7 days) the current one keeps signing too, as previous secret; 0: it stops at once.
  */
 export async function rotateWebhookSecret(user: SessionUser, id: string, options: { overlapSeconds?: number } = {}): Promise<RotateSecretResult | null> {
+  requirePermission(user, 'integrations')
   if (!isUuid(id)) return null
   const overlap = Math.min(Math.max(Math.trunc(options.overlapSeconds ?? DEFAULT_SECRET_OVERLAP_SECONDS), 0), MAX_SECRET_OVERLAP_SECONDS)
   const secret = generateWebhookSecret()
@@ -180,7 +184,7 @@ export async function rotateWebhookSecret(user: SessionUser, id: string, options
     overlap > 0
       ? { secret, previous_secret: sql<string>`secret`, previous_secret_expires_at: sql<Date>`now() + make_interval(secs => ${overlap})` }
       : { secret, previous_secret: null, previous_secret_expires_at: null }
-  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select('id').where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirst())
+  const row = await withUser(user.claims, (trx) => trx.selectFrom('webhook_endpoints').select('id').where('id', '=', id).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).executeTakeFirst())
   if (!row) return null
   const updated = await own(adminDb(), user, id).set(set).returning('previous_secret_expires_at').executeTakeFirst()
   if (!updated) return null
@@ -189,8 +193,9 @@ export async function rotateWebhookSecret(user: SessionUser, id: string, options
 
 /** Deletes the endpoint with its deliveries and their log. */
 export async function deleteWebhookEndpoint(user: SessionUser, id: string): Promise<boolean> {
+  requirePermission(user, 'integrations')
   if (!isUuid(id)) return false
-  const result = await adminDb().deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.id).where('export_id', 'is', null).executeTakeFirst()
+  const result = await adminDb().deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).executeTakeFirst()
   return Number(result.numDeletedRows) > 0
 }
 

@@ -63,7 +63,7 @@ export const companyOperations = [
     },
     async handler({ ctx, body }) {
       const credits = await requireCreditsSummary(ctx.user)
-      const outcome = await onBehalfOf(ctx.user.id, () => previewRegistry(toRegistryFilters(body), { plan: credits.plan, signal: ctx.request.signal }))
+      const outcome = await onBehalfOf(ctx.user.workspace.id, () => previewRegistry(toRegistryFilters(body), { plan: credits.plan, signal: ctx.request.signal }))
       if (!outcome.ok) {
         const [status, code] = REGISTRY_PROBLEMS[outcome.error] ?? [503, 'source_unavailable' as const]
         const detail = ctx.t(outcome.messageKey)

@@ -35,7 +35,7 @@ export const doNotContactOperations = [
     async handler({ ctx, query }) {
       const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
       const rows = await withUser(ctx.user.claims, (trx) => {
-        let select = trx.selectFrom('do_not_contact').select(['id', 'kind', 'value', 'business_name', 'business_city', 'created_at']).where('user_id', '=', ctx.user.id)
+        let select = trx.selectFrom('do_not_contact').select(['id', 'kind', 'value', 'business_name', 'business_city', 'created_at']).where('user_id', '=', ctx.user.workspace.id)
         if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
         return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute()
       })
@@ -46,6 +46,7 @@ export const doNotContactOperations = [
   }),
   defineOperation({
     id: 'addDoNotContact',
+    requires: 'dncAdd',
     method: 'post',
     path: '/do-not-contact',
     tag: 'Do not contact',
@@ -82,6 +83,7 @@ export const doNotContactOperations = [
   }),
   defineOperation({
     id: 'deleteDoNotContact',
+    requires: 'dncRemove',
     method: 'delete',
     path: '/do-not-contact/{id}',
     tag: 'Do not contact',

@@ -47,6 +47,7 @@ const CreatedExportSchema = ApiExportSchema.extend({
 export const exportOperations = [
   defineOperation({
     id: 'createExport',
+    requires: 'export',
     method: 'post',
     path: '/exports',
     tag: 'Exports',
@@ -90,7 +91,7 @@ export const exportOperations = [
       })
       if (!result.ok) exportProblem(result, ctx.t)
       const answer = await exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202, { located: true })
-      const secret = answer.body.webhook_url ? await exportCallbackSecret(ctx.user.id, result.exportId) : null
+      const secret = answer.body.webhook_url ? await exportCallbackSecret(ctx.user.workspace.id, result.exportId) : null
       if (!answer.body.webhook_url || !secret) return answer
       return { ...answer, body: { ...answer.body, webhook: { url: answer.body.webhook_url, secret } }, headers: { ...answer.headers, 'Cache-Control': 'no-store' } }
     },
@@ -106,7 +107,7 @@ export const exportOperations = [
     async handler({ ctx, query }) {
       const after = query.cursor ? decodeCursor(query.cursor, ListCursor) : null
       const rows = await withUser(ctx.user.claims, (trx) => {
-        let select = trx.selectFrom('exports').select(API_EXPORT_COLUMNS).where('user_id', '=', ctx.user.id)
+        let select = trx.selectFrom('exports').select(API_EXPORT_COLUMNS).where('user_id', '=', ctx.user.workspace.id)
         if (query.status) select = select.where('status', '=', query.status)
         if (after) select = select.where(sql<boolean>`(created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
         return select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute()
@@ -128,6 +129,7 @@ export const exportOperations = [
   }),
   defineOperation({
     id: 'resumeExport',
+    requires: 'export',
     method: 'post',
     path: '/exports/{id}/resume',
     tag: 'Exports',
@@ -148,6 +150,7 @@ export const exportOperations = [
   }),
   defineOperation({
     id: 'addExportEnrichments',
+    requires: 'export',
     method: 'post',
     path: '/exports/{id}/enrichments',
     tag: 'Exports',
@@ -169,6 +172,7 @@ export const exportOperations = [
   }),
   defineOperation({
     id: 'deleteExport',
+    requires: 'export',
     method: 'delete',
     path: '/exports/{id}',
     tag: 'Exports',

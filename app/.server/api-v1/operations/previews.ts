@@ -71,7 +71,7 @@ export const previewOperations = [
     async handler({ ctx, query, body }) {
       const criteria = toSearchCriteria(body.criteria)
       const credits = await requireCreditsSummary(ctx.user)
-      const outcome = await onBehalfOf(ctx.user.id, () =>
+      const outcome = await onBehalfOf(ctx.user.workspace.id, () =>
         runPreview(criteria, { lang: query.lang, plan: credits.plan, signal: ctx.request.signal, filters: toSearchFilters(body.filters) }),
       )
       if (!outcome.ok) {

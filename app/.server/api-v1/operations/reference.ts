@@ -1,4 +1,5 @@
 // The account and the pickers' reference data: who the key acts for, categories and places.
+import { WORKSPACE_ROLES } from '#app/domain/workspace-roles.ts'
 import { z } from 'zod'
 import { requireCreditsSummary } from '#app/.server/credits.ts'
 import { LocationQueryError, searchLocations } from '#app/.server/search/locations.ts'
@@ -17,7 +18,15 @@ const MeSchema = z
     user_id: z.uuid(),
     email: z.string().meta({ example: 'marie.dupont@example.fr' }),
     plan: z.enum(PLAN_IDS),
-    credits: z.object({ remaining: z.int().min(0).meta({ example: 740 }), total: z.int().min(0).meta({ example: 1000 }) }).meta({ description: 'Credits left and the allowance of the current period.' }),
+    credits: z.object({ remaining: z.int().min(0).meta({ example: 740 }), total: z.int().min(0).meta({ example: 1000 }) }).meta({ description: "Credits left in the workspace's pool and the allowance of the current period." }),
+    workspace: z
+      .object({
+        id: z.uuid(),
+        name: z.string().meta({ example: 'Dupont Conseil' }),
+        role: z.enum(WORKSPACE_ROLES).meta({ description: "The key's member's role: what the key may do (`forbidden_role` otherwise)." }),
+        monthly_credit_cap: z.object({ cap: z.int().min(0), left: z.int().min(0) }).nullable().meta({ description: "The member's monthly cap set by an admin and what is left of it this month; null when uncapped." }),
+      })
+      .meta({ description: 'The workspace the key acts in: its exports, lists, credits and subscription are shared by its members.' }),
   })
   .meta({ id: 'Me' })
 
@@ -38,12 +47,19 @@ export const referenceOperations = [
     method: 'get',
     path: '/me',
     tag: 'Account',
-    summary: "The key's owner: plan and credits",
+    summary: "The key's member and workspace: role, plan and credits",
     responses: { 200: { description: 'The account the key acts for.', schema: MeSchema } },
     async handler({ ctx }) {
       const credits = await requireCreditsSummary(ctx.user)
       if (!credits.ok) apiProblem(503, 'service_unavailable', ctx.t('auth.errors.unavailable'), undefined, { 'Retry-After': '5' })
-      return { status: 200, body: { user_id: ctx.user.id, email: ctx.user.email, plan: credits.plan, credits: { remaining: credits.remaining, total: credits.total } } }
+      return { status: 200, body: {
+          user_id: ctx.user.id,
+          email: ctx.user.email,
+          plan: credits.plan,
+          credits: { remaining: credits.remaining, total: credits.total },
+          workspace: { id: ctx.user.workspace.id, name: ctx.user.workspace.name, role: ctx.user.workspace.role, monthly_credit_cap: credits.memberCap ?? null },
+        },
+      }
     },
   }),
   defineOperation({

@@ -239,6 +239,7 @@ export const savedSearchOperations = [
   }),
   defineOperation({
     id: 'createSavedSearch',
+    requires: 'export',
     method: 'post',
     path: '/saved-searches',
     tag: 'Saved searches',
@@ -290,6 +291,7 @@ export const savedSearchOperations = [
   }),
   defineOperation({
     id: 'updateSavedSearch',
+    requires: 'export',
     method: 'patch',
     path: '/saved-searches/{id}',
     tag: 'Saved searches',
@@ -314,6 +316,7 @@ export const savedSearchOperations = [
   }),
   defineOperation({
     id: 'deleteSavedSearch',
+    requires: 'export',
     method: 'delete',
     path: '/saved-searches/{id}',
     tag: 'Saved searches',
@@ -328,6 +331,7 @@ export const savedSearchOperations = [
   }),
   defineOperation({
     id: 'runSavedSearch',
+    requires: 'export',
     method: 'post',
     path: '/saved-searches/{id}/runs',
     tag: 'Saved searches',

@@ -127,6 +127,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'createWebhookEndpoint',
+    requires: 'integrations',
     method: 'post',
     path: '/webhook-endpoints',
     tag: 'Webhook endpoints',
@@ -162,6 +163,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'updateWebhookEndpoint',
+    requires: 'integrations',
     method: 'patch',
     path: '/webhook-endpoints/{id}',
     tag: 'Webhook endpoints',
@@ -205,6 +207,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'redeliverWebhookDelivery',
+    requires: 'integrations',
     method: 'post',
     path: '/webhook-deliveries/{id}/redeliver',
     tag: 'Webhook endpoints',
@@ -226,6 +229,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'deleteWebhookEndpoint',
+    requires: 'integrations',
     method: 'delete',
     path: '/webhook-endpoints/{id}',
     tag: 'Webhook endpoints',
@@ -240,6 +244,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'rotateWebhookSecret',
+    requires: 'integrations',
     method: 'post',
     path: '/webhook-endpoints/{id}/rotate-secret',
     tag: 'Webhook endpoints',
@@ -271,6 +276,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'testWebhookEndpoint',
+    requires: 'integrations',
     method: 'post',
     path: '/webhook-endpoints/{id}/test',
     tag: 'Webhook endpoints',
