@@ -42,6 +42,7 @@ const PAGE_MESSAGES = {
   companies: { en: () => import('virtual:page-messages/en/companies'), fr: () => import('virtual:page-messages/fr/companies') },
   webhooks: { en: () => import('virtual:page-messages/en/webhooks'), fr: () => import('virtual:page-messages/fr/webhooks') },
   apiSettings: { en: () => import('virtual:page-messages/en/apiSettings'), fr: () => import('virtual:page-messages/fr/apiSettings') },
+  team: { en: () => import('virtual:page-messages/en/team'), fr: () => import('virtual:page-messages/fr/team') },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
 type PageBundle = keyof typeof PAGE_MESSAGES
 

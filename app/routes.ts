@@ -20,6 +20,8 @@ export default [
   route('api/stripe/webhook', 'routes/api.stripe.webhook.ts'),
   route('settings/do-not-contact/download', 'routes/settings.do-not-contact.download.ts'),
   route('settings/notifications', 'routes/settings.notifications.ts'),
+  route('invitations/:token', 'routes/invitations.$token.tsx'),
+  route('settings/team/activity.csv', 'routes/settings.team.activity.csv.ts'),
   route('billing/sandbox/checkout', 'routes/billing.sandbox.checkout.tsx'),
   route('billing/sandbox/portal', 'routes/billing.sandbox.portal.tsx'),
   layout('routes/app-layout.tsx', [
@@ -31,6 +33,8 @@ export default [
     route('subscription', 'routes/subscription.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('settings/do-not-contact', 'routes/settings.do-not-contact.tsx'),
+    route('settings/team', 'routes/settings.team.tsx'),
+    route('settings/team/activity', 'routes/settings.team.activity.tsx'),
     route('settings/api', 'routes/settings.api.tsx'),
     route('settings/api/webhooks', 'routes/settings.api.webhooks.tsx'),
     route('settings/api/webhooks/:id', 'routes/settings.api.webhooks.$id.tsx'),

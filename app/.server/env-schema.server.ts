@@ -165,6 +165,8 @@ export const envSchema = z.object({
   RATE_LIMIT_EXPORT_ENRICH: rateLimit('10/600'),
   /** Do-not-contact list changes per user (each may import a whole CSV). */
   RATE_LIMIT_DNC_WRITE: rateLimit('120/600'),
+  /** Team invitations sent or resent per user (each sends an email to an outside address). */
+  RATE_LIMIT_TEAM_INVITE: rateLimit('30/3600'),
   /** /api/v1 requests per API key (every answer carries RateLimit-Limit, -Remaining and -Reset). */
   RATE_LIMIT_API: rateLimit('600/60'),
   /** /api/v1 requests per user across all their keys: more keys do not buy more requests. */

@@ -33,6 +33,7 @@ const RATE_LIMITS = {
   apiAuthFailIp: 'RATE_LIMIT_API_AUTH_FAIL_IP',
   apiKeyCreate: 'RATE_LIMIT_API_KEY_CREATE',
   webhookSend: 'RATE_LIMIT_WEBHOOK_SEND',
+  teamInvite: 'RATE_LIMIT_TEAM_INVITE',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS

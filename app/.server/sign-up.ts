@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type RouterContextProvider } from 'react-router'
+import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { authErrorKey, SignUpSchema } from '#app/domain/auth.ts'
 import { clientNetwork } from '#app/domain/network.ts'
 import { env } from './env.server.ts'
@@ -59,5 +60,7 @@ export async function signUpAction({ request, context, formData }: { request: Re
   // No session: the address already has an account (its owner is told by email), or a hosted
   // project requires confirmation. Either way the same neutral "check your email".
   if (!signUp.session) return data({ intent, result: submission.reply({ resetForm: true }), confirmEmail: submission.value.email })
-  throw redirect('/login?mode=signup&step=profile')
+  // Where the visitor was going (an invitation's link) survives the profile step.
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'))
+  throw redirect(`/login?mode=signup&step=profile${redirectTo !== '/' ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ''}`)
 }

@@ -28,6 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [credits, sidebarCollapsed, unread] = await Promise.all([getCreditsSummary(user), readSidebarCollapsed(request), unreadNotifications(user)])
   return {
     user: { id: user.id, email: user.email },
+    workspaces: user.workspaces.map(({ id, name, personal }) => ({ id, name, personal })),
+    workspaceId: user.workspace.id,
     credits,
     sidebarCollapsed,
     unread,
@@ -55,7 +57,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       </a>
       <DesktopSidebar collapsed={sidebar.collapsed} toggle={<SidebarToggle {...sidebar} />} />
       <div className={cn('flex min-h-full flex-col transition-[padding] duration-200', sidebar.collapsed ? 'lg:pl-16' : 'lg:pl-64')}>
-        <Header credits={loaderData.credits} bookDemoUrl={loaderData.bookDemoUrl} unread={loaderData.unread} />
+        <Header credits={loaderData.credits} bookDemoUrl={loaderData.bookDemoUrl} unread={loaderData.unread} workspaces={loaderData.workspaces} workspaceId={loaderData.workspaceId} />
         <main id="main" className="flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <Outlet />
         </main>

@@ -86,10 +86,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
       const result = await updateProfile(context, user, submission.value)
       if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [result.message || t('settings.error')] }) }, { status: 400 })
-      throw redirect('/')
+      throw redirect(safeRedirectPath(new URL(request.url).searchParams.get('redirectTo')))
     }
     case 'skip':
-      throw redirect('/')
+      throw redirect(safeRedirectPath(new URL(request.url).searchParams.get('redirectTo')))
     case 'forgot': {
       const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
       if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })

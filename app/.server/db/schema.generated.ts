@@ -300,6 +300,16 @@ export interface SavedSearches {
   user_id: string;
 }
 
+export interface TeamEvents {
+  actor_id: string | null;
+  created_at: Generated<Timestamp>;
+  data: Generated<Json>;
+  id: Generated<number>;
+  kind: string;
+  subject: string | null;
+  workspace_id: string;
+}
+
 export interface UserCredits {
   remaining_credits: Generated<number>;
   total_credits: Generated<number>;
@@ -386,6 +396,22 @@ export interface WebhookEndpoints {
   user_id: string;
 }
 
+export interface WorkspaceInvitations {
+  accepted_at: Timestamp | null;
+  accepted_by: string | null;
+  created_at: Generated<Timestamp>;
+  email: string;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  invited_by: string | null;
+  monthly_credit_cap: number | null;
+  revoked_at: Timestamp | null;
+  role: string;
+  sent_at: Generated<Timestamp>;
+  token_hash: Buffer;
+  workspace_id: string;
+}
+
 export interface WorkspaceMembers {
   created_at: Generated<Timestamp>;
   /**
@@ -425,12 +451,14 @@ export interface DB {
   registry_limiter: RegistryLimiter;
   registry_search_cache: RegistrySearchCache;
   saved_searches: SavedSearches;
+  team_events: TeamEvents;
   user_credits: UserCredits;
   user_subscriptions: UserSubscriptions;
   users: Users;
   webhook_attempts: WebhookAttempts;
   webhook_deliveries: WebhookDeliveries;
   webhook_endpoints: WebhookEndpoints;
+  workspace_invitations: WorkspaceInvitations;
   workspace_members: WorkspaceMembers;
   workspaces: Workspaces;
 }

@@ -141,3 +141,18 @@ export function notificationEmail({ kind, data, lang, appUrl, switchable }: { ki
   })
   return { ...email, link }
 }
+
+/** An invitation to join a team: who invited, to which workspace, the button to accept, and when the link expires. */
+export function teamInvitationEmail({ lang, link, workspace, inviter, expiresInDays }: { lang: EmailLanguage; link: string; workspace: string; inviter: string; expiresInDays: number }): RenderedEmail {
+  const texts = MESSAGES[lang].teamInvitation
+  const values = { workspace, inviter, days: expiresInDays }
+  return render({
+    lang,
+    subject: fill(texts.subject, values),
+    preheader: fill(texts.intro, values),
+    heading: fill(texts.heading, values),
+    paragraphs: [fill(texts.intro, values), texts.body],
+    action: { label: texts.button, href: link },
+    notes: [fill(texts.expiry, values), texts.ignore],
+  })
+}
