@@ -458,3 +458,30 @@ end $$;
 
 revoke all on function public.current_workspace_id() from public;
 revoke all on function public.handle_new_user() from public, anon, authenticated, service_role;
+
+-- A person's account deleted: a workspace they owned alone goes with them (as their data always did); a team they
+-- owned passes to its senior admin (else member), so the team's data outlives its owner's departure.
+create function public.hand_over_workspaces() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_workspace uuid;
+  v_next uuid;
+begin
+  for v_workspace in select m.workspace_id from public.workspace_members m where m.user_id = old.id and m.role = 'owner' loop
+    select m.user_id into v_next from public.workspace_members m
+     where m.workspace_id = v_workspace and m.user_id <> old.id
+     order by case m.role when 'admin' then 0 when 'member' then 1 else 2 end, m.created_at, m.user_id
+     limit 1;
+    if v_next is null then
+      delete from public.workspaces where id = v_workspace;
+    else
+      delete from public.workspace_members where workspace_id = v_workspace and user_id = old.id;
+      update public.workspace_members set role = 'owner', monthly_credit_cap = null where workspace_id = v_workspace and user_id = v_next;
+    end if;
+  end loop;
+  return old;
+end $$;
+revoke all on function public.hand_over_workspaces() from public, anon, authenticated, service_role;
+
+create trigger users_hand_over_workspaces before delete on public.users
+  for each row execute function public.hand_over_workspaces();

@@ -44,12 +44,17 @@ grant all on sequence public.team_events_id_seq to service_role;
 grant select (id, workspace_id, email, role, monthly_credit_cap, invited_by, created_at, sent_at, expires_at, accepted_at, revoked_at)
   on table public.workspace_invitations to authenticated;
 grant select on table public.team_events to authenticated;
+-- A command running as the member (withUser) records its own event: in its workspace, as itself only.
+grant insert (workspace_id, actor_id, kind, subject, data) on table public.team_events to authenticated;
+grant usage on sequence public.team_events_id_seq to authenticated;
 
 alter table public.workspace_invitations enable row level security;
 alter table public.team_events enable row level security;
 create policy workspace_invitations_select_admins on public.workspace_invitations
   for select to authenticated using (
     workspace_id = (select public.current_workspace_id()) and (select public.current_workspace_role()) in ('owner', 'admin'));
+create policy team_events_insert_own on public.team_events
+  for insert to authenticated with check (workspace_id = (select public.current_workspace_id()) and actor_id = (select auth.uid()));
 create policy team_events_select_admins on public.team_events
   for select to authenticated using (
     workspace_id = (select public.current_workspace_id()) and (select public.current_workspace_role()) in ('owner', 'admin'));

@@ -60,6 +60,7 @@ const COMPONENT_OBJECTS: Record<string, string> = {
   DoNotContactEntry: 'do_not_contact_entry',
   CreditEntry: 'credit_entry',
   Category: 'category',
+  Workspace: 'workspace',
   // A preview result's business, should it be named `id` again (it was `"osm:node/1"`, where its lead says `source_id`).
   PreviewResult: 'business',
 }
@@ -71,6 +72,7 @@ const REFERENCE_OBJECTS: Record<string, string> = {
   endpoint_id: 'webhook_endpoint',
   delivery_id: 'webhook_delivery',
   user_id: 'user',
+  member_id: 'user',
   message_id: 'webhook_message',
   source_id: 'business',
 }

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The key's owner: plan and credits */
+        /** The key's member and workspace: role, plan and credits */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -65,8 +65,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your credit history, newest first
-         * @description Every charge (one per successful enrichment of a lead) and every reload; the balance of GET /me is their sum.
+         * Your workspace's credit history, newest first
+         * @description Every charge (one per successful enrichment of a lead, with the member who spent) and every reload of the workspace's pool; the balance of GET /me is their sum.
          */
         get: operations["listCreditHistory"];
         put?: never;
@@ -1077,13 +1077,31 @@ export interface components {
             email: string;
             /** @enum {string} */
             plan: "free_trial" | "basic" | "professional" | "premium";
-            /** @description Credits left and the allowance of the current period. */
+            /** @description Credits left in the workspace's pool and the allowance of the current period. */
             credits: {
                 /** @example 740 */
                 remaining: number;
                 /** @example 1000 */
                 total: number;
             };
+            workspace: components["schemas"]["Workspace"];
+        };
+        /** @description The workspace the key acts in: its exports, lists, credits and subscription are shared by its members. */
+        Workspace: {
+            /** Format: uuid */
+            id: string;
+            /** @example Dupont Conseil */
+            name: string;
+            /**
+             * @description The key's member's role: what the key may do (`forbidden_role` otherwise).
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "read_only";
+            /** @description The member's monthly cap set by an admin and what is left of it this month; null when uncapped. */
+            monthly_credit_cap: {
+                cap: number;
+                left: number;
+            } | null;
         };
         Category: {
             /**
@@ -1128,6 +1146,8 @@ export interface components {
             /** @description The export the charge was for (it may since have been deleted). */
             export_id: string | null;
             enrichment_type: components["schemas"]["EnrichmentType"] | null;
+            /** @description The workspace member who spent (a charge, or its refund); null for reloads and the trial's grant. */
+            member_id: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1748,7 +1768,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this, not on `detail`.
              * @enum {string}
              */
-            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "budget_too_small" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "too_many_saved_searches" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "member_cap_reached" | "budget_too_small" | "forbidden_role" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "too_many_saved_searches" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
             /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
             errors?: {
                 /** @example body.criteria.country */
@@ -4974,7 +4994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your plan needs a finer location (`plan_restricted`). */
+            /** @description Your plan needs a finer location (`plan_restricted`). The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
             403: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -4995,10 +5015,10 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`, `forbidden_role`.
                          * @enum {string}
                          */
-                        code: "plan_restricted";
+                        code: "plan_restricted" | "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -5778,6 +5798,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
@@ -6172,6 +6226,40 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "insufficient_credits";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -6613,6 +6701,40 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "insufficient_credits";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -8164,6 +8286,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
@@ -8556,6 +8712,40 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -9320,6 +9510,40 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -10099,6 +10323,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
@@ -10463,6 +10721,40 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -11256,6 +11548,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
@@ -11663,6 +11989,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description No such endpoint of yours (`not_found`). */
             404: {
                 headers: {
@@ -12026,6 +12386,40 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -12785,7 +13179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your plan keeps no more saved searches (`too_many_saved_searches`). */
+            /** @description Your plan keeps no more saved searches (`too_many_saved_searches`). The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
             403: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -12806,10 +13200,10 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `too_many_saved_searches`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`, `too_many_saved_searches`.
                          * @enum {string}
                          */
-                        code: "too_many_saved_searches";
+                        code: "forbidden_role" | "too_many_saved_searches";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -13555,6 +13949,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
             /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
             404: {
                 headers: {
@@ -13922,6 +14350,40 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */
@@ -14356,7 +14818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Your plan no longer allows this search’s location (`plan_restricted`). */
+            /** @description Your plan no longer allows this search’s location (`plan_restricted`). The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
             403: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
@@ -14377,10 +14839,10 @@ export interface operations {
                         /** @description What went wrong, for people, in the request's language (Accept-Language). */
                         detail: string;
                         /**
-                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`.
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `plan_restricted`, `forbidden_role`.
                          * @enum {string}
                          */
-                        code: "plan_restricted";
+                        code: "plan_restricted" | "forbidden_role";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */

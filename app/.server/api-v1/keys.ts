@@ -13,6 +13,7 @@ import { memberSession } from '#app/.server/workspaces/current.ts'
 import { API_KEY_PREFIX_LENGTH, isApiKeyShaped, type ApiKeyListing } from '#app/domain/api-keys.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { requirePermission } from '#app/.server/workspaces/roles.ts'
+import { recordTeamEvent } from '#app/.server/workspaces/events.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const SECRET_LENGTH = 40
@@ -50,7 +51,9 @@ export async function createApiKey(user: SessionUser, name: string): Promise<{ i
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow()
     if (Number(count) >= MAX_ACTIVE_KEYS) return null
-    return trx.insertInto('api_keys').values({ user_id: user.workspace.id, name, prefix, key_hash: digest(key) }).returning('id').executeTakeFirstOrThrow()
+    const created = await trx.insertInto('api_keys').values({ user_id: user.workspace.id, name, prefix, key_hash: digest(key) }).returning('id').executeTakeFirstOrThrow()
+    await recordTeamEvent(trx, { workspaceId: user.workspace.id, actorId: user.id, kind: 'api_key_created', subject: `${name} (${prefix}…)` })
+    return created
   })
   return row ? { id: row.id, key, prefix } : null
 }
@@ -82,10 +85,11 @@ export async function listApiKeys(user: SessionUser): Promise<ApiKeyListing[]> {
 /** Revokes the user's key (false when it is not theirs or already revoked); the next request with it is refused. */
 export async function revokeApiKey(user: SessionUser, id: string): Promise<boolean> {
   if (!isUuid(id)) return false
-  const result = await withUser(user.claims, (trx) =>
-    trx.updateTable('api_keys').set({ revoked_at: sql`now()` }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst(),
-  )
-  return Number(result.numUpdatedRows) > 0
+  return withUser(user.claims, async (trx) => {
+    const revoked = await trx.updateTable('api_keys').set({ revoked_at: sql`now()` }).where('id', '=', id).where('revoked_at', 'is', null).returning(['name', 'prefix']).executeTakeFirst()
+    if (revoked) await recordTeamEvent(trx, { workspaceId: user.workspace.id, actorId: user.id, kind: 'api_key_revoked', subject: `${revoked.name} (${revoked.prefix}…)` })
+    return Boolean(revoked)
+  })
 }
 
 export interface ApiKeyOwner {

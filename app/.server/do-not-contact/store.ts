@@ -10,6 +10,7 @@ import { withUser, type Database } from '#app/.server/db.ts'
 import { DNC_KINDS, DNC_MAX_ENTRIES, DNC_PAGE_SIZE, type DncEntry, type DncKind, type DncListedEntry } from '#app/domain/do-not-contact.ts'
 import { businessLabels } from './business-labels.ts'
 import { requirePermission } from '#app/.server/workspaces/roles.ts'
+import { recordTeamEvent } from '#app/.server/workspaces/events.ts'
 
 interface DncRow extends DncListedEntry {
   id: string
@@ -60,9 +61,9 @@ export type AddOutcome = { ok: true; added: number } | { ok: false; code: 'too_m
  * adds none, so the user can trim it and try again. The cap is checked under a per-user lock so two imports at
  * once cannot both pass it.
  */
-export function addDncEntries(user: SessionUser, entries: readonly DncEntry[]): Promise<AddOutcome> {
+export async function addDncEntries(user: SessionUser, entries: readonly DncEntry[]): Promise<AddOutcome> {
   requirePermission(user, 'dncAdd')
-  if (entries.length === 0) return Promise.resolve({ ok: true, added: 0 })
+  if (entries.length === 0) return { ok: true, added: 0 }
   return withUser(user.claims, async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('do_not_contact'), hashtext(${user.workspace.id}))`.execute(trx)
     const { count } = await trx.selectFrom('do_not_contact').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.workspace.id).executeTakeFirstOrThrow()
@@ -83,6 +84,7 @@ export function addDncEntries(user: SessionUser, entries: readonly DncEntry[]): 
       added += Number(result.numInsertedOrUpdatedRows ?? 0)
     }
     await scrubListedAddresses(trx, user.workspace.id, entries)
+    if (added > 0) await recordTeamEvent(trx, { workspaceId: user.workspace.id, actorId: user.id, kind: 'dnc_added', data: { count: added } })
     return { ok: true as const, added }
   })
 }
@@ -120,11 +122,12 @@ async function countListed(trx: Kysely<Database>, userId: string, entries: reado
 }
 
 /** Removes one entry of the user's (someone else's id removes nothing: RLS). */
-export function removeDncEntry(user: SessionUser, id: string): Promise<boolean> {
+export async function removeDncEntry(user: SessionUser, id: string): Promise<boolean> {
   requirePermission(user, 'dncRemove')
   return withUser(user.claims, async (trx) => {
-    const result = await trx.deleteFrom('do_not_contact').where('id', '=', id).where('user_id', '=', user.workspace.id).executeTakeFirst()
-    return Number(result.numDeletedRows) > 0
+    const removed = await trx.deleteFrom('do_not_contact').where('id', '=', id).where('user_id', '=', user.workspace.id).returning('value').executeTakeFirst()
+    if (removed) await recordTeamEvent(trx, { workspaceId: user.workspace.id, actorId: user.id, kind: 'dnc_removed', subject: removed.value })
+    return Boolean(removed)
   })
 }
 

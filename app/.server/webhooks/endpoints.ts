@@ -14,6 +14,7 @@ import { isUuid } from '#app/domain/ids.ts'
 import { isWebhookEvent, MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointView, type WebhookEvent } from '#app/domain/webhooks.ts'
 import { generateWebhookSecret } from './sign.ts'
 import { requirePermission } from '#app/.server/workspaces/roles.ts'
+import { recordTeamEvent } from '#app/.server/workspaces/events.ts'
 
 /** The events a callback is told, each at most once (the outbox trigger): whatever ends the export's run. */
 const CALLBACK_EVENTS: WebhookEvent[] = ['export.completed', 'export.failed', 'export.interrupted']
@@ -92,7 +93,8 @@ export async function createWebhookEndpoint(user: SessionUser, input: { url: str
       if (existing) return { ok: false, reason: 'exists', endpoint: toView(existing) } as const
       const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).executeTakeFirstOrThrow()
       if (Number(count) >= MAX_WEBHOOK_ENDPOINTS) return { ok: false, reason: 'too_many' } as const
-      const row = await trx.insertInto('webhook_endpoints').values({ user_id: user.workspace.id, url: input.url, events: input.events, secret }).returning(VIEW_COLUMNS).executeTakeFirstOrThrow()
+      const row = await trx.insertInto('webhook_endpoints').values({ user_id: user.workspace.id, created_by: user.id, url: input.url, events: input.events, secret }).returning(VIEW_COLUMNS).executeTakeFirstOrThrow()
+      await recordTeamEvent(trx, { workspaceId: user.workspace.id, actorId: user.id, kind: 'webhook_created', subject: input.url })
       return { ok: true, endpoint: toView(row), secret } as const
     })
 }
@@ -195,8 +197,11 @@ export async function rotateWebhookSecret(user: SessionUser, id: string, options
 export async function deleteWebhookEndpoint(user: SessionUser, id: string): Promise<boolean> {
   requirePermission(user, 'integrations')
   if (!isUuid(id)) return false
-  const result = await adminDb().deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).executeTakeFirst()
-  return Number(result.numDeletedRows) > 0
+  return adminDb().transaction().execute(async (trx) => {
+    const removed = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).returning('url').executeTakeFirst()
+    if (removed) await recordTeamEvent(trx, { workspaceId: user.workspace.id, actorId: user.id, kind: 'webhook_deleted', subject: removed.url })
+    return Boolean(removed)
+  })
 }
 
 /**

@@ -15,6 +15,7 @@ const CreditEntrySchema = z
     reason: z.enum(LEDGER_REASONS).meta({ description: 'free_trial, subscription_reload, enrichment (a successful enrichment of a lead) or adjustment.' }),
     export_id: z.uuid().nullable().meta({ description: 'The export the charge was for (it may since have been deleted).' }),
     enrichment_type: EnrichmentTypeSchema.nullable(),
+    member_id: z.uuid().nullable().meta({ description: "The workspace member who spent (a charge, or its refund); null for reloads and the trial's grant." }),
     created_at: z.iso.datetime({ offset: true }),
   })
   .meta({ id: 'CreditEntry', description: 'A line of your credit history.' })
@@ -29,8 +30,8 @@ export const creditOperations = [
     method: 'get',
     path: '/credits/history',
     tag: 'Account',
-    summary: 'Your credit history, newest first',
-    description: 'Every charge (one per successful enrichment of a lead) and every reload; the balance of GET /me is their sum.',
+    summary: "Your workspace's credit history, newest first",
+    description: "Every charge (one per successful enrichment of a lead, with the member who spent) and every reload of the workspace's pool; the balance of GET /me is their sum.",
     query: z.object({ limit: limitParam(100), cursor: CursorParam }),
     responses: { 200: { description: 'A page of the history.', schema: pageOf(CreditEntrySchema) } },
     async handler({ ctx, query }) {
@@ -43,6 +44,7 @@ export const creditOperations = [
         reason: LEDGER_REASONS.find((reason) => reason === entry.reason) ?? 'adjustment',
         export_id: entry.exportId,
         enrichment_type: EnrichmentTypeSchema.nullable().catch(null).parse(entry.enrichmentType),
+        member_id: entry.memberId,
         created_at: entry.createdAt,
       }))
       const last = page.at(-1)

@@ -26,7 +26,7 @@ const MeSchema = z
         role: z.enum(WORKSPACE_ROLES).meta({ description: "The key's member's role: what the key may do (`forbidden_role` otherwise)." }),
         monthly_credit_cap: z.object({ cap: z.int().min(0), left: z.int().min(0) }).nullable().meta({ description: "The member's monthly cap set by an admin and what is left of it this month; null when uncapped." }),
       })
-      .meta({ description: 'The workspace the key acts in: its exports, lists, credits and subscription are shared by its members.' }),
+      .meta({ id: 'Workspace', description: 'The workspace the key acts in: its exports, lists, credits and subscription are shared by its members.' }),
   })
   .meta({ id: 'Me' })
 
