@@ -64,6 +64,8 @@ const exportArgs = (user: SessionUser) => ({
   name: 'Boulangeries',
   criteria: { sector: 'shop-bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' },
   enrichmentOptions: { ...NO_ENRICHMENT, phone: true },
+  idempotencyKey: randomUUID(),
+  lang: 'fr' as const,
 })
 
 describe('a new user', () => {

@@ -39,6 +39,14 @@ export function CreditsMenu({ credits }: { credits: CreditsSummary }) {
           <dt className="text-slate-500">{t('header.plan')}</dt>
           <dd className="font-medium text-slate-900" data-testid="plan-label">{t(`plans.${credits.plan}`)}</dd>
         </div>
+        {credits.memberCap ? (
+          <div className="flex items-center justify-between gap-3">
+            <dt className="text-slate-500">{t('header.yourShare')}</dt>
+            <dd className="text-right font-medium text-slate-900" data-testid="member-share">
+              {t('header.yourShareValue', { left: number.format(credits.memberCap.left), cap: number.format(credits.memberCap.cap) })}
+            </dd>
+          </div>
+        ) : null}
         <div className="flex items-center justify-between gap-3">
           <dt className="text-slate-500">{t('header.nextReload')}</dt>
           <dd className="text-right text-slate-900">{nextReload ?? (credits.plan === 'free_trial' ? t('header.noReload') : t('header.noFurtherReload'))}</dd>
