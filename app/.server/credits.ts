@@ -72,11 +72,14 @@ async function readCreditsSummary(trx: Transaction<Database>, workspaceId: strin
   // One round trip (every page's header reads this): the pool's balance row, if any, beside the current subscription,
   // if any, and the member's monthly cap with what it leaves.
   type Subscription = NonNullable<Awaited<ReturnType<typeof currentSubscription>>>
-  type Row = Partial<Subscription> & { remaining_credits: number | null; total_credits: number | null; has_credits: boolean; cap: number | null; spendable: number }
+  type Row = Partial<Subscription> & { remaining_credits: number | null; total_credits: number | null; has_credits: boolean; cap: number | null; spent: number }
   const { rows } = await sql<Row>`
     select c.remaining_credits, c.total_credits, c.user_id is not null as has_credits,
            s.plan_id, s.status, s.frequency, s.current_period_end, s.next_credit_date,
-           m.monthly_credit_cap as cap, public.member_spendable(${workspaceId}::uuid, ${memberId}::uuid) as spendable
+           m.monthly_credit_cap as cap,
+           (select coalesce(-sum(l.delta), 0)::int from credit_ledger l
+             where l.user_id = ${workspaceId} and l.member_id = ${memberId}
+               and l.created_at >= date_trunc('month', now() at time zone 'utc') at time zone 'utc') as spent
       from (select 1) one
       left join user_credits c on c.user_id = ${workspaceId}
       left join workspace_members m on m.workspace_id = ${workspaceId} and m.user_id = ${memberId}
@@ -90,7 +93,7 @@ async function readCreditsSummary(trx: Transaction<Database>, workspaceId: strin
     plan,
     nextReloadDate: plan !== 'free_trial' && subscription?.next_credit_date ? toIso(subscription.next_credit_date) : null,
     ok: row?.has_credits === true,
-    memberCap: row?.cap == null ? null : { cap: row.cap, left: Math.min(row.spendable, row.cap) },
+    memberCap: row?.cap == null ? null : { cap: row.cap, left: Math.max(0, row.cap - Math.max(0, row.spent)) },
   }
 }
 

@@ -38,8 +38,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(context, request)
   const t = getInstance(context).t
-  const submission = parseWithZod(await request.formData(), { schema: TeamCommandSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply(), intent: null }, { status: 400 })
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: TeamCommandSchema })
+  // The intent comes back with the errors, so the form that was sent shows them (and keeps what was typed).
+  if (submission.status !== 'success') return data({ result: submission.reply(), intent: String(formData.get('intent') ?? '') }, { status: 400 })
   const command = submission.value
   if (command.intent === 'invite' || command.intent === 'resend') await enforceLimit(context, 'teamInvite', user.id)
   const result = await runTeamCommand(user, command, { origin: new URL(request.url).origin })
