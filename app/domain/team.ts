@@ -104,3 +104,9 @@ export interface TeamView {
   invitations: InvitationView[]
 }
 
+
+/** A member as a list filter offers them. */
+export interface MemberChoice {
+  id: string
+  label: string
+}

@@ -5,6 +5,7 @@ import type { Route } from './+types/exports'
 import type { AppHandle } from './app-layout.tsx'
 import { requireUser } from '#app/.server/auth.ts'
 import { listExports } from '#app/.server/exports/views.ts'
+import { readMemberChoices } from '#app/.server/workspaces/team-view.ts'
 import { AutoRefresh } from '#app/components/exports/auto-refresh.tsx'
 import { ExportsEmpty, ExportsFilters } from '#app/components/exports/exports-filters.tsx'
 import { ExportCards, ExportsTable } from '#app/components/exports/exports-list.tsx'
@@ -23,8 +24,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!filter.success) throw data({ error: 'Unknown status' }, { status: 400 })
   const status = filter.data
   const sort = parseExportSort(url.searchParams)
-  const { exports, page, pageCount, running } = await listExports(user, status === 'all' ? undefined : status, sort, Number(url.searchParams.get('page') ?? '1'))
-  return { exports, status, sort, running, page, pageCount }
+  const members = await readMemberChoices(user)
+  const member = members.find((choice) => choice.id === url.searchParams.get('member'))?.id ?? ''
+  const { exports, page, pageCount, running } = await listExports(user, status === 'all' ? undefined : status, sort, Number(url.searchParams.get('page') ?? '1'), member || undefined)
+  return { exports, status, sort, running, page, pageCount, members, member }
 }
 
 export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
@@ -32,7 +35,7 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const filtering = navigation.state === 'loading' && navigation.location.pathname === '/exports'
-  const { exports, status, sort, running, page, pageCount } = loaderData
+  const { exports, status, sort, running, page, pageCount, members, member } = loaderData
   const notice = searchParams.get('deleted') === '1' ? t('exports.detail.deleted') : null
   return (
     <section className="mx-auto max-w-6xl space-y-6">
@@ -47,9 +50,9 @@ export default function ExportsRoute({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      <ExportsFilters status={status} sort={sort} filtering={filtering} />
+      <ExportsFilters status={status} sort={sort} filtering={filtering} members={members} member={member} />
       {exports.length === 0 ? (
-        <ExportsEmpty filtered={status !== 'all'} />
+        <ExportsEmpty filtered={status !== 'all' || member !== ''} />
       ) : (
         <>
           <ExportsTable exports={exports} sort={sort} searchParams={searchParams} language={i18n.language} />

@@ -9,6 +9,8 @@ import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { refusalAnswer } from '#app/.server/rate-limit.ts'
 import { runSavedSearchWithinBudget } from '#app/.server/saved-searches/run.ts'
 import { deleteSavedSearch, listSavedSearches, setPaused } from '#app/.server/saved-searches/store.ts'
+import { readMemberChoices } from '#app/.server/workspaces/team-view.ts'
+import { MemberFilter } from '#app/components/team/member-filter.tsx'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { DeleteSavedSearchModal } from '#app/components/saved-searches/delete-saved-search-modal.tsx'
@@ -28,7 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   const url = new URL(request.url)
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
-  const searches = await listSavedSearches(user)
+  const members = await readMemberChoices(user)
+  const member = members.find((choice) => choice.id === url.searchParams.get('member'))?.id ?? ''
+  const searches = await listSavedSearches(user, { member: member || undefined })
   return {
     searches: searches.map((saved) => {
       const category = saved.criteria.sector ? getCategory(saved.criteria.sector) : null
@@ -37,6 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }),
     notice: NOTICES.find((notice) => url.searchParams.has(notice)) ?? null,
     confirmDelete: url.searchParams.get('delete'),
+    members,
+    member,
   }
 }
 
@@ -71,7 +77,7 @@ export default function SavedSearchesRoute({ loaderData }: Route.ComponentProps)
   const { t } = useTranslation()
   const actionData = useActionData<typeof action>()
   const location = useLocation()
-  const { searches, notice, confirmDelete } = loaderData
+  const { searches, notice, confirmDelete, members, member } = loaderData
   const deleting = searches.find((saved) => saved.id === confirmDelete)
   return (
     <section className="mx-auto max-w-5xl space-y-6">
@@ -86,6 +92,7 @@ export default function SavedSearchesRoute({ loaderData }: Route.ComponentProps)
       </div>
       {notice && !actionData ? <Alert tone="success">{t(`savedSearches.notices.${notice}`)}</Alert> : null}
       {actionData?.error && !actionData.id ? <Alert tone="error">{actionData.error}</Alert> : null}
+      <MemberFilter members={members} member={member} />
       {searches.length === 0 ? (
         <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200">
           <h2 className="text-base font-semibold text-slate-900">{t('savedSearches.emptyTitle')}</h2>

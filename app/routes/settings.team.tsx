@@ -77,7 +77,7 @@ export default function TeamRoute({ loaderData }: Route.ComponentProps) {
       {done && !actionData ? <Alert tone="success">{t(`team.done.${done}`, { defaultValue: t('team.done.saved') })}</Alert> : null}
       {actionData?.result?.error?.[''] && actionData.intent !== 'invite' ? <Alert tone="error">{actionData.result.error[''].join(' ')}</Alert> : null}
       <SeatsCard used={team.seats.used} limit={team.seats.limit} full={full} canUpgrade={can(me.role, 'billing')} />
-      {admin ? <InviteCard lastResult={actionData?.intent === 'invite' ? actionData.result : undefined} full={full} /> : null}
+      {admin ? <InviteCard key={team.invitations.length} lastResult={actionData?.intent === 'invite' ? actionData.result : undefined} full={full} /> : null}
       <div className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
         <h2 className="px-6 pt-6 text-lg font-semibold text-slate-900 sm:px-8">{t('team.membersTitle', { count: team.members.length })}</h2>
         <MemberList members={team.members} me={me} />

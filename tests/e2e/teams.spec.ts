@@ -108,6 +108,14 @@ test.describe('teams', () => {
     await expect(rows.filter({ hasText: viewerEmail })).toContainText('0 credits spent this month')
     await expect(page.getByTestId('team-invitation')).toHaveCount(0)
 
+    // Every list can be narrowed to one member's work.
+    await page.goto('/exports')
+    await page.getByLabel('Created by').selectOption({ label: memberEmail })
+    if (!js) await page.getByRole('button', { name: 'Apply' }).click()
+    await expect(page.getByText('No exports match these filters.')).toBeVisible()
+    await expect(page).toHaveURL(/member=[0-9a-f-]{36}/)
+    await page.goto(TEAM)
+
     // Change the viewer into a member, then look at the log.
     await rows.filter({ hasText: viewerEmail }).getByLabel(/^Role of/).selectOption({ label: 'Member' })
     await rows.filter({ hasText: viewerEmail }).getByRole('button', { name: 'Change role' }).click()

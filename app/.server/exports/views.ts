@@ -53,7 +53,9 @@ export interface ExportsPage {
  * One page of the user's exports in the requested order (newest first by default), optionally filtered by status;
  * a page past the end shows the last one.
  */
-export async function listExports(user: SessionUser, status?: ExportStatus, sort: ExportSort = DEFAULT_EXPORT_SORT, requestedPage = 1): Promise<ExportsPage> {
+export async function listExports(user: SessionUser, status?: ExportStatus, sort: ExportSort = DEFAULT_EXPORT_SORT, requestedPage = 1, member?: string): Promise<ExportsPage> {
+  // A teammate's exports only (issue 29 item 6): the author recorded on each export.
+  const byMember = member && isUuid(member) ? member : undefined
   const { rows, page, pageCount, running } = await withUser(user.claims, async (trx) => {
     // The count (of the filter) and whether anything runs, in one read of the user's exports.
     const summary = await trx
@@ -63,6 +65,7 @@ export async function listExports(user: SessionUser, status?: ExportStatus, sort
         sql<boolean>`coalesce(bool_or(status in ('pending', 'processing')), false)`.as('running'),
       ])
       .where('user_id', '=', user.workspace.id)
+      .$if(byMember !== undefined, (select) => select.where('created_by', '=', byMember!))
       .executeTakeFirst()
     const total = Number(summary?.count ?? 0)
     const pageCount = Math.max(1, Math.ceil(total / EXPORTS_PAGE_SIZE))
@@ -81,6 +84,7 @@ export async function listExports(user: SessionUser, status?: ExportStatus, sort
       .limit(EXPORTS_PAGE_SIZE)
       .offset((page - 1) * EXPORTS_PAGE_SIZE)
     if (status) query = query.where('status', '=', status)
+    if (byMember) query = query.where('created_by', '=', byMember)
     return { rows: await query.execute(), page, pageCount, running: summary?.running === true }
   })
   return {

@@ -64,10 +64,11 @@ export async function createSavedSearch(user: SessionUser, input: NewSavedSearch
 }
 
 /** A page of the user's saved searches, newest first, after the (created_at, id) of the previous page's last. */
-export async function listSavedSearches(user: SessionUser, { limit = 100, after }: { limit?: number; after?: readonly [string, string] | null } = {}): Promise<SavedSearch[]> {
+export async function listSavedSearches(user: SessionUser, { limit = 100, after, member }: { limit?: number; after?: readonly [string, string] | null; member?: string } = {}): Promise<SavedSearch[]> {
   const rows = await withUser(user.claims, (trx) => {
     let query = selectSaved(trx).where('s.user_id', '=', user.workspace.id)
     if (after) query = query.where(sql<boolean>`(s.created_at, s.id) < (${after[0]}::timestamptz, ${after[1]}::uuid)`)
+    if (member) query = query.where('s.created_by', '=', member)
     return query.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute()
   })
   return rows.map(toSavedSearch)

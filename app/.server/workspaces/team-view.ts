@@ -5,7 +5,17 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb } from '#app/.server/db.ts'
 import { readPlan } from '#app/.server/credits.ts'
 import { can, isWorkspaceRole } from '#app/domain/workspace-roles.ts'
-import { invitationState, monthStartUtc, seatLimit, type InvitationView, type TeamMemberView, type TeamView } from '#app/domain/team.ts'
+import { invitationState, monthStartUtc, seatLimit, type InvitationView, type MemberChoice, type TeamMemberView, type TeamView } from '#app/domain/team.ts'
+
+/** The current workspace's members as the lists' "created by" filter names them; empty for a workspace of one. */
+export async function readMemberChoices(user: SessionUser): Promise<MemberChoice[]> {
+  const { rows } = await sql<{ user_id: string; label: string }>`
+    select m.user_id, coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), a.email, '?') as label
+      from public.workspace_members m join public.users u on u.id = m.user_id left join auth.users a on a.id = m.user_id
+     where m.workspace_id = ${user.workspace.id}
+     order by label`.execute(adminDb())
+  return rows.length > 1 ? rows.map((row) => ({ id: row.user_id, label: row.label })) : []
+}
 
 export async function readTeam(user: SessionUser, now = new Date()): Promise<TeamView> {
   const workspaceId = user.workspace.id

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { SORT_CHOICES, sortValue, type ExportSort } from '#app/domain/export-list.ts'
 import { EXPORT_STATUS_FILTERS, type ExportStatusFilter } from '#app/domain/exports.ts'
+import type { MemberChoice } from '#app/domain/team.ts'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Spinner } from '../ui/spinner.tsx'
 
@@ -9,7 +10,7 @@ const SELECT_CLASSES =
   'mt-1.5 block w-full rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none sm:w-48'
 
 /** The status filter and (narrow screens) the order: a GET form, submitted on change with JS, by its button without. */
-export function ExportsFilters({ status, sort, filtering }: { status: ExportStatusFilter; sort: ExportSort; filtering: boolean }) {
+export function ExportsFilters({ status, sort, filtering, members, member }: { status: ExportStatusFilter; sort: ExportSort; filtering: boolean; members: MemberChoice[]; member: string }) {
   const { t } = useTranslation()
   const submit = (event: React.ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit()
   return (
@@ -26,6 +27,21 @@ export function ExportsFilters({ status, sort, filtering }: { status: ExportStat
           ))}
         </select>
       </div>
+      {members.length ? (
+        <div className="min-w-0 flex-1 sm:flex-none">
+          <label htmlFor="member-filter" className="block text-sm font-medium text-slate-700">
+            {t('exports.memberLabel')}
+          </label>
+          <select id="member-filter" name="member" defaultValue={member} key={member} onChange={submit} className={SELECT_CLASSES}>
+            <option value="">{t('exports.memberAll')}</option>
+            {members.map((choice) => (
+              <option key={choice.id} value={choice.id}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       {/* Narrow screens have no column headers to click: the order is a select there. Hidden on wider screens, it
           still carries the current order when the status filter is submitted. */}
       <div className="min-w-0 flex-1 sm:flex-none md:hidden">
