@@ -168,9 +168,10 @@ function subscriptionPlan(subscription: SubscriptionObject): { plan: PaidPlanId;
   return null
 }
 
+/** The workspace a subscription is for (its metadata's `user_id` names the workspace; a personal one's id is its user's). */
 async function userExists(trx: BillingTrx, userId: string | null | undefined): Promise<string | null> {
   if (!isUuid(userId)) return null
-  const row = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()
+  const row = await trx.selectFrom('workspaces').select('id').where('id', '=', userId).executeTakeFirst()
   return row?.id ?? null
 }
 

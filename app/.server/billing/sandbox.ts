@@ -165,8 +165,8 @@ export async function confirmSandboxCheckout(token: SandboxCheckoutToken, now: D
   return billingDb()
     .transaction()
     .execute(async (trx) => {
-      // One subscription at a time, like the real checkout (a paid user is sent to the portal).
-      await trx.selectFrom('users').select('id').where('id', '=', token.userId).forUpdate().executeTakeFirst()
+      // One subscription at a time per workspace, like the real checkout (a paid workspace is sent to the portal).
+      await trx.selectFrom('workspaces').select('id').where('id', '=', token.userId).forUpdate().executeTakeFirst()
       const other = await trx
         .selectFrom('billing_sandbox_subscriptions')
         .select('id')

@@ -243,7 +243,10 @@ async function recordEndpointFailure(trx: Transaction<Database>, delivery: Claim
   if (endpoint.export_id !== null || !shouldDisable(new Date(endpoint.failing_since!), at)) return true
   await trx.updateTable('webhook_endpoints').set({ enabled: false, disabled_at: at, disabled_reason: 'failing' }).where('id', '=', delivery.endpoint_id).execute()
   await abandonOwedDeliveries(trx, delivery.endpoint_id)
-  await notify(trx, delivery.user_id, 'webhook.disabled', { endpointId: delivery.endpoint_id, url: endpoint.url })
+  // Told to a person: the endpoint's author while in the team, else the workspace's owner.
+  const { rows } = await sql<{ recipient: string | null }>`
+    select public.workspace_recipient(${delivery.user_id}::uuid, (select created_by from public.webhook_endpoints where id = ${delivery.endpoint_id})) as recipient`.execute(trx)
+  if (rows[0]?.recipient) await notify(trx, rows[0].recipient, 'webhook.disabled', { endpointId: delivery.endpoint_id, url: endpoint.url })
   return false
 }
 
