@@ -13,6 +13,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { DNC_MAX_ENTRIES, DNC_PATH } from '#app/domain/do-not-contact.ts'
 import { BackLink } from '#app/components/ui/back-link.tsx'
+import { can } from '#app/domain/workspace-roles.ts'
 
 export const handle: AppHandle = { titleKey: 'pages.doNotContact' }
 
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Post/redirect/get: what the last command did rides on the redirect's URL.
   const added = url.searchParams.get('added')
   const notice = url.searchParams.has('removed') ? ({ key: 'doNotContact.removed' } as const) : added && /^\d+$/.test(added) ? ({ key: 'doNotContact.added', count: Number(added) } as const) : null
-  return { list, notice }
+  return { list, notice, canAdd: can(user.workspace.role, 'dncAdd'), canRemove: can(user.workspace.role, 'dncRemove') }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -69,12 +70,12 @@ export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) 
           <span data-testid="dnc-notice">{notice.key === 'doNotContact.added' ? t(notice.key, { count: notice.count, formatted: number.format(notice.count) }) : t(notice.key)}</span>
         </Alert>
       ) : null}
-      <div className="space-y-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+      {loaderData.canAdd ? <div className="space-y-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
         <AddEntryForm failure={actionData && !actionData.imported && actionData.intent === 'add' ? actionData : undefined} />
         <PasteForm failure={actionData && !actionData.imported && actionData.intent === 'paste' ? actionData : undefined} />
         <ImportForm failure={actionData && !actionData.imported && actionData.intent === 'import' ? actionData : undefined} report={actionData?.imported ? actionData.report : undefined} />
-      </div>
-      <DncList page={list} />
+      </div> : null}
+      <DncList page={list} canRemove={loaderData.canRemove} />
     </section>
   )
 }

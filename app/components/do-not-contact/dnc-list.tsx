@@ -12,7 +12,7 @@ interface DncListPage {
 }
 
 /** The list, newest first, one page at a time; each entry has its own remove form (works without JavaScript). */
-export function DncList({ page }: { page: DncListPage }) {
+export function DncList({ page, canRemove = true }: { page: DncListPage; canRemove?: boolean }) {
   const { t, i18n } = useTranslation()
   const number = new Intl.NumberFormat(i18n.language)
   return (
@@ -28,7 +28,7 @@ export function DncList({ page }: { page: DncListPage }) {
       ) : (
         <ul className="divide-y divide-slate-100" aria-label={t('doNotContact.listTitle')}>
           {page.entries.map((entry) => (
-            <DncListItem key={entry.id} entry={entry} />
+            <DncListItem key={entry.id} entry={entry} canRemove={canRemove} />
           ))}
         </ul>
       )}
@@ -41,7 +41,7 @@ export function DncList({ page }: { page: DncListPage }) {
  * One entry: a business by the name and city its lead had when it was listed (its id, for a business never seen in
  * the user's leads, or any other kind: the value itself), then the day it was added.
  */
-function DncListItem({ entry }: { entry: DncListedEntry & { id: string } }) {
+function DncListItem({ entry, canRemove }: { entry: DncListedEntry & { id: string }; canRemove: boolean }) {
   const { t, i18n } = useTranslation()
   const label = entry.name ?? entry.value
   const details = [entry.name ? entry.city : null, t('doNotContact.addedOn', { date: formatDate(entry.createdAt, i18n.language, t) })].filter(Boolean).join(' · ')
@@ -56,13 +56,16 @@ function DncListItem({ entry }: { entry: DncListedEntry & { id: string } }) {
           {details}
         </p>
       </div>
-      <Form method="post" action={DNC_PATH} className="shrink-0">
-        <input type="hidden" name="intent" value="remove" />
-        <input type="hidden" name="id" value={entry.id} />
-        <button type="submit" className={buttonClasses({ variant: 'secondary', size: 'sm' })} aria-label={t('doNotContact.removeLabel', { value: label })}>
-          {t('doNotContact.remove')}
-        </button>
-      </Form>
+      {/* Removing lets the team contact someone again: admins only (the command checks it too). */}
+      {canRemove ? (
+        <Form method="post" action={DNC_PATH} className="shrink-0">
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="id" value={entry.id} />
+          <button type="submit" className={buttonClasses({ variant: 'secondary', size: 'sm' })} aria-label={t('doNotContact.removeLabel', { value: label })}>
+            {t('doNotContact.remove')}
+          </button>
+        </Form>
+      ) : null}
     </li>
   )
 }
