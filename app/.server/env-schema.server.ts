@@ -290,6 +290,8 @@ export const envSchema = z.object({
   STRIPE_PRICE_PROFESSIONAL_ANNUAL: z.string().optional(),
   STRIPE_PRICE_PREMIUM_MONTHLY: z.string().optional(),
   STRIPE_PRICE_PREMIUM_ANNUAL: z.string().optional(),
+  /** The per-seat recurring price: seats beyond the plan's are this price's quantity on the subscription. */
+  STRIPE_PRICE_SEAT: z.string().optional(),
   BILLING_SANDBOX: lenientBoolean().optional(),
   SANDBOX_BILLING_SECRET: z.string().optional(),
 })

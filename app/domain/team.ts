@@ -8,6 +8,7 @@ import { SEAT_LIMITS } from './workspace-roles.ts'
 export const INVITATION_DAYS = 7
 export const MAX_MONTHLY_CAP = 1_000_000
 export const WORKSPACE_NAME_MAX = 80
+export const MAX_EXTRA_SEATS = 1000
 
 /** An admin's monthly cap field: empty = no cap; else a whole number of credits. */
 const CapField = z.preprocess(
@@ -26,6 +27,11 @@ export type InviteInput = z.output<typeof InviteSchema>
 const memberId = z.uuid('team.errors.memberMissing')
 const invitationId = z.uuid('team.errors.invitationMissing')
 
+export const SeatsSchema = z.object({
+  intent: z.literal('seats'),
+  extraSeats: z.coerce.number({ error: 'team.errors.seatsInvalid' }).int('team.errors.seatsInvalid').min(0, 'team.errors.seatsInvalid').max(MAX_EXTRA_SEATS, 'team.errors.seatsInvalid'),
+})
+
 export const RenameSchema = z.object({
   intent: z.literal('rename'),
   name: z.string({ error: 'team.errors.nameRequired' }).trim().min(1, 'team.errors.nameRequired').max(WORKSPACE_NAME_MAX, 'team.errors.nameTooLong'),
@@ -35,6 +41,7 @@ export const RenameSchema = z.object({
 export const TeamCommandSchema = z.discriminatedUnion('intent', [
   InviteSchema,
   RenameSchema,
+  SeatsSchema,
   z.object({ intent: z.literal('resend'), invitationId }),
   z.object({ intent: z.literal('revoke'), invitationId }),
   z.object({ intent: z.literal('role'), memberId, role: z.enum(ASSIGNABLE_ROLES, { error: 'team.errors.roleInvalid' }) }),
@@ -45,13 +52,14 @@ export const TeamCommandSchema = z.discriminatedUnion('intent', [
 ])
 export type TeamCommand = z.output<typeof TeamCommandSchema>
 
-export function seatLimit(plan: PlanId): number {
-  return SEAT_LIMITS[plan]
+/** The plan's seats, plus those bought beyond them (a paid plan only: the trial is one person). */
+export function seatLimit(plan: PlanId, extraSeats = 0): number {
+  return SEAT_LIMITS[plan] + (plan === 'free_trial' ? 0 : extraSeats)
 }
 
 /** Seats taken: members plus pending invitations (an invitation holds its seat until accepted, revoked or expired). */
-export function seatsLeft(plan: PlanId, members: number, pending: number): number {
-  return Math.max(0, seatLimit(plan) - members - pending)
+export function seatsLeft(plan: PlanId, members: number, pending: number, extraSeats = 0): number {
+  return Math.max(0, seatLimit(plan, extraSeats) - members - pending)
 }
 
 export function invitationExpiry(from: Date): Date {
@@ -99,7 +107,7 @@ export interface InvitationView {
 export interface TeamView {
   workspace: { id: string; name: string }
   plan: PlanId
-  seats: { used: number; limit: number }
+  seats: { used: number; limit: number; extra: number }
   members: TeamMemberView[]
   invitations: InvitationView[]
 }

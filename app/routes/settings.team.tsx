@@ -18,7 +18,7 @@ import { BackLink } from '#app/components/ui/back-link.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { PLANS_PATH } from '#app/domain/exports.ts'
-import { TeamCommandSchema, InviteSchema, MAX_MONTHLY_CAP, WORKSPACE_NAME_MAX } from '#app/domain/team.ts'
+import { TeamCommandSchema, InviteSchema, MAX_EXTRA_SEATS, MAX_MONTHLY_CAP, WORKSPACE_NAME_MAX } from '#app/domain/team.ts'
 import { ASSIGNABLE_ROLES, can } from '#app/domain/workspace-roles.ts'
 import { pageTexts } from '#app/i18n.ts'
 import { useIsPending } from '#app/utils/misc.ts'
@@ -76,7 +76,7 @@ export default function TeamRoute({ loaderData }: Route.ComponentProps) {
       </div>
       {done && !actionData ? <Alert tone="success">{t(`team.done.${done}`, { defaultValue: t('team.done.saved') })}</Alert> : null}
       {actionData?.result?.error?.[''] && actionData.intent !== 'invite' ? <Alert tone="error">{actionData.result.error[''].join(' ')}</Alert> : null}
-      <SeatsCard used={team.seats.used} limit={team.seats.limit} full={full} canUpgrade={can(me.role, 'billing')} />
+      <SeatsCard seats={team.seats} full={full} owner={can(me.role, 'billing')} paid={team.plan !== 'free_trial'} />
       {admin ? <InviteCard key={team.invitations.length} lastResult={actionData?.intent === 'invite' ? actionData.result : undefined} full={full} /> : null}
       <div className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
         <h2 className="px-6 pt-6 text-lg font-semibold text-slate-900 sm:px-8">{t('team.membersTitle', { count: team.members.length })}</h2>
@@ -88,19 +88,35 @@ export default function TeamRoute({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function SeatsCard({ used, limit, full, canUpgrade }: { used: number; limit: number; full: boolean; canUpgrade: boolean }) {
+function SeatsCard({ seats, full, owner, paid }: { seats: { used: number; limit: number; extra: number }; full: boolean; owner: boolean; paid: boolean }) {
   const { t } = useTranslation()
   return (
-    <div className="flex flex-col gap-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center sm:justify-between sm:p-8">
-      <div>
-        <h2 className="text-lg font-semibold text-slate-900">{t('team.seatsTitle')}</h2>
-        <p className="mt-1 text-sm text-slate-600">{t('team.seatsUsed', { used, limit })}</p>
-        {full ? <p className="mt-1 text-sm text-slate-600">{t('team.seatsFullHint')}</p> : null}
+    <div className="space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900">{t('team.seatsTitle')}</h2>
+          <p className="mt-1 text-sm text-slate-600" data-testid="seats-used">{t('team.seatsUsed', { used: seats.used, limit: seats.limit })}</p>
+          {full ? <p className="mt-1 text-sm text-slate-600">{paid ? t('team.seatsFullPaidHint') : t('team.seatsFullHint')}</p> : null}
+        </div>
+        {full && owner && !paid ? (
+          <Link to={PLANS_PATH} className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
+            {t('team.upgrade')}
+          </Link>
+        ) : null}
       </div>
-      {full && canUpgrade ? (
-        <Link to={PLANS_PATH} className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
-          {t('team.upgrade')}
-        </Link>
+      {owner && paid ? (
+        <Form method="post" className="flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-end">
+          <input type="hidden" name="intent" value="seats" />
+          <Field
+            className="sm:w-56"
+            label={t('team.extraSeatsLabel')}
+            hint={t('team.extraSeatsHint')}
+            inputProps={{ name: 'extraSeats', type: 'number', min: 0, max: MAX_EXTRA_SEATS, defaultValue: seats.extra, inputMode: 'numeric', required: true }}
+          />
+          <Button type="submit" variant="secondary" className="sm:mb-7">
+            {t('team.updateSeats')}
+          </Button>
+        </Form>
       ) : null}
     </div>
   )

@@ -11,6 +11,8 @@
 create table public.workspaces (
   id uuid primary key default gen_random_uuid(),
   name text not null check (length(btrim(name)) between 1 and 80),
+  -- Seats bought beyond the plan's (a billed quantity of Stripe's per-seat price, or the sandbox's).
+  extra_seats integer not null default 0 check (extra_seats between 0 and 1000),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );

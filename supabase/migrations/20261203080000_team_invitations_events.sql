@@ -28,7 +28,7 @@ create table public.team_events (
   actor_id uuid references public.users (id) on delete set null,
   kind text not null check (kind in (
     'member_invited', 'invitation_resent', 'invitation_revoked', 'member_joined', 'member_removed', 'member_left',
-    'role_changed', 'cap_changed', 'ownership_transferred', 'workspace_renamed',
+    'role_changed', 'cap_changed', 'ownership_transferred', 'workspace_renamed', 'seats_changed',
     'api_key_created', 'api_key_revoked', 'webhook_created', 'webhook_deleted', 'dnc_added', 'dnc_removed')),
   -- Who or what the event is about, as shown in the log (an email, a key's name, an endpoint's URL).
   subject text check (length(subject) <= 400),

@@ -6,6 +6,7 @@
 // duplicated delivery changes nothing. Credit reloads also carry their own idempotency key
 // ('reload:<subscription row id>:<period start ISO>'), so the several events Stripe sends for one
 // new period (checkout completed, subscription created/updated, invoice paid) reload once.
+import { syncExtraSeats } from '#app/.server/workspaces/seats.ts'
 import { sql } from 'kysely'
 import { z } from 'zod'
 import { isBillingFrequency, isPaidPlanId, nextCreditDate, type BillingFrequency } from '#app/domain/billing.ts'
@@ -45,6 +46,7 @@ const SubscriptionSchema = z.looseObject({
         z.looseObject({
           price: PriceSchema.nullish(),
           plan: PriceSchema.nullish(),
+          quantity: z.number().nullish(),
           current_period_start: z.number().nullish(),
           current_period_end: z.number().nullish(),
         }),
@@ -282,6 +284,8 @@ async function applySubscription(
     }
   }
   await trx.updateTable('user_subscriptions').set({ next_credit_date: next }).where('id', '=', row.id).where('user_id', '=', userId).execute()
+  // Seats bought beyond the plan's follow the subscription's seat quantity (none once it has ended).
+  await syncExtraSeats(trx, userId, deleted ? [] : (subscription.items?.data ?? []))
   return { outcome: 'applied', userId, reloaded }
 }
 

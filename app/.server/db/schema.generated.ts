@@ -425,6 +425,7 @@ export interface WorkspaceMembers {
 
 export interface Workspaces {
   created_at: Generated<Timestamp>;
+  extra_seats: Generated<number>;
   id: Generated<string>;
   name: string;
   updated_at: Generated<Timestamp>;

@@ -13,6 +13,7 @@ export const TEAM_EVENT_KINDS = [
   'cap_changed',
   'ownership_transferred',
   'workspace_renamed',
+  'seats_changed',
   'api_key_created',
   'api_key_revoked',
   'webhook_created',

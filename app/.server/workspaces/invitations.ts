@@ -11,8 +11,10 @@ import { invitationExpiry, invitationState, sameEmail, seatsLeft, type InviteInp
 import { isWorkspaceRole, type WorkspaceRole } from '#app/domain/workspace-roles.ts'
 import { recordTeamEvent } from './events.ts'
 import { requirePermission } from './roles.ts'
+import type { SeatsFailure } from './seats.ts'
 
 export type TeamFailureCode =
+  | SeatsFailure
   | 'seats_full'
   | 'already_member'
   | 'already_invited'
@@ -35,11 +37,12 @@ export async function lockSeats(trx: Transaction<Database>, workspaceId: string)
 }
 
 async function seatsFree(trx: Transaction<Database>, workspaceId: string, now: Date): Promise<number> {
-  const { rows } = await sql<{ members: number; pending: number }>`
+  const { rows } = await sql<{ members: number; pending: number; extra: number }>`
     select (select count(*)::int from public.workspace_members where workspace_id = ${workspaceId}) as members,
+           (select extra_seats from public.workspaces where id = ${workspaceId}) as extra,
            (select count(*)::int from public.workspace_invitations
              where workspace_id = ${workspaceId} and accepted_at is null and revoked_at is null and expires_at > ${now}) as pending`.execute(trx)
-  return seatsLeft(await readPlan(trx, workspaceId), rows[0]?.members ?? 0, rows[0]?.pending ?? 0)
+  return seatsLeft(await readPlan(trx, workspaceId), rows[0]?.members ?? 0, rows[0]?.pending ?? 0, rows[0]?.extra ?? 0)
 }
 
 interface Sent {

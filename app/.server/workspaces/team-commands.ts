@@ -2,6 +2,7 @@
 import type { SessionUser } from '#app/.server/auth.ts'
 import type { TeamCommand } from '#app/domain/team.ts'
 import { inviteMember, resendInvitation, revokeInvitation, type TeamFailureCode, type TeamResult } from './invitations.ts'
+import { setExtraSeats } from './seats.ts'
 import { changeMemberRole, leaveWorkspace, removeMember, renameWorkspace, setMemberCap, transferOwnership } from './members.ts'
 
 export const TEAM_FAILURE_STATUS: Record<TeamFailureCode, number> = {
@@ -14,6 +15,10 @@ export const TEAM_FAILURE_STATUS: Record<TeamFailureCode, number> = {
   invitation_invalid: 404,
   invitation_expired: 410,
   wrong_account: 403,
+  seats_need_plan: 402,
+  seats_in_use: 409,
+  seats_unavailable: 503,
+  seats_provider_failed: 502,
 }
 
 export function runTeamCommand(user: SessionUser, command: TeamCommand, { origin }: { origin: string }): Promise<TeamResult> {
@@ -36,5 +41,7 @@ export function runTeamCommand(user: SessionUser, command: TeamCommand, { origin
       return leaveWorkspace(user)
     case 'rename':
       return renameWorkspace(user, command.name)
+    case 'seats':
+      return setExtraSeats(user, command.extraSeats)
   }
 }

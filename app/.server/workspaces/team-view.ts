@@ -36,6 +36,7 @@ export async function readTeam(user: SessionUser, now = new Date()): Promise<Tea
       : Promise.resolve([]),
     db.transaction().execute((trx) => readPlan(trx, workspaceId)),
   ])
+  const { extra_seats: extra } = await db.selectFrom('workspaces').select('extra_seats').where('id', '=', workspaceId).executeTakeFirstOrThrow()
   const memberViews = members.rows.flatMap((row): TeamMemberView[] =>
     isWorkspaceRole(row.role)
       ? [{ userId: row.user_id, name: row.name, email: row.email ?? '', role: row.role, monthlyCap: row.monthly_credit_cap, spentThisMonth: Math.max(0, row.spent), joinedAt: row.created_at.toISOString() }]
@@ -50,7 +51,7 @@ export async function readTeam(user: SessionUser, now = new Date()): Promise<Tea
   return {
     workspace: { id: workspaceId, name: user.workspace.name },
     plan,
-    seats: { used: memberViews.length + pending, limit: seatLimit(plan) },
+    seats: { used: memberViews.length + pending, limit: seatLimit(plan, extra), extra },
     members: memberViews,
     invitations: invitationViews,
   }
