@@ -99,10 +99,10 @@ describe('invitations and seats', () => {
     // Revoked: the seat comes back and the link stops working.
     const team = await readTeam(owner)
     const pendingC = team.invitations.find((invitation) => invitation.email === c.email)!
-    expect(team.seats).toEqual({ used: 3, limit: 3 })
+    expect(team.seats).toEqual({ used: 3, limit: 3, extra: 0 })
     expect((await revokeInvitation(owner, pendingC.id)).ok).toBe(true)
     expect(await acceptInvitation(c, await invitationToken(c.email))).toMatchObject({ ok: false, code: 'invitation_invalid' })
-    expect((await readTeam(owner)).seats).toEqual({ used: 2, limit: 3 })
+    expect((await readTeam(owner)).seats).toEqual({ used: 2, limit: 3, extra: 0 })
 
     // Expired after 7 days.
     expect((await inviteMember(owner, { intent: 'invite', email: d.email, role: 'member' }, { origin: ORIGIN })).ok).toBe(true)
@@ -178,6 +178,26 @@ describe('roles, one pool, shared lists', () => {
     // Removed from the team: the key acts for nobody.
     await removeMember(owner, member.id)
     expect((await api.GET('/api/v1/me')).response.status).toBe(401)
+  })
+})
+
+describe('never pay twice, across the team', () => {
+  test("a business one member paid for is free for the owner's export the next day; the ledger names who spent", async () => {
+    const owner = await signUp('professional')
+    const member = await join(owner, await signUp(), 'member')
+    const ws = owner.workspace.id
+    const memberExport = (await createExport(exportArgs(member))) as { exportId: string }
+    const ownerExport = (await createExport({ ...exportArgs(owner), name: 'Le lendemain' })) as { exportId: string }
+    const { rows: lead } = await admin.query(`insert into public.leads (user_id, source, place_id, name) values ($1, 'demo', $2, 'Boulangerie') returning id`, [ws, `team:${randomUUID()}`])
+    for (const [position, exportId] of [memberExport.exportId, ownerExport.exportId].entries()) {
+      await admin.query(`insert into public.export_leads (export_id, lead_id, user_id, position, phone_status) values ($1, $2, $3, $4, 'pending')`, [exportId, lead[0].id, ws, position])
+    }
+    const record = async (exportId: string) =>
+      (await admin.query(`select public.record_lead_enrichment($1, $2, $3, $4, $5, 90) as result`, [ws, exportId, lead[0].id, { phone: 'success' }, { phone: '+33 2 98 00 00 00' }])).rows[0].result
+    expect(await record(memberExport.exportId)).toMatchObject({ charged: 1, reused: 0 })
+    expect(await record(ownerExport.exportId)).toMatchObject({ charged: 0, reused: 1 })
+    const { rows: ledger } = await admin.query(`select member_id from public.credit_ledger where user_id = $1 and reason = 'enrichment'`, [ws])
+    expect(ledger).toEqual([{ member_id: member.id }])
   })
 })
 
