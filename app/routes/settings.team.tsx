@@ -28,11 +28,17 @@ await pageTexts('team')
 export const handle: AppHandle = { titleKey: 'pages.team' }
 
 const TEAM_PATH = '/settings/team'
+const CONFIRMED = ['remove', 'transfer'] as const
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
-  const done = new URL(request.url).searchParams.get('done')
-  return { team: await readTeam(user), me: { id: user.id, role: user.workspace.role, personal: user.workspace.personal }, done }
+  const url = new URL(request.url)
+  const team = await readTeam(user)
+  // "Remove" and "Make owner" ask first: the member named by the link, if still in the team.
+  const intent = CONFIRMED.find((candidate) => candidate === url.searchParams.get('confirm'))
+  const target = team.members.find((member) => member.userId === url.searchParams.get('member'))
+  const confirm = intent && target ? { intent, memberId: target.userId, name: target.name ?? target.email } : null
+  return { team, me: { id: user.id, role: user.workspace.role, personal: user.workspace.personal }, done: url.searchParams.get('done'), confirm }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -56,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function TeamRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { team, me, done } = loaderData
+  const { team, me, done, confirm } = loaderData
   const actionData = useActionData<typeof action>()
   const admin = can(me.role, 'members')
   const full = team.seats.used >= team.seats.limit
@@ -76,6 +82,7 @@ export default function TeamRoute({ loaderData }: Route.ComponentProps) {
       </div>
       {done && !actionData ? <Alert tone="success">{t(`team.done.${done}`, { defaultValue: t('team.done.saved') })}</Alert> : null}
       {actionData?.result?.error?.[''] && actionData.intent !== 'invite' ? <Alert tone="error">{actionData.result.error[''].join(' ')}</Alert> : null}
+      {confirm ? <ConfirmMember {...confirm} /> : null}
       <SeatsCard seats={team.seats} full={full} owner={can(me.role, 'billing')} paid={team.plan !== 'free_trial'} />
       {admin ? <InviteCard key={team.invitations.length} lastResult={actionData?.intent === 'invite' ? actionData.result : undefined} full={full} /> : null}
       <div className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
@@ -176,6 +183,28 @@ function InviteCard({ lastResult, full }: { lastResult?: SubmissionResult<string
         <Button type="submit" pending={pending} className="sm:mt-6">
           {t('team.invite')}
         </Button>
+      </Form>
+    </div>
+  )
+}
+
+function ConfirmMember({ intent, memberId, name }: { intent: 'remove' | 'transfer'; memberId: string; name: string }) {
+  const { t } = useTranslation()
+  return (
+    <div role="alertdialog" aria-labelledby="confirm-member-title" className="space-y-4 rounded-2xl bg-amber-50 p-6 ring-1 ring-amber-200 sm:p-8">
+      <h2 id="confirm-member-title" className="text-lg font-semibold text-slate-900">
+        {t(`team.confirm.${intent}Title`, { name })}
+      </h2>
+      <p className="text-sm text-slate-700">{t(`team.confirm.${intent}Body`, { name })}</p>
+      <Form method="post" action={TEAM_PATH} className="flex flex-wrap gap-3">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="memberId" value={memberId} />
+        <Button type="submit" variant={intent === 'remove' ? 'danger' : 'primary'} autoFocus>
+          {t(`team.confirm.${intent}Button`)}
+        </Button>
+        <Link to={TEAM_PATH} className={buttonClasses({ variant: 'secondary' })}>
+          {t('team.confirm.cancel')}
+        </Link>
       </Form>
     </div>
   )

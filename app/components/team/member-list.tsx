@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { Form } from 'react-router'
-import { Button } from '#app/components/ui/button.tsx'
+import { Form, Link } from 'react-router'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { MAX_MONTHLY_CAP, type TeamMemberView } from '#app/domain/team.ts'
 import { ASSIGNABLE_ROLES, can, canManageMember, type WorkspaceRole } from '#app/domain/workspace-roles.ts'
 
@@ -79,23 +79,21 @@ function MemberActions({ member, me, manageable, label }: { member: TeamMemberVi
   if (!manageable && !transferable) return null
   return (
     <div className="flex flex-wrap gap-2">
+      {/* Both ask first (the page shows what follows and the confirming form): links, so it works without JavaScript. */}
       {transferable ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="transfer" />
-          <input type="hidden" name="memberId" value={member.userId} />
-          <Button type="submit" variant="ghost" size="sm" aria-label={t('team.transferTo', { name: label })}>
-            {t('team.transfer')}
-          </Button>
-        </Form>
+        <Link to={`?confirm=transfer&member=${member.userId}`} preventScrollReset className={buttonClasses({ variant: 'ghost', size: 'sm' })} aria-label={t('team.transferTo', { name: label })}>
+          {t('team.transfer')}
+        </Link>
       ) : null}
       {manageable ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="memberId" value={member.userId} />
-          <Button type="submit" variant="ghost" size="sm" className="text-red-700 hover:bg-red-50 hover:text-red-800" aria-label={t('team.removeMember', { name: label })}>
-            {t('team.remove')}
-          </Button>
-        </Form>
+        <Link
+          to={`?confirm=remove&member=${member.userId}`}
+          preventScrollReset
+          className={buttonClasses({ variant: 'ghost', size: 'sm', className: 'text-red-700 hover:bg-red-50 hover:text-red-800' })}
+          aria-label={t('team.removeMember', { name: label })}
+        >
+          {t('team.remove')}
+        </Link>
       ) : null}
     </div>
   )
