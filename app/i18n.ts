@@ -43,6 +43,7 @@ const PAGE_MESSAGES = {
   webhooks: { en: () => import('virtual:page-messages/en/webhooks'), fr: () => import('virtual:page-messages/fr/webhooks') },
   apiSettings: { en: () => import('virtual:page-messages/en/apiSettings'), fr: () => import('virtual:page-messages/fr/apiSettings') },
   team: { en: () => import('virtual:page-messages/en/team'), fr: () => import('virtual:page-messages/fr/team') },
+  doNotContact: { en: () => import('virtual:page-messages/en/doNotContact'), fr: () => import('virtual:page-messages/fr/doNotContact') },
   billing: { en: () => import('virtual:page-messages/en/billing'), fr: () => import('virtual:page-messages/fr/billing') },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
 type PageBundle = keyof typeof PAGE_MESSAGES

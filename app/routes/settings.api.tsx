@@ -62,7 +62,7 @@ export default function ApiSettingsRoute({ loaderData }: Route.ComponentProps) {
   const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: API_KEY_NAME_MAX }))
   return (
     <section className="mx-auto max-w-3xl space-y-6">
-      <BackLink to="/settings">{t('doNotContact.backToSettings')}</BackLink>
+      <BackLink to="/settings">{t('common.backToSettings')}</BackLink>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">{t('apiSettings.title')}</h1>

@@ -14,6 +14,10 @@ import { buttonClasses } from '#app/components/ui/button.tsx'
 import { DNC_MAX_ENTRIES, DNC_PATH } from '#app/domain/do-not-contact.ts'
 import { BackLink } from '#app/components/ui/back-link.tsx'
 import { can } from '#app/domain/workspace-roles.ts'
+import { pageTexts } from '#app/i18n.ts'
+
+// Its texts come with the page, not with every signed-in page's first load.
+await pageTexts('doNotContact')
 
 export const handle: AppHandle = { titleKey: 'pages.doNotContact' }
 
@@ -55,7 +59,7 @@ export default function DoNotContactRoute({ loaderData }: Route.ComponentProps) 
     <section className="mx-auto max-w-3xl space-y-6">
       {/* A settings sub-page: the back link sits above the heading, as on an export's page; the heading block is the
           one /exports and /settings use (title and subtitle, the page's action on the right from sm up). */}
-      <BackLink to="/settings">{t('doNotContact.backToSettings')}</BackLink>
+      <BackLink to="/settings">{t('common.backToSettings')}</BackLink>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-2xl font-semibold text-slate-900">{t('doNotContact.title')}</h1>

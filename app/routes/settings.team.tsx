@@ -68,7 +68,7 @@ export default function TeamRoute({ loaderData }: Route.ComponentProps) {
   const full = team.seats.used >= team.seats.limit
   return (
     <section className="mx-auto max-w-4xl space-y-6">
-      <BackLink to="/settings">{t('doNotContact.backToSettings')}</BackLink>
+      <BackLink to="/settings">{t('common.backToSettings')}</BackLink>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold text-slate-900">{t('team.title')}</h1>

@@ -144,7 +144,7 @@ test.describe('teams', () => {
     await memberPage.goto('/settings/team')
     await memberPage.getByTestId('workspace-switcher').locator('summary').click()
     await memberPage.getByRole('button', { name: /Personal/ }).click()
-    await memberPage.goto('/settings/team')
+    // Switching lands back on the same page, now in the personal workspace.
     await expect(memberPage.getByText('1 of 1 seats used (pending invitations included).')).toBeVisible()
     const { length } = await sql('select 1 from public.workspace_members m join auth.users u on u.id = m.user_id where u.email = $1', [memberEmail])
     expect(length).toBe(2)
