@@ -5,7 +5,7 @@ import { ASSIGNABLE_ROLES, type WorkspaceRole } from './workspace-roles.ts'
 import type { PlanId } from './plans.ts'
 import { SEAT_LIMITS } from './workspace-roles.ts'
 
-export const INVITATION_DAYS = 7
+const INVITATION_DAYS = 7
 export const MAX_MONTHLY_CAP = 1_000_000
 export const WORKSPACE_NAME_MAX = 80
 export const MAX_EXTRA_SEATS = 1000
@@ -27,12 +27,12 @@ export type InviteInput = z.output<typeof InviteSchema>
 const memberId = z.uuid('team.errors.memberMissing')
 const invitationId = z.uuid('team.errors.invitationMissing')
 
-export const SeatsSchema = z.object({
+const SeatsSchema = z.object({
   intent: z.literal('seats'),
   extraSeats: z.coerce.number({ error: 'team.errors.seatsInvalid' }).int('team.errors.seatsInvalid').min(0, 'team.errors.seatsInvalid').max(MAX_EXTRA_SEATS, 'team.errors.seatsInvalid'),
 })
 
-export const RenameSchema = z.object({
+const RenameSchema = z.object({
   intent: z.literal('rename'),
   name: z.string({ error: 'team.errors.nameRequired' }).trim().min(1, 'team.errors.nameRequired').max(WORKSPACE_NAME_MAX, 'team.errors.nameTooLong'),
 })

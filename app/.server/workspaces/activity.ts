@@ -14,7 +14,7 @@ export interface ActivityEntry {
   createdAt: string
 }
 
-export const ACTIVITY_PAGE_SIZE = 50
+const ACTIVITY_PAGE_SIZE = 50
 const CSV_MAX_ROWS = 100_000
 
 function query(workspaceId: string) {
