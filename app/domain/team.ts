@@ -5,7 +5,7 @@ import { ASSIGNABLE_ROLES, type WorkspaceRole } from './workspace-roles.ts'
 import type { PlanId } from './plans.ts'
 import { SEAT_LIMITS } from './workspace-roles.ts'
 
-const INVITATION_DAYS = 7
+export const INVITATION_DAYS = 7
 export const MAX_MONTHLY_CAP = 1_000_000
 export const WORKSPACE_NAME_MAX = 80
 export const MAX_EXTRA_SEATS = 1000

@@ -7,7 +7,7 @@ import { createMailer } from '#app/.server/email/mailer.ts'
 import { emailLanguage, teamInvitationEmail } from '#app/.server/email/templates.ts'
 import { env } from '#app/.server/env.server.ts'
 import { readPlan } from '#app/.server/credits.ts'
-import { invitationExpiry, invitationState, sameEmail, seatsLeft, type InviteInput } from '#app/domain/team.ts'
+import { INVITATION_DAYS, invitationExpiry, invitationState, sameEmail, seatsLeft, type InviteInput } from '#app/domain/team.ts'
 import { isWorkspaceRole, type WorkspaceRole } from '#app/domain/workspace-roles.ts'
 import { recordTeamEvent } from './events.ts'
 import { requirePermission } from './roles.ts'
@@ -117,7 +117,7 @@ async function sendInvitation(actor: SessionUser, email: string, token: string, 
   const who = inviter.rows[0]
   const lang = emailLanguage(who?.locale, 'fr')
   const link = `${env.APP_URL ?? origin}/invitations/${token}`
-  const rendered = teamInvitationEmail({ lang, link, workspace: actor.workspace.name, inviter: who?.name ?? actor.email, expiresInDays: 7 })
+  const rendered = teamInvitationEmail({ lang, link, workspace: actor.workspace.name, inviter: who?.name ?? actor.email, expiresInDays: INVITATION_DAYS })
   await createMailer({ smtpUrl: env.SMTP_URL, from: env.SMTP_FROM }).send(getPool(), { to: email, ...rendered, link })
 }
 

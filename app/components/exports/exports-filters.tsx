@@ -3,6 +3,7 @@ import { Form, Link } from 'react-router'
 import { SORT_CHOICES, sortValue, type ExportSort } from '#app/domain/export-list.ts'
 import { EXPORT_STATUS_FILTERS, type ExportStatusFilter } from '#app/domain/exports.ts'
 import type { MemberChoice } from '#app/domain/team.ts'
+import { MemberSelect } from '../team/member-filter.tsx'
 import { Button, buttonClasses } from '../ui/button.tsx'
 import { Spinner } from '../ui/spinner.tsx'
 
@@ -27,21 +28,7 @@ export function ExportsFilters({ status, sort, filtering, members, member }: { s
           ))}
         </select>
       </div>
-      {members.length ? (
-        <div className="min-w-0 flex-1 sm:flex-none">
-          <label htmlFor="member-filter" className="block text-sm font-medium text-slate-700">
-            {t('exports.memberLabel')}
-          </label>
-          <select id="member-filter" name="member" defaultValue={member} key={member} onChange={submit} className={SELECT_CLASSES}>
-            <option value="">{t('exports.memberAll')}</option>
-            {members.map((choice) => (
-              <option key={choice.id} value={choice.id}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : null}
+      {members.length ? <MemberSelect members={members} member={member} /> : null}
       {/* Narrow screens have no column headers to click: the order is a select there. Hidden on wider screens, it
           still carries the current order when the status filter is submitted. */}
       <div className="min-w-0 flex-1 sm:flex-none md:hidden">
