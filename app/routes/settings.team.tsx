@@ -10,6 +10,7 @@ import { getInstance } from '#app/.server/i18n.ts'
 import { enforceLimit } from '#app/.server/rate-limit.ts'
 import { TEAM_FAILURE_STATUS, runTeamCommand } from '#app/.server/workspaces/team-commands.ts'
 import { readTeam } from '#app/.server/workspaces/team-view.ts'
+import { seatsOnSale } from '#app/.server/workspaces/seats.ts'
 import { workspaceCookie } from '#app/.server/workspaces/current.ts'
 import { MemberList } from '#app/components/team/member-list.tsx'
 import { InvitationList } from '#app/components/team/invitation-list.tsx'
@@ -38,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const intent = CONFIRMED.find((candidate) => candidate === url.searchParams.get('confirm'))
   const target = team.members.find((member) => member.userId === url.searchParams.get('member'))
   const confirm = intent && target ? { intent, memberId: target.userId, name: target.name ?? target.email } : null
-  return { team, me: { id: user.id, role: user.workspace.role, personal: user.workspace.personal }, done: url.searchParams.get('done'), confirm }
+  return { team, me: { id: user.id, role: user.workspace.role, personal: user.workspace.personal }, done: url.searchParams.get('done'), confirm, seatsOnSale: seatsOnSale() }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -62,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function TeamRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { team, me, done, confirm } = loaderData
+  const { team, me, done, confirm, seatsOnSale: onSale } = loaderData
   const actionData = useActionData<typeof action>()
   const admin = can(me.role, 'members')
   const full = team.seats.used >= team.seats.limit
@@ -83,7 +84,7 @@ export default function TeamRoute({ loaderData }: Route.ComponentProps) {
       {done && !actionData ? <Alert tone="success">{t(`team.done.${done}`, { defaultValue: t('team.done.saved') })}</Alert> : null}
       {actionData?.result?.error?.[''] && actionData.intent !== 'invite' ? <Alert tone="error">{actionData.result.error[''].join(' ')}</Alert> : null}
       {confirm ? <ConfirmMember {...confirm} /> : null}
-      <SeatsCard seats={team.seats} full={full} owner={can(me.role, 'billing')} paid={team.plan !== 'free_trial'} />
+      <SeatsCard seats={team.seats} full={full} owner={can(me.role, 'billing')} paid={team.plan !== 'free_trial'} onSale={onSale} />
       {admin ? <InviteCard key={team.invitations.length} lastResult={actionData?.intent === 'invite' ? actionData.result : undefined} full={full} /> : null}
       <div className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
         <h2 className="px-6 pt-6 text-lg font-semibold text-slate-900 sm:px-8">{t('team.membersTitle', { count: team.members.length })}</h2>
@@ -95,7 +96,7 @@ export default function TeamRoute({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function SeatsCard({ seats, full, owner, paid }: { seats: { used: number; limit: number; extra: number }; full: boolean; owner: boolean; paid: boolean }) {
+function SeatsCard({ seats, full, owner, paid, onSale }: { seats: { used: number; limit: number; extra: number }; full: boolean; owner: boolean; paid: boolean; onSale: boolean }) {
   const { t } = useTranslation()
   return (
     <div className="space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
@@ -103,7 +104,7 @@ function SeatsCard({ seats, full, owner, paid }: { seats: { used: number; limit:
         <div>
           <h2 className="text-lg font-semibold text-slate-900">{t('team.seatsTitle')}</h2>
           <p className="mt-1 text-sm text-slate-600" data-testid="seats-used">{t('team.seatsUsed', { used: seats.used, limit: seats.limit })}</p>
-          {full ? <p className="mt-1 text-sm text-slate-600">{paid ? t('team.seatsFullPaidHint') : t('team.seatsFullHint')}</p> : null}
+          {full ? <p className="mt-1 text-sm text-slate-600">{paid && owner && onSale ? t('team.seatsFullPaidHint') : t('team.seatsFullHint')}</p> : null}
         </div>
         {full && owner && !paid ? (
           <Link to={PLANS_PATH} className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
@@ -111,7 +112,7 @@ function SeatsCard({ seats, full, owner, paid }: { seats: { used: number; limit:
           </Link>
         ) : null}
       </div>
-      {owner && paid ? (
+      {owner && paid && onSale ? (
         <Form method="post" className="flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-end">
           <input type="hidden" name="intent" value="seats" />
           <Field

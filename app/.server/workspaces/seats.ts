@@ -23,12 +23,18 @@ async function seatsTaken(trx: Transaction<Database>, workspaceId: string, now: 
   return Number(members.n) + Number(pending.n)
 }
 
+/** Whether extra seats can be bought here: the sandbox, or Stripe with its per-seat price. */
+export function seatsOnSale(): boolean {
+  const mode = billingMode()
+  return mode === 'sandbox' || (mode === 'stripe' && Boolean(env.STRIPE_PRICE_SEAT))
+}
+
 /** Sets the workspace's extra seats to `extraSeats` (never below the seats in use), billing them first with Stripe. */
 export async function setExtraSeats(owner: SessionUser, extraSeats: number, now = new Date()): Promise<SeatsResult> {
   requirePermission(owner, 'billing')
   const workspaceId = owner.workspace.id
+  if (!seatsOnSale()) return { ok: false, code: 'seats_unavailable' }
   const mode = billingMode()
-  if (mode === 'off' || (mode === 'stripe' && !env.STRIPE_PRICE_SEAT)) return { ok: false, code: 'seats_unavailable' }
   return adminDb().transaction().execute(async (trx): Promise<SeatsResult> => {
     await lockSeats(trx, workspaceId)
     const plan = await readPlan(trx, workspaceId)
