@@ -106,7 +106,7 @@ function SeatsCard({ seats, full, owner, paid, onSale }: { seats: { used: number
           <p className="mt-1 text-sm text-slate-600" data-testid="seats-used">{t('team.seatsUsed', { used: seats.used, limit: seats.limit })}</p>
           {full ? <p className="mt-1 text-sm text-slate-600">{paid && owner && onSale ? t('team.seatsFullPaidHint') : t('team.seatsFullHint')}</p> : null}
         </div>
-        {full && owner && !paid ? (
+        {full && owner && !(paid && onSale) ? (
           <Link to={PLANS_PATH} className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
             {t('team.upgrade')}
           </Link>
