@@ -135,7 +135,7 @@ async function findByToken(trx: Transaction<Database> | ReturnType<typeof adminD
     .selectFrom('workspace_invitations as i')
     .innerJoin('workspaces as w', 'w.id', 'i.workspace_id')
     .leftJoin('users as u', 'u.id', 'i.invited_by')
-    .select(['i.id', 'i.workspace_id', 'i.email', 'i.role', 'i.monthly_credit_cap', 'i.expires_at', 'i.accepted_at', 'i.revoked_at', 'w.name as workspace_name', sql<string | null>`nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '')`.as('inviter_name')])
+    .select(['i.id', 'i.workspace_id', 'i.email', 'i.role', 'i.monthly_credit_cap', 'i.expires_at', 'i.accepted_at', 'i.revoked_at', 'w.name as workspace_name', sql<string | null>`coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), (select a.email from auth.users a where a.id = i.invited_by))`.as('inviter_name')])
     .where('i.token_hash', '=', tokenHash(token))
     .executeTakeFirst()
 }
