@@ -18,4 +18,6 @@ export interface ApiKeyListing {
   revokedAt: string | null
   /** Made by the viewer (owners and admins also see their team's keys). */
   mine: boolean
+  /** Who made a teammate's key (their email), for owners and admins; null for the viewer's own. */
+  author: string | null
 }

@@ -19,6 +19,7 @@ import { useIsPending } from '#app/utils/misc.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
 import { BackLink } from '#app/components/ui/back-link.tsx'
 import { pageTexts } from '#app/i18n.ts'
+import { can } from '#app/domain/workspace-roles.ts'
 
 // Its texts come with the page, not with every signed-in page's first load.
 await pageTexts('apiSettings')
@@ -30,7 +31,7 @@ const API_SETTINGS_PATH = '/settings/api'
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   const revoked = new URL(request.url).searchParams.has('revoked')
-  return { keys: await listApiKeys(user), revoked }
+  return { keys: await listApiKeys(user), revoked, canCreate: can(user.workspace.role, 'ownKeys') }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -79,7 +80,7 @@ export default function ApiSettingsRoute({ loaderData }: Route.ComponentProps) {
           <h2 className="text-lg font-semibold text-slate-900">{t('apiSettings.keysTitle')}</h2>
           <p className="mt-1 text-sm text-slate-600">{t('apiSettings.keysHint')}</p>
         </div>
-        <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3 sm:flex-row sm:items-start">
+        {loaderData.canCreate ? <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3 sm:flex-row sm:items-start">
           <input type="hidden" name="intent" value="create-key" />
           {form.errors?.length ? (
             <Alert tone="error" id={form.errorId} className="sm:hidden">
@@ -96,7 +97,7 @@ export default function ApiSettingsRoute({ loaderData }: Route.ComponentProps) {
           <Button type="submit" pending={pending} className="sm:mt-6">
             {t('apiSettings.create')}
           </Button>
-        </Form>
+        </Form> : <p className="text-sm text-slate-600">{t('apiSettings.readOnly')}</p>}
         <ApiKeyList keys={loaderData.keys} />
       </div>
       <div className="flex flex-col gap-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center sm:justify-between sm:p-8">

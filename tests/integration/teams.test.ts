@@ -9,7 +9,7 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import { closeDb, withUser } from '#app/.server/db.ts'
 import { addDncEntries, readDncList, removeDncEntry } from '#app/.server/do-not-contact/store.ts'
 import { createExport } from '#app/.server/exports/service.ts'
-import { createApiKey } from '#app/.server/api-v1/keys.ts'
+import { createApiKey, listApiKeys } from '#app/.server/api-v1/keys.ts'
 import { getCreditsSummary } from '#app/.server/credits.ts'
 import { acceptInvitation, inviteMember, previewInvitation, revokeInvitation } from '#app/.server/workspaces/invitations.ts'
 import { changeMemberRole, leaveWorkspace, removeMember, setMemberCap, transferOwnership } from '#app/.server/workspaces/members.ts'
@@ -168,6 +168,9 @@ describe('roles, one pool, shared lists', () => {
     const member = await join(owner, await signUp(), 'member')
     await expect(createApiKey(viewer, 'viewer key')).rejects.toMatchObject({ init: { status: 403 } })
     const key = (await createApiKey(member, 'member key'))!
+    // The owner sees the team's keys, each named by its author; the member sees only their own.
+    expect((await listApiKeys(owner)).find((listed) => listed.id === key.id)).toMatchObject({ mine: false, author: member.email })
+    expect(await listApiKeys(viewer)).toEqual([])
     const api = createApiClient(key.key)
     const me = await api.GET('/api/v1/me')
     expect(me.data).toMatchObject({ user_id: member.id, workspace: { id: owner.workspace.id, role: 'member', monthly_credit_cap: null } })

@@ -71,6 +71,13 @@ export async function listApiKeys(user: SessionUser): Promise<ApiKeyListing[]> {
       .limit(200)
       .execute(),
   )
+  // Owners and admins also see their teammates' keys (RLS): named by their author.
+  const others = [...new Set(rows.map((row) => row.created_by).filter((id): id is string => Boolean(id) && id !== user.id))]
+  const authors = new Map<string, string>()
+  if (others.length) {
+    const found = await sql<{ id: string; email: string | null }>`select id, email from auth.users where id = any(${others}::uuid[])`.execute(adminDb())
+    for (const row of found.rows) authors.set(row.id, row.email ?? '')
+  }
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -79,6 +86,7 @@ export async function listApiKeys(user: SessionUser): Promise<ApiKeyListing[]> {
     lastUsedAt: iso(row.last_used_at),
     revokedAt: iso(row.revoked_at),
     mine: row.created_by === user.id,
+    author: row.created_by && row.created_by !== user.id ? (authors.get(row.created_by) ?? null) : null,
   }))
 }
 

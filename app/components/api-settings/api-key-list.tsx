@@ -34,6 +34,12 @@ export function ApiKeyList({ keys }: { keys: ApiKeyListing[] }) {
                 <dt>{t('apiSettings.lastUsed')}</dt>
                 <dd>{date(key.lastUsedAt)}</dd>
               </div>
+              {key.author ? (
+                <div className="flex gap-1">
+                  <dt>{t('apiSettings.author')}</dt>
+                  <dd className="break-all">{key.author}</dd>
+                </div>
+              ) : null}
               {key.revokedAt ? (
                 <div className="flex gap-1">
                   <dt>{t('apiSettings.revokedOn')}</dt>
