@@ -32,44 +32,45 @@ export function MemberList({ members, me }: { members: TeamMemberView[]; me: { i
               </p>
             </div>
             {manageable ? (
-              <Form method="post" className="flex items-end gap-2">
-                <input type="hidden" name="intent" value="role" />
-                <input type="hidden" name="memberId" value={member.userId} />
-                <label className="text-sm text-slate-700">
-                  <span className="sr-only">{t('team.roleOf', { name: label })}</span>
-                  <select name="role" defaultValue={member.role} className={SELECT}>
-                    {ASSIGNABLE_ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {t(`team.roles.${role}`)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <Button type="submit" variant="secondary" size="sm">
-                  {t('team.saveRole')}
-                </Button>
-              </Form>
+              <MemberForm intent="role" memberId={member.userId} label={t('team.roleOf', { name: label })} button={t('team.saveRole')}>
+                <select name="role" defaultValue={member.role} className={SELECT}>
+                  {ASSIGNABLE_ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {t(`team.roles.${role}`)}
+                    </option>
+                  ))}
+                </select>
+              </MemberForm>
             ) : (
               <span className="inline-flex w-fit rounded-full bg-slate-100 px-2.5 py-1 text-xs font-medium text-slate-700">{t(`team.roles.${member.role}`)}</span>
             )}
             {capEditable ? (
-              <Form method="post" className="flex items-end gap-2">
-                <input type="hidden" name="intent" value="cap" />
-                <input type="hidden" name="memberId" value={member.userId} />
-                <label className="text-sm text-slate-700">
-                  <span className="sr-only">{t('team.capOf', { name: label })}</span>
-                  <input type="number" name="monthlyCap" min={0} max={MAX_MONTHLY_CAP} inputMode="numeric" defaultValue={member.monthlyCap ?? ''} placeholder={t('team.capNone')} className={INPUT} />
-                </label>
-                <Button type="submit" variant="secondary" size="sm">
-                  {t('team.saveCap')}
-                </Button>
-              </Form>
+              <MemberForm intent="cap" memberId={member.userId} label={t('team.capOf', { name: label })} button={t('team.saveCap')}>
+                <input type="number" name="monthlyCap" min={0} max={MAX_MONTHLY_CAP} inputMode="numeric" defaultValue={member.monthlyCap ?? ''} placeholder={t('team.capNone')} className={INPUT} />
+              </MemberForm>
             ) : null}
             <MemberActions member={member} me={me} manageable={manageable} label={label} />
           </li>
         )
       })}
     </ul>
+  )
+}
+
+/** One change to one member (its role, its cap): the control, labelled for screen readers, and its button. */
+function MemberForm({ intent, memberId, label, button, children }: { intent: 'role' | 'cap'; memberId: string; label: string; button: string; children: React.ReactNode }) {
+  return (
+    <Form method="post" className="flex items-end gap-2">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="memberId" value={memberId} />
+      <label className="text-sm text-slate-700">
+        <span className="sr-only">{label}</span>
+        {children}
+      </label>
+      <Button type="submit" variant="secondary" size="sm">
+        {button}
+      </Button>
+    </Form>
   )
 }
 
