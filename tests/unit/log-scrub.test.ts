@@ -18,6 +18,14 @@ test('URLs: secret parameters blanked, addresses removed (also percent-encoded),
   expect(scrubUrl('/%E0%A4%A')).toBe('/%E0%A4%A')
 })
 
+test("a team invitation's link is its credential: the token in its path is blanked", () => {
+  const token = 'Q2hhbmdlIG1lIHRvIGEgcmFuZG9tIDI1Ni1iaXQgdG9rZW4x'
+  expect(scrubUrl(`/invitations/${token}`)).toBe('/invitations/[redacted]')
+  expect(scrubUrl(`/invitations/${token}.data?_routes=routes%2Finvitations`)).toBe('/invitations/[redacted]?_routes=routes%2Finvitations')
+  expect(scrubUrl(`/login?mode=signup&redirectTo=%2Finvitations%2F${token}`)).toBe('/login?mode=signup&redirectTo=%2Finvitations%2F%5Bredacted%5D')
+  expect(scrubUrl('/settings/team/activity')).toBe('/settings/team/activity')
+})
+
 test('log fields: nested strings and errors are scrubbed', () => {
   const error = new Error('SMTP refused jean@example.com')
   expect(scrubValue({ msg: 'for a@b.fr', nested: { list: ['c@d.fr', 3] }, err: error })).toEqual({

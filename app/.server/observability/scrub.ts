@@ -13,6 +13,9 @@ const SECRET_PARAM = /token|password|passwd|secret|key|code|auth|session|signatu
 
 export const REDACTED = '[redacted]'
 
+/** Paths whose segment is the credential itself (a team invitation's link). */
+const SECRET_PATH = /^(\/invitations\/)[^/]+/
+
 /** `text` with every email address replaced. */
 export function scrubText(text: string): string {
   return text.includes('@') ? text.replace(EMAIL, '[email]') : text
@@ -21,7 +24,7 @@ export function scrubText(text: string): string {
 /** A request's path and query as they may be logged: secret parameters blanked, email addresses removed. */
 export function scrubUrl(url: string): string {
   const queryAt = url.indexOf('?')
-  const pathname = queryAt === -1 ? url : url.slice(0, queryAt)
+  const pathname = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(SECRET_PATH, `$1${REDACTED}`)
   const decoded = safeDecode(pathname)
   const scrubbed = scrubText(decoded)
   // Untouched paths keep their encoding; one that held an address is logged decoded, without it.
@@ -30,7 +33,8 @@ export function scrubUrl(url: string): string {
   const params = new URLSearchParams(url.slice(queryAt + 1))
   const kept: string[] = []
   for (const [name, value] of params) {
-    const shown = SECRET_PARAM.test(name) ? REDACTED : scrubText(value)
+    // A value may be such a path too (/login?redirectTo=/invitations/…).
+    const shown = SECRET_PARAM.test(name) ? REDACTED : scrubText(value).replace(SECRET_PATH, `$1${REDACTED}`)
     kept.push(`${encodeURIComponent(scrubText(name))}=${shown === REDACTED ? shown : encodeURIComponent(shown)}`)
   }
   return kept.length ? `${path}?${kept.join('&')}` : path
