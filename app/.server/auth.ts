@@ -1,11 +1,9 @@
-import { sql } from 'kysely'
 import { createContext, data, redirect, type RouterContextProvider } from 'react-router'
 import { isUuid } from '#app/domain/ids.ts'
-import { adminDb } from './db.ts'
 import { isDatabaseUnavailable } from './db-errors.ts'
 import { noteRequestUser } from './observability/request-context.ts'
 import { getCookieHeader, getSupabase } from './supabase.ts'
-import { chooseWorkspace, readMemberships, readWorkspaceChoice, type Membership } from './workspaces/current.ts'
+import { chooseWorkspace, readMemberships, readSessionMemberships, readWorkspaceChoice, type Membership } from './workspaces/current.ts'
 import { ensurePersonalWorkspace } from './workspaces/personal.ts'
 
 export interface SessionUser {
@@ -36,9 +34,9 @@ export function getOptionalUser(context: Readonly<RouterContextProvider>): Promi
 
 async function resolveUser(context: Readonly<RouterContextProvider>): Promise<SessionUser | null> {
   const claims = await verifiedClaims(context)
-  if (!claims || !(await sessionIsActive(claims))) return null
+  const workspaces = claims ? await activeMemberships(claims) : null
+  if (!claims || !workspaces) return null
   noteRequestUser(claims.sub)
-  const workspaces = await memberships(claims.sub)
   const workspace = chooseWorkspace(workspaces, await readWorkspaceChoice(getCookieHeader(context)))!
   return {
     id: claims.sub,
@@ -50,18 +48,6 @@ async function resolveUser(context: Readonly<RouterContextProvider>): Promise<Se
   }
 }
 
-/** The user's workspaces; one who left every team gets a new personal workspace rather than none. */
-async function memberships(userId: string): Promise<Membership[]> {
-  try {
-    const found = await readMemberships(userId)
-    if (found.length) return found
-    await ensurePersonalWorkspace(userId)
-    return await readMemberships(userId)
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw data({ error: 'database_unavailable' }, { status: 503, headers: { 'Retry-After': '5' } })
-    throw error
-  }
-}
 
 async function verifiedClaims(context: Readonly<RouterContextProvider>): Promise<SessionUser['claims'] | null> {
   try {
@@ -74,17 +60,20 @@ async function verifiedClaims(context: Readonly<RouterContextProvider>): Promise
 }
 
 /**
- * Whether the token's session still exists on the auth server (auth.sessions, the table GoTrue and the local auth
- * server keep; sign-out deletes its row). A signed token stays valid until it expires (an hour): without this check,
- * a cookie copied before sign-out would open pages until then. One primary-key read per signed-in request, so a
- * revocation holds at once in every process. A token without a session id is not a sign-in's.
+ * The user's workspaces, or null when the token's session no longer exists on the auth server (auth.sessions, the
+ * table GoTrue and the local auth server keep; sign-out deletes its row). A signed token stays valid until it expires
+ * (an hour): without this check, a cookie copied before sign-out would open pages until then. One read per signed-in
+ * request, with the memberships, so a revocation holds at once in every process. A token without a session id is not
+ * a sign-in's. One who left every team gets a new personal workspace rather than none.
  */
-async function sessionIsActive(claims: SessionUser['claims']): Promise<boolean> {
+async function activeMemberships(claims: SessionUser['claims']): Promise<Membership[] | null> {
   const sessionId = claims.session_id
-  if (typeof sessionId !== 'string' || !isUuid(sessionId) || !isUuid(claims.sub)) return false
+  if (typeof sessionId !== 'string' || !isUuid(sessionId) || !isUuid(claims.sub)) return null
   try {
-    const row = await sql<{ one: number }>`select 1 as one from auth.sessions where id = ${sessionId}::uuid and user_id = ${claims.sub}::uuid`.execute(adminDb())
-    return row.rows.length > 0
+    const found = await readSessionMemberships(claims.sub, sessionId)
+    if (!found || found.length) return found
+    await ensurePersonalWorkspace(claims.sub)
+    return await readMemberships(claims.sub)
   } catch (error) {
     // The page cannot be served as anyone: "try again in a moment" (503), not the sign-in page.
     if (isDatabaseUnavailable(error)) throw data({ error: 'database_unavailable' }, { status: 503, headers: { 'Retry-After': '5' } })

@@ -30,6 +30,22 @@ export async function readMemberships(userId: string): Promise<Membership[]> {
   return rows.flatMap((row) => (isWorkspaceRole(row.role) ? [{ id: row.id, name: row.name, role: row.role, personal: row.id === userId }] : []))
 }
 
+/**
+ * A signed-in request's memberships, read with its session check in one round trip (every signed-in request pays
+ * it): null when the session no longer exists (signed out), [] when it does but the user belongs to no workspace.
+ */
+export async function readSessionMemberships(userId: string, sessionId: string): Promise<Membership[] | null> {
+  const { rows } = await sql<{ id: string | null; name: string | null; role: string | null }>`
+    select w.id, w.name, m.role
+      from auth.sessions s
+      left join public.workspace_members m on m.user_id = s.user_id
+      left join public.workspaces w on w.id = m.workspace_id
+     where s.id = ${sessionId}::uuid and s.user_id = ${userId}::uuid
+     order by m.created_at, w.id`.execute(adminDb())
+  if (!rows.length) return null
+  return rows.flatMap((row) => (row.id && row.name && isWorkspaceRole(row.role) ? [{ id: row.id, name: row.name, role: row.role, personal: row.id === userId }] : []))
+}
+
 /** The membership a request acts in, by the rule above; undefined when the user belongs to no workspace. */
 export function chooseWorkspace(memberships: Membership[], wanted: unknown): Membership | undefined {
   const chosen = typeof wanted === 'string' && isUuid(wanted) ? memberships.find((m) => m.id === wanted) : undefined
