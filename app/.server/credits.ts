@@ -77,9 +77,10 @@ async function readCreditsSummary(trx: Transaction<Database>, workspaceId: strin
     select c.remaining_credits, c.total_credits, c.user_id is not null as has_credits,
            s.plan_id, s.status, s.frequency, s.current_period_end, s.next_credit_date,
            m.monthly_credit_cap as cap,
-           (select coalesce(-sum(l.delta), 0)::int from credit_ledger l
-             where l.user_id = ${workspaceId} and l.member_id = ${memberId}
-               and l.created_at >= date_trunc('month', now() at time zone 'utc') at time zone 'utc') as spent
+           case when m.monthly_credit_cap is null then 0 else
+             (select coalesce(-sum(l.delta), 0)::int from credit_ledger l
+               where l.user_id = ${workspaceId} and l.member_id = ${memberId}
+                 and l.created_at >= date_trunc('month', now() at time zone 'utc') at time zone 'utc') end as spent
       from (select 1) one
       left join user_credits c on c.user_id = ${workspaceId}
       left join workspace_members m on m.workspace_id = ${workspaceId} and m.user_id = ${memberId}

@@ -14,6 +14,8 @@ export interface Membership {
   role: WorkspaceRole
   /** The workspace made for this user at sign-up (its id is theirs). */
   personal: boolean
+  /** People in the workspace (1: a single user, whose lists need no "created by" filter). */
+  memberCount: number
 }
 
 export const workspaceCookie = createCookie('la_workspace', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 60 * 60 * 24 * 365 })
@@ -22,12 +24,12 @@ export async function readMemberships(userId: string): Promise<Membership[]> {
   const rows = await adminDb()
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['w.id', 'w.name', 'm.role'])
+    .select(['w.id', 'w.name', 'm.role', sql<number>`(select count(*)::int from public.workspace_members c where c.workspace_id = w.id)`.as('member_count')])
     .where('m.user_id', '=', userId)
     .orderBy('m.created_at')
     .orderBy('w.id')
     .execute()
-  return rows.flatMap((row) => (isWorkspaceRole(row.role) ? [{ id: row.id, name: row.name, role: row.role, personal: row.id === userId }] : []))
+  return rows.flatMap((row) => (isWorkspaceRole(row.role) ? [{ id: row.id, name: row.name, role: row.role, personal: row.id === userId, memberCount: row.member_count }] : []))
 }
 
 /**
@@ -35,15 +37,15 @@ export async function readMemberships(userId: string): Promise<Membership[]> {
  * it): null when the session no longer exists (signed out), [] when it does but the user belongs to no workspace.
  */
 export async function readSessionMemberships(userId: string, sessionId: string): Promise<Membership[] | null> {
-  const { rows } = await sql<{ id: string | null; name: string | null; role: string | null }>`
-    select w.id, w.name, m.role
+  const { rows } = await sql<{ id: string | null; name: string | null; role: string | null; member_count: number | null }>`
+    select w.id, w.name, m.role, (select count(*)::int from public.workspace_members c where c.workspace_id = w.id) as member_count
       from auth.sessions s
       left join public.workspace_members m on m.user_id = s.user_id
       left join public.workspaces w on w.id = m.workspace_id
      where s.id = ${sessionId}::uuid and s.user_id = ${userId}::uuid
      order by m.created_at, w.id`.execute(adminDb())
   if (!rows.length) return null
-  return rows.flatMap((row) => (row.id && row.name && isWorkspaceRole(row.role) ? [{ id: row.id, name: row.name, role: row.role, personal: row.id === userId }] : []))
+  return rows.flatMap((row) => (row.id && row.name && isWorkspaceRole(row.role) ? [{ id: row.id, name: row.name, role: row.role, personal: row.id === userId, memberCount: row.member_count ?? 1 }] : []))
 }
 
 /** The membership a request acts in, by the rule above; undefined when the user belongs to no workspace. */
@@ -62,7 +64,7 @@ export async function readWorkspaceChoice(cookieHeader: string | null): Promise<
 
 /** A user acting in their personal workspace as its owner (a new account's state; tests and benches build these). */
 export function personalSession(id: string, email = ''): SessionUser {
-  const workspace: Membership = { id, name: 'Workspace', role: 'owner', personal: true }
+  const workspace: Membership = { id, name: 'Workspace', role: 'owner', personal: true, memberCount: 1 }
   return { id, email, claims: { sub: id, role: 'authenticated', email, workspace_id: id }, metadata: {}, workspace, workspaces: [workspace] }
 }
 

@@ -9,6 +9,7 @@ import { invitationState, monthStartUtc, seatLimit, type InvitationView, type Me
 
 /** The current workspace's members as the lists' "created by" filter names them; empty for a workspace of one. */
 export async function readMemberChoices(user: SessionUser): Promise<MemberChoice[]> {
+  if (user.workspace.memberCount < 2) return []
   const { rows } = await sql<{ user_id: string; label: string }>`
     select m.user_id, coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), a.email, '?') as label
       from public.workspace_members m join public.users u on u.id = m.user_id left join auth.users a on a.id = m.user_id
