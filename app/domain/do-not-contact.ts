@@ -38,7 +38,8 @@ const DOMAIN_RE = /^(?:[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?\.)+[a-z][a-z\d-]{0,62}$
 const BUSINESS_RE = /^(demo|osm|google):(\S{1,200})$/
 const DIGITS_ONLY_RE = /^[\d\s.-]+$/
 
-function domainOf(text: string): string | null {
+/** The host of a site or an address as written ("https://www.Example.fr/contact" → "example.fr"); null when none. */
+export function websiteDomain(text: string): string | null {
   const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(text) ? text : `https://${text}`
   try {
     const url = new URL(withScheme)
@@ -82,7 +83,7 @@ export function parseDncEntry(raw: string, defaultCountry: CountryCode = 'FR'): 
   }
   // "@exemple.fr" is how people write "every address at exemple.fr"; any other "@" is a malformed address.
   const domainText = text.replace(/^@/, '')
-  const domain = domainText.includes('@') ? null : domainOf(domainText)
+  const domain = domainText.includes('@') ? null : websiteDomain(domainText)
   return domain ? { kind: 'domain', value: domain } : null
 }
 
@@ -193,7 +194,7 @@ export function dncExclusionReason(index: DncIndex, business: DncCandidate): Exc
   const listings = business.companies.map((ids) => companyListing(index, ids))
   if (listings.includes('siret')) return 'siret'
   if (listings.includes('siren')) return 'siren'
-  if (business.website && domainListed(index, domainOf(business.website))) return 'domain'
+  if (business.website && domainListed(index, websiteDomain(business.website))) return 'domain'
   const country = (business.countryCode ?? 'FR').toUpperCase() as CountryCode
   if (business.phones.some((phone) => index.byKind.phone.has(phoneOf(phone, country) ?? ''))) return 'phone'
   return null

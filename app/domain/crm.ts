@@ -1,0 +1,204 @@
+// Pushing leads into a CRM (issue 30): the providers, the fields a lead gives them, the key that deduplicates a
+// company across pushes, and the per-connection mapping. Pure: the push job, the settings page, the API and the
+// tests read these rules; each provider's adapter (app/.server/integrations/providers/) only translates a CrmRecord
+// into its API's shapes.
+import { z } from 'zod'
+import type { ApiLead } from './api-lead.ts'
+import { websiteDomain } from './do-not-contact.ts'
+import { SOCIAL_NETWORKS } from './lead-file-values.ts'
+
+export const CRM_PROVIDERS = ['hubspot', 'pipedrive', 'brevo', 'sheets'] as const
+export type CrmProvider = (typeof CRM_PROVIDERS)[number]
+
+export function isCrmProvider(value: unknown): value is CrmProvider {
+  return typeof value === 'string' && (CRM_PROVIDERS as readonly string[]).includes(value)
+}
+
+/** Product names: brands, the same in every language. */
+export const CRM_PROVIDER_NAMES: Record<CrmProvider, string> = { hubspot: 'HubSpot', pipedrive: 'Pipedrive', brevo: 'Brevo', sheets: 'Google Sheets' }
+
+/** The company fields a lead gives a CRM, in the order the mapping editor lists them. */
+export const CRM_FIELDS = [
+  'name',
+  'address',
+  'city',
+  'postal_code',
+  'country_code',
+  'phone',
+  'website',
+  'domain',
+  'siren',
+  'siret',
+  'naf_code',
+  'headcount',
+  'rating',
+  ...SOCIAL_NETWORKS,
+  'technologies',
+  'provenance',
+  'leadatlas_id',
+] as const
+export type CrmField = (typeof CRM_FIELDS)[number]
+
+/**
+ * What a push does with a field: `overwrite` writes LeadAtlas's value; `fill_empty` writes it only where the CRM has
+ * none (a value a salesperson typed in the CRM is never replaced); `skip` never sends it.
+ */
+export const CRM_FIELD_MODES = ['overwrite', 'fill_empty', 'skip'] as const
+export type CrmFieldMode = (typeof CRM_FIELD_MODES)[number]
+
+/** Fields whose value is the record's identity: always written, whatever the mapping says. */
+export const CRM_KEY_FIELDS: ReadonlySet<CrmField> = new Set(['leadatlas_id'])
+
+export type CrmMapping = Record<CrmField, CrmFieldMode>
+
+/** A new connection's mapping: everything written, contact details filled only where the CRM has nothing. */
+export const DEFAULT_CRM_MAPPING: CrmMapping = Object.fromEntries(
+  CRM_FIELDS.map((field) => [field, field === 'phone' || field === 'website' || field === 'address' ? 'fill_empty' : 'overwrite']),
+) as CrmMapping
+
+export const CrmMappingSchema = z
+  .object(Object.fromEntries(CRM_FIELDS.map((field) => [field, z.enum(CRM_FIELD_MODES)])) as Record<CrmField, z.ZodEnum<{ [K in CrmFieldMode]: K }>>)
+  .strict()
+
+/** A stored mapping read leniently: unknown fields dropped, missing or invalid ones at their default (fields are added over time). */
+export function readCrmMapping(stored: unknown): CrmMapping {
+  const source = stored && typeof stored === 'object' ? (stored as Record<string, unknown>) : {}
+  return Object.fromEntries(
+    CRM_FIELDS.map((field) => {
+      const mode = source[field]
+      return [field, typeof mode === 'string' && (CRM_FIELD_MODES as readonly string[]).includes(mode) ? mode : DEFAULT_CRM_MAPPING[field]]
+    }),
+  ) as CrmMapping
+}
+
+/** A person of the company: one per email address the lead has (a CRM's contacts are people, keyed by email). */
+export interface CrmContact {
+  email: string
+  /** valid, risky or unverified (invalid addresses never reach an export). */
+  quality: string | null
+}
+
+export type CrmValues = Partial<Record<CrmField, string>>
+
+/** One lead as every CRM receives it: the company's values (only non-empty ones), its contacts and its dedupe key. */
+export interface CrmRecord {
+  leadId: string
+  /** `siret:…`, `siren:…`, `domain:…` or `id:…`: the first of `aliases`, the one a new record is created under. */
+  key: string
+  /**
+   * Every key this business can be known by, best first: a record created under `domain:…` by an export without
+   * registry data is found again by a later one that knows the SIRET.
+   */
+  aliases: string[]
+  /** The CRM's id of the record when an earlier push made it (crm_records): updated by id, never searched again. */
+  remoteId: string | null
+  company: CrmValues
+  contacts: CrmContact[]
+}
+
+/**
+ * The key a CRM record is found again by: the establishment's SIRET, else the company's SIREN, else the website's
+ * domain, else the LeadAtlas id. The same business pushed from two exports (or twice) finds the same record.
+ */
+export function dedupeKeys(lead: Pick<ApiLead, 'id' | 'website' | 'enrichments'>): string[] {
+  const registry = lead.enrichments.admin_fr_info
+  const domain = lead.website ? websiteDomain(lead.website) : null
+  return [registry?.siret && `siret:${registry.siret}`, registry?.siren && `siren:${registry.siren}`, domain && `domain:${domain}`, `id:${lead.id}`].filter(
+    (key): key is string => Boolean(key),
+  )
+}
+
+function technologyList(technologies: Record<string, string[]> | undefined): string | undefined {
+  const names = [...new Set(Object.values(technologies ?? {}).flat())].sort((a, b) => a.localeCompare(b))
+  return names.length ? names.join(', ') : undefined
+}
+
+/** Where the lead came from and where its emails were read (the CNIL expects a prospecting file to say). */
+function provenance(lead: ApiLead): string {
+  const pages = (lead.enrichments.email?.email ?? []).map((email) => email.source.page).filter((page): page is string => Boolean(page))
+  const origin = lead.source_url ? `${lead.source} (${lead.source_url})` : lead.source
+  return [`LeadAtlas — source: ${origin}`, ...[...new Set(pages)].map((page) => `found on: ${page}`)].join('\n')
+}
+
+function present(value: string | number | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined
+  const text = String(value).trim()
+  return text ? text : undefined
+}
+
+/** The record of one lead as the API reads it: phones in E.164 when they can be read so, only values that exist. */
+export function toCrmRecord(lead: ApiLead): CrmRecord {
+  const registry = lead.enrichments.admin_fr_info
+  const social = lead.enrichments.social
+  const values: Record<CrmField, string | undefined> = {
+    name: present(lead.name),
+    address: present(lead.full_address),
+    city: present(lead.city),
+    postal_code: present(lead.postal_code),
+    country_code: present(lead.country_code),
+    phone: present(lead.phone_e164 ?? lead.phone),
+    website: present(lead.website),
+    domain: present(lead.website ? websiteDomain(lead.website) : null),
+    siren: present(registry?.siren),
+    siret: present(registry?.siret),
+    naf_code: present(registry?.naf_code),
+    headcount: present(registry?.headcount),
+    rating: present(lead.rating),
+    facebook: present(social?.facebook),
+    linkedin: present(social?.linkedin),
+    twitter: present(social?.twitter),
+    instagram: present(social?.instagram),
+    tiktok: present(social?.tiktok),
+    technologies: technologyList(lead.enrichments.technologies?.technologies),
+    provenance: provenance(lead),
+    leadatlas_id: lead.id,
+  }
+  const company = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as CrmValues
+  const contacts = (lead.enrichments.email?.email ?? []).map((email) => ({ email: email.address.toLowerCase(), quality: email.quality?.status ?? null }))
+  const aliases = dedupeKeys(lead)
+  return { leadId: lead.id, key: aliases[0]!, aliases, remoteId: null, company, contacts }
+}
+
+/**
+ * The values to send for a record already in the CRM (`existing`: its current values by field, empty when it is
+ * new): overwrite fields always, fill_empty fields only where the CRM has nothing, skipped fields never.
+ */
+export function valuesToWrite(record: CrmRecord, mapping: CrmMapping, existing: CrmValues = {}): CrmValues {
+  const out: CrmValues = {}
+  for (const field of CRM_FIELDS) {
+    const value = record.company[field]
+    if (value === undefined) continue
+    const mode = CRM_KEY_FIELDS.has(field) ? 'overwrite' : mapping[field]
+    if (mode === 'skip') continue
+    if (mode === 'fill_empty' && present(existing[field]) !== undefined) continue
+    out[field] = value
+  }
+  return out
+}
+
+/** Whether writing `values` would change anything in `existing` (an unchanged record is reported as skipped). */
+export function changesAnything(values: CrmValues, existing: CrmValues): boolean {
+  return Object.entries(values).some(([field, value]) => present(existing[field as CrmField]) !== value)
+}
+
+/** What a push did with one lead. */
+export const CRM_ROW_OUTCOMES = ['created', 'updated', 'skipped', 'failed'] as const
+export type CrmRowOutcome = (typeof CRM_ROW_OUTCOMES)[number]
+
+export interface CrmRowResult {
+  leadId: string
+  outcome: CrmRowOutcome
+  /** The CRM's id of the company (or row), when it has one. */
+  remoteId: string | null
+  /** Why it was skipped or failed: the CRM's own words for a failure. */
+  reason: string | null
+}
+
+export const CRM_PUSH_STATUSES = ['queued', 'running', 'completed', 'failed'] as const
+export type CrmPushStatus = (typeof CRM_PUSH_STATUSES)[number]
+
+export type CrmPushCounts = Record<CrmRowOutcome, number>
+
+export function emptyPushCounts(): CrmPushCounts {
+  return { created: 0, updated: 0, skipped: 0, failed: 0 }
+}
