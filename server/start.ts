@@ -11,6 +11,7 @@ import type { PgBoss } from 'pg-boss'
 import { startDemoRegistry } from './demo/registry.ts'
 import { startDemoWebsites } from './demo/websites.ts'
 import { startLocalStack } from './stack.ts'
+import { readOrCreatePassword } from './postgres-secrets.ts'
 import { billingStartupNotice } from '#app/.server/billing/config.ts'
 import { getPool } from '#app/.server/db.ts'
 import { componentLogger } from '#app/.server/observability/logger.ts'
@@ -19,6 +20,7 @@ import { startOpsServer, trackQueue } from '#app/.server/observability/ops-serve
 import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
+import { registerCrmJobs } from '#app/.server/integrations/push-queue.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
@@ -50,6 +52,11 @@ async function main() {
   const stops: Array<() => Promise<void>> = [stack.stop]
   // What the app reads (app/.server/env.server.ts) from here on: the environment plus these.
   setRuntimeSettings({ DATABASE_URL: stack.databaseUrl, SUPABASE_URL: stack.supabaseUrl, SUPABASE_ANON_KEY: stack.supabaseAnonKey, APP_URL: appUrl })
+  // On the embedded database, CRM credentials are encrypted with a key kept beside it in DATA_DIR (generated once);
+  // a deployment on its own database sets INTEGRATIONS_ENCRYPTION_KEY (docs/integrations.md).
+  if (stack.local.database && !config.INTEGRATIONS_ENCRYPTION_KEY) {
+    setRuntimeSettings({ INTEGRATIONS_ENCRYPTION_KEY: readOrCreatePassword(path.join(dataDir, 'integrations-encryption.key')) })
+  }
   const selection = await selecting
   // Every later read of LEADS_SOURCE (the app's bundle, the worker) sees the resolved source; the UI reads why.
   setSourceSelection(selection)
@@ -64,7 +71,7 @@ async function main() {
     registrations: [
       (boss) => registerBillingJobs(boss, { log: workerLog }),
       (boss) => registerSavedSearchJobs(boss, { log: workerLog }),
-      ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log: workerLog })] : []),
+      ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log: workerLog }), (boss: PgBoss) => registerCrmJobs(boss, { log: workerLog })] : []),
     ],
   })
   // As a standalone worker: the leads in flight get WORKER_SHUTDOWN_GRACE_SECONDS to be recorded, the rest is requeued.

@@ -280,6 +280,28 @@ export const envSchema = z.object({
   /** Queue name of the delivery jobs; every process of one deployment must agree. */
   WEBHOOK_QUEUE: z.string().default('webhook-deliver'),
 
+  // CRM integrations (docs/integrations.md)
+  /**
+   * 32 random bytes (base64 or base64url, e.g. `openssl rand -base64 32`) encrypting the CRM credentials at rest.
+   * Required to connect a CRM; `npm start` on the embedded database generates one in DATA_DIR.
+   */
+  INTEGRATIONS_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length === 32, { error: 'expected 32 bytes in base64 (openssl rand -base64 32)' })
+    .optional(),
+  /** The CRMs' API base URLs (tests and the local fakes point them at loopback). */
+  HUBSPOT_API_URL: url().default('https://api.hubapi.com'),
+  PIPEDRIVE_API_URL: url().default('https://api.pipedrive.com'),
+  BREVO_API_URL: url().default('https://api.brevo.com'),
+  GOOGLE_SHEETS_API_URL: url().default('https://sheets.googleapis.com'),
+  GOOGLE_OAUTH_TOKEN_URL: url().default('https://oauth2.googleapis.com/token'),
+  /** Pushes run at once per worker (each waits for its CRM's own budget on top). */
+  CRM_PUSH_CONCURRENCY: positiveInt().default(2),
+  /** "points/seconds": pushes one user may start (forms, API, saved searches share it). */
+  RATE_LIMIT_CRM_PUSH: rateLimit('30/3600'),
+  /** "points/seconds": connection tests and connects per user (each calls the CRM). */
+  RATE_LIMIT_CRM_CONNECT: rateLimit('20/600'),
+
   // Billing
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),

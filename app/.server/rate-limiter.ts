@@ -34,6 +34,8 @@ const RATE_LIMITS = {
   apiKeyCreate: 'RATE_LIMIT_API_KEY_CREATE',
   webhookSend: 'RATE_LIMIT_WEBHOOK_SEND',
   teamInvite: 'RATE_LIMIT_TEAM_INVITE',
+  crmPush: 'RATE_LIMIT_CRM_PUSH',
+  crmConnect: 'RATE_LIMIT_CRM_CONNECT',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS
@@ -50,7 +52,7 @@ const BLOCKED_IN_MEMORY: ReadonlySet<LimitName> = new Set(['apiKey', 'apiUser', 
  * nothing and gives its point back. The other command limits guard against repeated attempts — a 0-credit account
  * resuming an export 20 times at once is refused every time, and each attempt must count, or the guard never holds.
  */
-export const REFUNDED_WHEN_REFUSED: ReadonlySet<LimitName> = new Set(['exportCreate', 'preview'])
+export const REFUNDED_WHEN_REFUSED: ReadonlySet<LimitName> = new Set(['exportCreate', 'preview', 'crmPush'])
 
 export interface LimitSpec {
   points: number

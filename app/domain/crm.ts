@@ -4,7 +4,7 @@
 // into its API's shapes.
 import { z } from 'zod'
 import type { ApiLead } from './api-lead.ts'
-import { websiteDomain } from './do-not-contact.ts'
+import { allowedEmails, dncExclusionReason, websiteDomain, type DncIndex } from './do-not-contact.ts'
 import { SOCIAL_NETWORKS } from './lead-file-values.ts'
 
 export const CRM_PROVIDERS = ['hubspot', 'pipedrive', 'brevo', 'sheets'] as const
@@ -160,6 +160,26 @@ export function toCrmRecord(lead: ApiLead): CrmRecord {
 }
 
 /**
+ * The record as the do-not-contact list allows it today (an opt-out may have come since the export ran, from the CRM
+ * itself): null when the business is excluded, else with only the addresses that may be contacted.
+ */
+export function allowedRecord(record: CrmRecord, lead: ApiLead, index: DncIndex): CrmRecord | null {
+  const registry = lead.enrichments.admin_fr_info
+  const excluded = dncExclusionReason(index, {
+    source: lead.source,
+    placeId: lead.source_id ?? '',
+    website: lead.website,
+    phones: [lead.phone_e164 ?? lead.phone].filter((phone): phone is string => Boolean(phone)),
+    emails: record.contacts.map((contact) => contact.email),
+    companies: registry?.siren || registry?.siret ? [{ siren: registry.siren, siret: registry.siret }] : [],
+    countryCode: lead.country_code,
+  })
+  if (excluded) return null
+  const allowed = new Set(allowedEmails(index, record.contacts.map((contact) => contact.email)))
+  return { ...record, contacts: record.contacts.filter((contact) => allowed.has(contact.email)) }
+}
+
+/**
  * The values to send for a record already in the CRM (`existing`: its current values by field, empty when it is
  * new): overwrite fields always, fill_empty fields only where the CRM has nothing, skipped fields never.
  */
@@ -201,4 +221,100 @@ export type CrmPushCounts = Record<CrmRowOutcome, number>
 
 export function emptyPushCounts(): CrmPushCounts {
   return { created: 0, updated: 0, skipped: 0, failed: 0 }
+}
+
+/** Connections per workspace: a team needs one per CRM account, a few at most. */
+export const MAX_CRM_CONNECTIONS = 10
+export const CRM_LABEL_MAX = 80
+/** A pasted secret: a token is short; a Google service-account file is a few KB. */
+export const CRM_SECRET_MAX = 16_000
+/** Leads one push may name (the rest of a large export: push all). */
+export const CRM_PUSH_MAX_SELECTED = 10_000
+/** Connections one saved search may push each run to. */
+export const MAX_SAVED_SEARCH_PUSHES = 4
+
+const GOOGLE_SHEET_ID = /^[A-Za-z0-9_-]{20,100}$/
+
+/** A spreadsheet's id from its URL (`…/spreadsheets/d/<id>/edit`) or the id itself; null when neither. */
+export function spreadsheetIdOf(text: string): string | null {
+  const trimmed = text.trim()
+  const fromUrl = /\/spreadsheets\/d\/([A-Za-z0-9_-]+)/.exec(trimmed)?.[1]
+  const id = fromUrl ?? trimmed
+  return GOOGLE_SHEET_ID.test(id) ? id : null
+}
+
+const connectionId = z.uuid({ error: 'integrations.errors.notFound' })
+
+export const CrmConnectSchema = z
+  .object({
+    intent: z.literal('connect'),
+    provider: z.enum(CRM_PROVIDERS, { error: 'integrations.errors.providerInvalid' }),
+    label: z.string({ error: 'integrations.errors.labelRequired' }).trim().min(1, 'integrations.errors.labelRequired').max(CRM_LABEL_MAX, 'integrations.errors.labelTooLong'),
+    secret: z.string({ error: 'integrations.errors.secretRequired' }).trim().min(1, 'integrations.errors.secretRequired').max(CRM_SECRET_MAX, 'integrations.errors.secretInvalid'),
+    spreadsheet: z.string().trim().max(500).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.provider !== 'sheets') return
+    if (!value.spreadsheet || !spreadsheetIdOf(value.spreadsheet)) ctx.addIssue({ code: 'custom', path: ['spreadsheet'], message: 'integrations.errors.spreadsheetInvalid' })
+  })
+
+/** The mapping form: one `mapping.<field>` select per field. */
+export const CrmMappingFormSchema = z.object({ intent: z.literal('mapping'), connectionId, mapping: CrmMappingSchema })
+
+/** Every form of /settings/integrations, by intent (conform in the browser, the action on the server). */
+export const CrmConnectionCommandSchema = z.discriminatedUnion('intent', [
+  CrmConnectSchema,
+  CrmMappingFormSchema,
+  z.object({ intent: z.literal('test'), connectionId }),
+  z.object({ intent: z.literal('disconnect'), connectionId }),
+])
+export type CrmConnectionCommand = z.output<typeof CrmConnectionCommandSchema>
+
+/** A push of an export's leads: every lead, or those chosen (the export page's checkboxes, the API's lead_ids). */
+export const CrmPushSchema = z
+  .object({
+    connectionId,
+    leadIds: z.array(z.uuid({ error: 'integrations.errors.leadInvalid' })).max(CRM_PUSH_MAX_SELECTED, 'integrations.errors.tooManyLeads').optional(),
+  })
+  .strict()
+export type CrmPushInput = z.output<typeof CrmPushSchema>
+
+/** A connection as the settings page, the export page and the API show it (never its secret). */
+export interface CrmConnectionView {
+  id: string
+  provider: CrmProvider
+  label: string
+  secretHint: string
+  mapping: CrmMapping
+  /** What the adapter knows of the CRM side, shown (the spreadsheet). */
+  spreadsheetId: string | null
+  lastError: string | null
+  lastCheckedAt: string | null
+  optOutsSyncedAt: string | null
+  createdAt: string
+}
+
+/** Providers that report opt-outs back (HubSpot's email opt-out, Brevo's blacklist). */
+export const CRM_OPT_OUT_PROVIDERS: ReadonlySet<CrmProvider> = new Set(['hubspot', 'brevo'])
+
+export interface CrmPushView {
+  id: string
+  connectionId: string
+  provider: CrmProvider | null
+  connectionLabel: string | null
+  exportId: string
+  status: CrmPushStatus
+  total: number
+  counts: CrmPushCounts
+  error: string | null
+  createdAt: string
+  finishedAt: string | null
+}
+
+export interface CrmPushItemView {
+  leadId: string
+  name: string
+  outcome: CrmRowOutcome
+  remoteId: string | null
+  reason: string | null
 }

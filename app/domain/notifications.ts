@@ -1,6 +1,6 @@
 // What a notification is about, where it leads and which email preference switches it. Pure: shared by the bell,
 // the list, the settings form and the mailer.
-const NOTIFICATION_KINDS = ['export.completed', 'export.failed', 'export.interrupted', 'saved_search.new_businesses', 'saved_search.refused', 'webhook.disabled'] as const
+const NOTIFICATION_KINDS = ['export.completed', 'export.failed', 'export.interrupted', 'saved_search.new_businesses', 'saved_search.refused', 'webhook.disabled', 'crm_push.failed'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
 /** The email switches in /settings, each a column of public.users. */
@@ -16,6 +16,8 @@ export const PREFERENCE_OF: Record<NotificationKind, NotificationPreference | nu
   'saved_search.new_businesses': 'notify_saved_search',
   'saved_search.refused': 'notify_saved_search',
   'webhook.disabled': null,
+  // A push that failed is the user's own action going wrong: told as an export failure is.
+  'crm_push.failed': 'notify_export_failed',
 }
 
 export interface NotificationData {

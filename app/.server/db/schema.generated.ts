@@ -86,6 +86,63 @@ export interface CreditLedger {
   user_id: string;
 }
 
+export interface CrmConnections {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  id: Generated<string>;
+  label: string;
+  last_checked_at: Timestamp | null;
+  last_error: string | null;
+  mapping: Generated<Json>;
+  opt_out_cursor: string | null;
+  opt_outs_synced_at: Timestamp | null;
+  provider: string;
+  secret_ciphertext: string;
+  secret_hint: string;
+  settings: Generated<Json>;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+}
+
+export interface CrmPushes {
+  connection_id: string;
+  created: Generated<number>;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  error: string | null;
+  export_id: string;
+  failed: Generated<number>;
+  finished_at: Timestamp | null;
+  id: Generated<string>;
+  idempotency_key: string | null;
+  lead_ids: string[] | null;
+  saved_search_id: string | null;
+  skipped: Generated<number>;
+  started_at: Timestamp | null;
+  status: Generated<string>;
+  total: Generated<number>;
+  updated: Generated<number>;
+  user_id: string;
+}
+
+export interface CrmPushItems {
+  lead_id: string;
+  outcome: string;
+  push_id: string;
+  pushed_at: Generated<Timestamp>;
+  reason: string | null;
+  remote_id: string | null;
+  user_id: string;
+}
+
+export interface CrmRecords {
+  connection_id: string;
+  key: string;
+  remote_id: string;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+}
+
 export interface DoNotContact {
   business_city: string | null;
   business_name: string | null;
@@ -93,6 +150,7 @@ export interface DoNotContact {
   created_by: Generated<string | null>;
   id: Generated<string>;
   kind: string;
+  source: string | null;
   user_id: string;
   value: string;
 }
@@ -291,6 +349,7 @@ export interface SavedSearches {
   next_run_at: Timestamp | null;
   paused: Generated<boolean>;
   preset: Generated<string>;
+  push_connection_ids: Generated<string[]>;
   schedule_day: number | null;
   schedule_hour: Generated<number>;
   schedule_kind: Generated<string>;
@@ -437,6 +496,10 @@ export interface DB {
   billing_events: BillingEvents;
   billing_sandbox_subscriptions: BillingSandboxSubscriptions;
   credit_ledger: CreditLedger;
+  crm_connections: CrmConnections;
+  crm_push_items: CrmPushItems;
+  crm_pushes: CrmPushes;
+  crm_records: CrmRecords;
   do_not_contact: DoNotContact;
   enrichment_purchases: EnrichmentPurchases;
   enrichment_results: EnrichmentResults;

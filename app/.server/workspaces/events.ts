@@ -20,6 +20,8 @@ export const TEAM_EVENT_KINDS = [
   'webhook_deleted',
   'dnc_added',
   'dnc_removed',
+  'crm_connected',
+  'crm_disconnected',
 ] as const
 export type TeamEventKind = (typeof TEAM_EVENT_KINDS)[number]
 

@@ -34,8 +34,8 @@ export interface OptOutPage {
 export interface CrmAdapter {
   /** Records per upsert call (HubSpot 100, the others what their batch endpoints take). */
   readonly batchSize: number
-  /** Checks the credentials with one cheap call: the account's name or id, or the CRM's reason. */
-  test(): Promise<TestOutcome>
+  /** Checks the credentials with one cheap call: the account's name or id, or the CRM's reason (Sheets: with settings.spreadsheetId). */
+  test(settings: ConnectionSettings): Promise<TestOutcome>
   /** Idempotent: creates what our records need in the CRM and returns the settings to store. */
   prepare(settings: ConnectionSettings): Promise<ConnectionSettings>
   /**
