@@ -45,6 +45,7 @@ const PAGE_MESSAGES = {
   team: { en: () => import('virtual:page-messages/en/team'), fr: () => import('virtual:page-messages/fr/team') },
   doNotContact: { en: () => import('virtual:page-messages/en/doNotContact'), fr: () => import('virtual:page-messages/fr/doNotContact') },
   billing: { en: () => import('virtual:page-messages/en/billing'), fr: () => import('virtual:page-messages/fr/billing') },
+  integrations: { en: () => import('virtual:page-messages/en/integrations'), fr: () => import('virtual:page-messages/fr/integrations') },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
 type PageBundle = keyof typeof PAGE_MESSAGES
 

@@ -245,18 +245,21 @@ export function spreadsheetIdOf(text: string): string | null {
 
 const connectionId = z.uuid({ error: 'integrations.errors.notFound' })
 
-export const CrmConnectSchema = z
-  .object({
-    intent: z.literal('connect'),
-    provider: z.enum(CRM_PROVIDERS, { error: 'integrations.errors.providerInvalid' }),
-    label: z.string({ error: 'integrations.errors.labelRequired' }).trim().min(1, 'integrations.errors.labelRequired').max(CRM_LABEL_MAX, 'integrations.errors.labelTooLong'),
-    secret: z.string({ error: 'integrations.errors.secretRequired' }).trim().min(1, 'integrations.errors.secretRequired').max(CRM_SECRET_MAX, 'integrations.errors.secretInvalid'),
-    spreadsheet: z.string().trim().max(500).optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.provider !== 'sheets') return
-    if (!value.spreadsheet || !spreadsheetIdOf(value.spreadsheet)) ctx.addIssue({ code: 'custom', path: ['spreadsheet'], message: 'integrations.errors.spreadsheetInvalid' })
-  })
+const connectFields = {
+  provider: z.enum(CRM_PROVIDERS, { error: 'integrations.errors.providerInvalid' }),
+  label: z.string({ error: 'integrations.errors.labelRequired' }).trim().min(1, 'integrations.errors.labelRequired').max(CRM_LABEL_MAX, 'integrations.errors.labelTooLong'),
+  secret: z.string({ error: 'integrations.errors.secretRequired' }).trim().min(1, 'integrations.errors.secretRequired').max(CRM_SECRET_MAX, 'integrations.errors.secretInvalid'),
+  spreadsheet: z.string().trim().max(500).optional(),
+}
+
+function spreadsheetForSheets(value: { provider: CrmProvider; spreadsheet?: string | undefined }, ctx: z.RefinementCtx) {
+  if (value.provider !== 'sheets') return
+  if (!value.spreadsheet || !spreadsheetIdOf(value.spreadsheet)) ctx.addIssue({ code: 'custom', path: ['spreadsheet'], message: 'integrations.errors.spreadsheetInvalid' })
+}
+
+/** A connection's fields: the settings page's connect form and the API's body. */
+export const CrmConnectFieldsSchema = z.object(connectFields).strict().superRefine(spreadsheetForSheets)
+export const CrmConnectSchema = z.object({ intent: z.literal('connect'), ...connectFields }).superRefine(spreadsheetForSheets)
 
 /** The mapping form: one `mapping.<field>` select per field. */
 export const CrmMappingFormSchema = z.object({ intent: z.literal('mapping'), connectionId, mapping: CrmMappingSchema })
@@ -270,14 +273,17 @@ export const CrmConnectionCommandSchema = z.discriminatedUnion('intent', [
 ])
 export type CrmConnectionCommand = z.output<typeof CrmConnectionCommandSchema>
 
-/** A push of an export's leads: every lead, or those chosen (the export page's checkboxes, the API's lead_ids). */
-export const CrmPushSchema = z
-  .object({
-    connectionId,
-    leadIds: z.array(z.uuid({ error: 'integrations.errors.leadInvalid' })).max(CRM_PUSH_MAX_SELECTED, 'integrations.errors.tooManyLeads').optional(),
-  })
-  .strict()
-export type CrmPushInput = z.output<typeof CrmPushSchema>
+const pushLeadIds = z.array(z.uuid({ error: 'integrations.errors.leadInvalid' })).max(CRM_PUSH_MAX_SELECTED, 'integrations.errors.tooManyLeads')
+
+/** A push of an export's leads: every lead, or those chosen (the export page's ticks, the API's lead_ids). */
+export interface CrmPushInput {
+  connectionId: string
+  leadIds?: string[] | undefined
+}
+
+/** The API's body of a push (POST /exports/{id}/crm-pushes). */
+export const CrmPushBodySchema = z.object({ connection_id: connectionId, lead_ids: pushLeadIds.min(1).optional() }).strict()
+
 
 /** A connection as the settings page, the export page and the API show it (never its secret). */
 export interface CrmConnectionView {
@@ -317,4 +323,26 @@ export interface CrmPushItemView {
   outcome: CrmRowOutcome
   remoteId: string | null
   reason: string | null
+}
+
+/** The export page's push form: a connection, and every lead or the ones ticked. */
+export const CrmPushFormSchema = z
+  .object({
+    connectionId,
+    scope: z.enum(['all', 'selected'], { error: 'integrations.errors.scopeInvalid' }),
+    leadIds: pushLeadIds.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.scope === 'selected' && !value.leadIds?.length) ctx.addIssue({ code: 'custom', path: ['leadIds'], message: 'integrations.errors.noLeadSelected' })
+  })
+
+/** Leads listed per page of the push form and of a push's report. */
+export const CRM_PUSH_PAGE_SIZE = 25
+
+/** A lead as the push form lists it, to tick. */
+export interface PushableLead {
+  id: string
+  name: string
+  city: string | null
+  website: string | null
 }

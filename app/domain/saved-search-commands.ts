@@ -5,6 +5,7 @@ import { DOWNLOAD_PRESETS } from './download-presets.ts'
 import { EnrichmentChoiceSchema } from './export-commands.ts'
 import { EXPORT_NAME_MAX } from './exports.ts'
 import { isUuid } from './ids.ts'
+import { MAX_SAVED_SEARCH_PUSHES } from './crm.ts'
 import { isTimeZone, SCHEDULE_KINDS } from './saved-searches.ts'
 
 /** Empty is "none"; else a whole number at least 1 (conform sends numbers as text). */
@@ -53,6 +54,8 @@ export const UpdateSavedSearchSchema = z
     hour: Hour.default(8),
     timeZone: z.string({ error: 'savedSearches.errors.timeZone' }).trim().refine(isTimeZone, { error: 'savedSearches.errors.timeZone' }),
     creditBudget: optionalCount('savedSearches.errors.creditBudget'),
+    /** The CRM connections each run's new businesses are pushed to ("push every run"). */
+    pushTo: z.array(z.string().refine(isUuid, { error: 'savedSearches.errors.pushTo' })).max(MAX_SAVED_SEARCH_PUSHES, 'savedSearches.errors.pushTo').default([]),
   })
   .superRefine((value, ctx) => {
     if (value.scheduleKind === 'weekly' && !value.weekday) ctx.addIssue({ code: 'custom', path: ['weekday'], message: 'savedSearches.errors.weekday' })

@@ -151,6 +151,8 @@ export interface SavedSearch {
   schedule: Schedule
   paused: boolean
   creditBudget: number | null
+  /** CRM connections each run's new businesses are pushed to. */
+  pushConnectionIds: string[]
   /** ISO; null without a schedule or while paused. */
   nextRunAt: string | null
   lastRun: LastRun | null

@@ -9,6 +9,8 @@ import { updateSavedSearchCommand } from '#app/.server/saved-searches/commands.t
 import { getSavedSearch } from '#app/.server/saved-searches/store.ts'
 import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { RouteErrorCard } from '#app/components/route-error-card.tsx'
+import { listCrmConnections } from '#app/.server/integrations/connections.ts'
+import { CRM_PROVIDER_NAMES } from '#app/domain/crm.ts'
 import { SavedSearchForm } from '#app/components/saved-searches/saved-search-form.tsx'
 import { isFrance } from '#app/domain/enrichment.ts'
 import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
@@ -25,7 +27,7 @@ async function loadOwn(request: Request, context: Route.LoaderArgs['context'], i
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { saved } = await loadOwn(request, context, params.id)
+  const { saved, user } = await loadOwn(request, context, params.id)
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const category = saved.criteria.sector ? getCategory(saved.criteria.sector) : null
   return {
@@ -34,6 +36,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     france: isFrance(saved.criteria.country, saved.criteria.countryCode),
     // The runtime's canonical zones leave out UTC (and any alias a browser may have given): add them so the saved one is offered.
     timeZones: [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', saved.schedule.timeZone])].sort(),
+    connections: (await listCrmConnections(user)).map((connection) => ({ id: connection.id, name: `${CRM_PROVIDER_NAMES[connection.provider]} · ${connection.label}` })),
   }
 }
 
@@ -51,7 +54,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function SavedSearchEditRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
   const actionData = useActionData<typeof action>()
-  const { saved, categoryLabel, france, timeZones } = loaderData
+  const { saved, categoryLabel, france, timeZones, connections } = loaderData
   const place = [saved.criteria.city, saved.criteria.department, saved.criteria.region, saved.criteria.country].filter(Boolean).join(' · ')
   return (
     <section className="mx-auto max-w-3xl space-y-6">
@@ -63,7 +66,7 @@ export default function SavedSearchEditRoute({ loaderData }: Route.ComponentProp
         </p>
         <p className="mt-1 text-xs text-slate-500">{t('savedSearches.editPage.searchHint')}</p>
       </div>
-      <SavedSearchForm saved={saved} france={france} timeZones={timeZones} lastResult={actionData?.result} />
+      <SavedSearchForm saved={saved} france={france} timeZones={timeZones} connections={connections} lastResult={actionData?.result} />
     </section>
   )
 }

@@ -98,6 +98,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
       <NotificationPreferencesForm preferences={loaderData.notifications} saved={loaderData.notificationsSaved} />
       <LinkCard to={DNC_PATH} title={t('settings.doNotContactLink')} hint={t('settings.doNotContactHint')} />
       <LinkCard to="/settings/team" title={t('settings.teamLink')} hint={t('settings.teamHint')} />
+      <LinkCard to="/settings/integrations" title={t('settings.integrationsLink')} hint={t('settings.integrationsHint')} />
       <LinkCard to="/settings/api" title={t('settings.apiLink')} hint={t('settings.apiHint')} />
       <LinkCard to="/developers" reloadDocument title={t('settings.developersLink')} hint={t('settings.developersHint')} />
     </section>

@@ -240,7 +240,7 @@ describe('rules checked at each run', () => {
 })
 
 function edit(overrides: Partial<UpdateSavedSearch> = {}): UpdateSavedSearch {
-  return { intent: 'update', name: 'Bakeries – Brest', options: ['phone'], preset: 'contacts', scheduleKind: 'none', hour: 8, timeZone: 'Europe/Paris', ...overrides }
+  return { intent: 'update', name: 'Bakeries – Brest', options: ['phone'], preset: 'contacts', scheduleKind: 'none', hour: 8, timeZone: 'Europe/Paris', pushTo: [], ...overrides }
 }
 
 describe('schedules', () => {

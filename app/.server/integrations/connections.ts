@@ -8,6 +8,7 @@ import crypto from 'node:crypto'
 import { sql } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb, withUser } from '#app/.server/db.ts'
+import { consumeLimit, refused, type Refusal } from '#app/.server/rate-limit.ts'
 import { requirePermission } from '#app/.server/workspaces/roles.ts'
 import { recordTeamEvent } from '#app/.server/workspaces/events.ts'
 import {
@@ -72,8 +73,8 @@ export async function getCrmConnection(user: SessionUser, id: string): Promise<C
   return row ? toView(row) : null
 }
 
-export type ConnectFailure = 'key_missing' | 'too_many' | 'invalid_secret' | 'refused' | 'unavailable'
-export type ConnectResult = { ok: true; connection: CrmConnectionView } | { ok: false; code: ConnectFailure; reason?: string }
+export type ConnectFailure = 'key_missing' | 'too_many' | 'invalid_secret' | 'refused' | 'unavailable' | 'rate_limited'
+export type ConnectResult = { ok: true; connection: CrmConnectionView } | { ok: false; code: ConnectFailure; reason?: string; refusal?: Refusal }
 
 export interface ConnectInput {
   provider: CrmProvider
@@ -106,6 +107,9 @@ export async function connectCrm(user: SessionUser, input: ConnectInput): Promis
   requirePermission(user, 'integrations')
   if (!integrationsKeyConfigured()) return { ok: false, code: 'key_missing' }
   if (PROVIDER_MODULES[input.provider].checkSecret(input.secret)) return { ok: false, code: 'invalid_secret' }
+  // Each attempt calls the CRM: counted per member, whichever door it came through.
+  const refusal = refused(await consumeLimit('crmConnect', user.id))
+  if (refusal) return { ok: false, code: 'rate_limited', refusal }
   const count = await countConnections(user.workspace.id)
   if (count >= MAX_CRM_CONNECTIONS) return { ok: false, code: 'too_many' }
   const prepared = await checkAndPrepare(input, user.workspace.id)
@@ -187,13 +191,15 @@ export async function markConnection(workspaceId: string, id: string, lastError:
     .execute()
 }
 
-export type TestResult = { ok: true; account: string } | { ok: false; code: 'not_found' | 'refused' | 'unavailable'; reason?: string }
+export type TestResult = { ok: true; account: string } | { ok: false; code: 'not_found' | 'refused' | 'unavailable' | 'rate_limited'; reason?: string; refusal?: Refusal }
 
 /** "Test connection": one cheap call with the stored credentials; the outcome is kept on the connection. */
 export async function testCrmConnection(user: SessionUser, id: string): Promise<TestResult> {
   requirePermission(user, 'integrations')
   const connection = await openConnection(user.workspace.id, id)
   if (!connection) return { ok: false, code: 'not_found' }
+  const refusal = refused(await consumeLimit('crmConnect', user.id))
+  if (refusal) return { ok: false, code: 'rate_limited', refusal }
   const adapter = createAdapter(connection.provider, connection.secret, { workspaceId: connection.workspaceId })
   try {
     const tested = await adapter.test(connection.settings)

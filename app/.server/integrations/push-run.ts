@@ -13,7 +13,7 @@ import { loadApiLeadsPage, type LeadPosition } from '#app/.server/exports/api-le
 import { onBehalfOf } from '#app/.server/limits/account.ts'
 import { notify } from '#app/.server/notifications/store.ts'
 import { memberSession } from '#app/.server/workspaces/current.ts'
-import { allowedRecord, CRM_PROVIDER_NAMES, toCrmRecord, type CrmRecord, type CrmRowResult } from '#app/domain/crm.ts'
+import { allowedRecord, toCrmRecord, type CrmRecord, type CrmRowResult } from '#app/domain/crm.ts'
 import { indexDncList, type DncIndex } from '#app/domain/do-not-contact.ts'
 import type { ApiLead } from '#app/domain/api-lead.ts'
 import { markConnection, openConnection, type OpenConnection } from './connections.ts'
@@ -151,7 +151,10 @@ async function walkLeads(walk: Walk, signal?: AbortSignal): Promise<void> {
   }
 }
 
-async function finish(push: ClaimedPush, status: 'completed' | 'failed', error: string | null): Promise<void> {
+/** Why a push needs its author's attention (notifications.reasons.*). */
+type PushFailureReason = 'rows_failed' | 'auth' | 'unavailable' | 'connection_missing' | 'no_member'
+
+async function finish(push: ClaimedPush, status: 'completed' | 'failed', error: string | null, reason: PushFailureReason = 'rows_failed'): Promise<void> {
   const row = await adminDb()
     .updateTable('crm_pushes')
     .set({ status, error: error?.slice(0, 500) ?? null, finished_at: new Date() })
@@ -159,9 +162,8 @@ async function finish(push: ClaimedPush, status: 'completed' | 'failed', error: 
     .returning(['failed', 'export_id'])
     .executeTakeFirst()
   if (!row || (status === 'completed' && row.failed === 0)) return
-  const connection = await adminDb().selectFrom('crm_connections').select(['provider', 'label']).where('id', '=', push.connectionId).executeTakeFirst()
-  const name = connection ? `${CRM_PROVIDER_NAMES[connection.provider as keyof typeof CRM_PROVIDER_NAMES] ?? connection.provider} – ${connection.label}` : ''
-  await notify(adminDb(), push.createdBy ?? push.workspaceId, 'crm_push.failed', { exportId: row.export_id, name, reason: error ?? 'rows_failed', leadCount: row.failed })
+  const exported = await adminDb().selectFrom('exports').select('name').where('id', '=', row.export_id).executeTakeFirst()
+  await notify(adminDb(), push.createdBy ?? push.workspaceId, 'crm_push.failed', { exportId: row.export_id, name: exported?.name ?? '', reason, leadCount: row.failed })
 }
 
 /** Runs (or goes on with) a push; never throws for the CRM's refusals, asks for a retry on its outages. */
@@ -171,7 +173,7 @@ export async function runCrmPush(pushId: string, options: PushRunOptions = {}): 
   if (!push) return { outcome: 'gone' }
   const [actor, connection] = await Promise.all([actorOf(push), openConnection(push.workspaceId, push.connectionId)])
   if (!actor || !connection) {
-    await finish(push, 'failed', actor ? 'connection_missing' : 'no_member')
+    await finish(push, 'failed', actor ? 'connection_missing' : 'no_member', actor ? 'connection_missing' : 'no_member')
     return { outcome: 'failed' }
   }
   const adapter = createAdapter(connection.provider, connection.secret, { workspaceId: push.workspaceId, ...(options.signal ? { signal: options.signal } : {}) })
@@ -188,12 +190,12 @@ export async function runCrmPush(pushId: string, options: PushRunOptions = {}): 
   } catch (error) {
     if (error instanceof CrmAuthError) {
       await markConnection(push.workspaceId, connection.id, error.message)
-      await finish(push, 'failed', `auth: ${error.message}`)
+      await finish(push, 'failed', `auth: ${error.message}`, 'auth')
       return { outcome: 'failed' }
     }
     if (error instanceof CrmUnavailableError && !options.finalAttempt) return { outcome: 'failed', retry: error.message }
     if (error instanceof CrmUnavailableError) {
-      await finish(push, 'failed', `unavailable: ${error.message}`)
+      await finish(push, 'failed', `unavailable: ${error.message}`, 'unavailable')
       return { outcome: 'failed' }
     }
     throw error

@@ -13,7 +13,17 @@ import { CRM_PUSH_STATUSES, isCrmProvider, type CrmPushInput, type CrmPushItemVi
 import { isUuid } from '#app/domain/ids.ts'
 import { enqueuePush } from './push-queue.ts'
 
-export type PushFailure = 'export_not_found' | 'export_not_completed' | 'connection_not_found' | 'lead_not_in_export' | 'rate_limited'
+export type PushFailure = 'export_not_found' | 'export_not_completed' | 'connection_not_found' | 'lead_not_in_export' | 'rate_limited' | 'idempotency_conflict'
+
+/** The HTTP status of each refusal: the page and the API agree. */
+export const PUSH_FAILURE_STATUS: Record<PushFailure, number> = {
+  export_not_found: 404,
+  export_not_completed: 409,
+  connection_not_found: 404,
+  lead_not_in_export: 422,
+  rate_limited: 429,
+  idempotency_conflict: 409,
+}
 
 export type PushResult = { ok: true; push: CrmPushView; replayed: boolean } | { ok: false; code: PushFailure; refusal?: Refusal }
 
@@ -73,13 +83,28 @@ function toPushView(row: PushRow): CrmPushView {
 
 const pushes = (trx: Transaction<Database>) => trx.selectFrom('crm_pushes as p').leftJoin('crm_connections as c', 'c.id', 'p.connection_id').select(PUSH_COLUMNS)
 
-async function replayOf(trx: Transaction<Database>, workspaceId: string, key: string): Promise<CrmPushView | null> {
+interface Replay {
+  push: CrmPushView
+  exportId: string
+  connectionId: string
+  leadIds: string[] | null
+}
+
+async function replayOf(trx: Transaction<Database>, workspaceId: string, key: string): Promise<Replay | null> {
   const row = await pushes(trx)
+    .select('p.lead_ids')
     .where('p.user_id', '=', workspaceId)
     .where('p.idempotency_key', '=', key)
     .where(sql<boolean>`p.created_at >= now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`)
     .executeTakeFirst()
-  return row ? toPushView(row) : null
+  return row ? { push: toPushView(row), exportId: row.export_id, connectionId: row.connection_id, leadIds: row.lead_ids } : null
+}
+
+/** The same key with another request is a conflict, never the old push passed off as the new one. */
+function sameRequest(replay: Replay, input: CrmPushInput & { exportId: string }): boolean {
+  const wanted = input.leadIds?.length ? [...new Set(input.leadIds)].sort() : null
+  const stored = replay.leadIds ? [...replay.leadIds].sort() : null
+  return replay.exportId === input.exportId && replay.connectionId === input.connectionId && JSON.stringify(wanted) === JSON.stringify(stored)
 }
 
 /** Checks and queues one push, in one transaction as the member (RLS: another team's export or connection is missing). */
@@ -87,7 +112,7 @@ async function createPush(user: SessionUser, input: CrmPushInput & { exportId: s
   return withUser(user.claims, async (trx) => {
     if (input.idempotencyKey) {
       const replay = await replayOf(trx, user.workspace.id, input.idempotencyKey)
-      if (replay) return { ok: true, push: replay, replayed: true }
+      if (replay) return sameRequest(replay, input) ? { ok: true, push: replay.push, replayed: true } : { ok: false, code: 'idempotency_conflict' }
     }
     const found = await trx.selectFrom('exports').select(['id', 'status', 'lead_count']).where('id', '=', input.exportId).executeTakeFirst()
     if (!found) return { ok: false, code: 'export_not_found' }
@@ -128,14 +153,29 @@ function emptyRow(id: string, input: CrmPushInput & { exportId: string }): Omit<
   return { id, connection_id: input.connectionId, export_id: input.exportId, status: 'queued', total: 0, created: 0, updated: 0, skipped: 0, failed: 0, error: null, finished_at: null, provider: null, label: null }
 }
 
-/** Pushes an export's leads (all, or `leadIds`) to a connection of the workspace. */
-export async function startCrmPush(user: SessionUser, exportId: string, input: CrmPushInput, options: { idempotencyKey?: string | undefined } = {}): Promise<PushResult> {
+/**
+ * Pushes an export's leads (all, or `leadIds`) to a connection of the workspace; a known idempotency key answers the
+ * push it made. Not counted in the push budget: the API counts it per operation (RateLimit-* headers), the forms
+ * through startCrmPush.
+ */
+export async function createCrmPush(user: SessionUser, exportId: string, input: CrmPushInput, options: { idempotencyKey?: string | undefined } = {}): Promise<PushResult> {
   requirePermission(user, 'export')
   if (!isUuid(exportId)) return { ok: false, code: 'export_not_found' }
   const key = options.idempotencyKey?.trim().slice(0, 255) || undefined
-  const replay = key ? await withUser(user.claims, (trx) => replayOf(trx, user.workspace.id, key)) : null
-  if (replay) return { ok: true, push: replay, replayed: true }
-  const outcome = await withinBudget('crmPush', user.id, () => createPush(user, { ...input, exportId, idempotencyKey: key }), { made: (result) => result.ok && !result.replayed })
+  return createPush(user, { ...input, exportId, idempotencyKey: key })
+}
+
+/** Whether this idempotency key already made a push (a replay is not counted in the budget). */
+export async function holdsPushKey(user: SessionUser, idempotencyKey: string): Promise<boolean> {
+  const key = idempotencyKey.trim().slice(0, 255)
+  return Boolean(key) && Boolean(await withUser(user.claims, (trx) => replayOf(trx, user.workspace.id, key)))
+}
+
+/** createCrmPush within the member's push budget (RATE_LIMIT_CRM_PUSH), given back when refused: the forms' door. */
+export async function startCrmPush(user: SessionUser, exportId: string, input: CrmPushInput, options: { idempotencyKey?: string | undefined } = {}): Promise<PushResult> {
+  requirePermission(user, 'export')
+  const replay = options.idempotencyKey ? await holdsPushKey(user, options.idempotencyKey) : false
+  const outcome = await withinBudget('crmPush', user.id, () => createCrmPush(user, exportId, input, options), { replay, made: (result) => result.ok && !result.replayed })
   if (outcome.refused) return { ok: false, code: 'rate_limited', refusal: outcome.refused }
   return outcome.result
 }

@@ -98,6 +98,10 @@ export async function updateSavedSearch(user: SessionUser, id: string, input: Up
   return withUser(user.claims, async (trx) => {
     const current = await trx.selectFrom('saved_searches').select('paused').where('id', '=', id).forUpdate().executeTakeFirst()
     if (!current) return false
+    // Only the workspace's own connections (RLS): another team's id, or a removed one, is dropped.
+    const pushTo = input.pushTo.length
+      ? (await trx.selectFrom('crm_connections').select('id').where('user_id', '=', user.workspace.id).where('id', 'in', input.pushTo).execute()).map((row) => row.id)
+      : []
     await trx
       .updateTable('saved_searches')
       .set({
@@ -106,6 +110,7 @@ export async function updateSavedSearch(user: SessionUser, id: string, input: Up
         preset: input.preset,
         max_leads: input.maxLeads ?? null,
         credit_budget: input.creditBudget ?? null,
+        push_connection_ids: pushTo,
         lang,
         schedule_kind: schedule.kind,
         schedule_weekday: schedule.weekday,

@@ -17,6 +17,7 @@ export const SAVED_SEARCH_COLUMNS = [
   's.time_zone',
   's.paused',
   's.credit_budget',
+  's.push_connection_ids',
   's.next_run_at',
   's.last_run_at',
   's.last_export_id',
@@ -45,6 +46,7 @@ interface SavedSearchRow {
   time_zone: string
   paused: boolean
   credit_budget: number | null
+  push_connection_ids: string[]
   next_run_at: Date | null
   last_run_at: Date | null
   last_export_id: string | null
@@ -101,6 +103,7 @@ export function toSavedSearch(row: SavedSearchRow): SavedSearch {
     schedule: scheduleOf(row),
     paused: row.paused,
     creditBudget: row.credit_budget,
+    pushConnectionIds: row.push_connection_ids ?? [],
     nextRunAt: row.next_run_at?.toISOString() ?? null,
     lastRun: lastRunOf(row),
     createdAt: row.created_at.toISOString(),

@@ -34,6 +34,11 @@ export function ExportDetailHeader({ detail, userId, downloadPreset }: { detail:
       </div>
       <div className="relative flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap">
         {canDownload(detail.status) ? <DownloadMenu exportId={detail.id} userId={userId} preset={downloadPreset} /> : null}
+        {detail.status === 'completed' ? (
+          <Link to={`${base}/push`} className={buttonClasses({ variant: 'secondary' })}>
+            {t('exports.detail.pushToCrm')}
+          </Link>
+        ) : null}
         {canAddEnrichment(detail.status) ? (
           <Link to={`${base}?add=1`} className={buttonClasses({ variant: 'secondary' })} preventScrollReset>
             {t('exports.detail.addEnrichment')}

@@ -6,15 +6,15 @@ import { numberFormat } from '#app/utils/number-format.ts'
 const PAGE_SIZE = 10
 
 /** "Showing x–y of z" and Previous / Next as plain links (they work without JavaScript); an end is a dimmed label. */
-export function LeadsPager({ base, page, pageCount, total }: { base: string; page: number; pageCount: number; total: number }) {
+export function LeadsPager({ base, page, pageCount, total, pageSize = PAGE_SIZE }: { base: string; page: number; pageCount: number; total: number; pageSize?: number }) {
   const { t, i18n } = useTranslation()
   const number = numberFormat(i18n.language)
   return (
     <nav className="flex items-center justify-between gap-3" aria-label={t('exports.detail.pageOf', { page, pages: pageCount })}>
       <p className="text-sm text-slate-600">
         {t('exports.detail.showing', {
-          from: number.format((page - 1) * PAGE_SIZE + 1),
-          to: number.format(Math.min(page * PAGE_SIZE, total)),
+          from: number.format((page - 1) * pageSize + 1),
+          to: number.format(Math.min(page * pageSize, total)),
           total: number.format(total),
         })}
       </p>

@@ -11,6 +11,7 @@ const TONE: Record<NotificationView['kind'], string> = {
   'saved_search.new_businesses': 'bg-brand-600',
   'saved_search.refused': 'bg-amber-500',
   'webhook.disabled': 'bg-red-500',
+  'crm_push.failed': 'bg-red-500',
 }
 
 /** Each notification is a button that marks it read and opens its page (a form: works without JavaScript). */

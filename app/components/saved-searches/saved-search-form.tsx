@@ -24,7 +24,19 @@ function text(value: number | null | undefined): string {
 }
 
 /** The edit page's form: delivery (name, enrichments, columns, cap), schedule and the per-run credit budget. */
-export function SavedSearchForm({ saved, france, timeZones, lastResult }: { saved: SavedSearch; france: boolean; timeZones: string[]; lastResult?: SubmissionResult<string[]> }) {
+export function SavedSearchForm({
+  saved,
+  france,
+  timeZones,
+  connections,
+  lastResult,
+}: {
+  saved: SavedSearch
+  france: boolean
+  timeZones: string[]
+  connections: Array<{ id: string; name: string }>
+  lastResult?: SubmissionResult<string[]>
+}) {
   const { t } = useTranslation()
   const pending = useIsPending({ intent: 'update' })
   const [options, setOptions] = useState<EnrichmentOptions>(() => applyToggleRules(optionsFromValues(saved.enrichments, { france }), { france }))
@@ -75,6 +87,7 @@ export function SavedSearchForm({ saved, france, timeZones, lastResult }: { save
         />
       </div>
       <ScheduleFields fields={fields} translate={translate} className={card} timeZones={timeZones} />
+      {connections.length ? <PushFields connections={connections} chosen={saved.pushConnectionIds} errors={translate(fields.pushTo.errors)} className={card} /> : null}
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Link to="/saved-searches" className={buttonClasses({ variant: 'secondary' })}>
           {t('common.cancel')}
@@ -84,6 +97,29 @@ export function SavedSearchForm({ saved, france, timeZones, lastResult }: { save
         </Button>
       </div>
     </Form>
+  )
+}
+
+/** "Push every run": the CRM connections each run's new businesses go to once the run completes. */
+function PushFields({ connections, chosen, errors, className }: { connections: Array<{ id: string; name: string }>; chosen: string[]; errors: string[] | undefined; className: string }) {
+  const { t } = useTranslation()
+  return (
+    <fieldset className={className}>
+      <legend className="sr-only">{t('savedSearches.editPage.pushTitle')}</legend>
+      <h2 className="text-lg font-semibold text-slate-900" aria-hidden="true">
+        {t('savedSearches.editPage.pushTitle')}
+      </h2>
+      <p className="text-sm text-slate-600">{t('savedSearches.editPage.pushHint')}</p>
+      <div className="space-y-2">
+        {connections.map((connection) => (
+          <label key={connection.id} className="flex items-center gap-3 text-sm text-slate-700">
+            <input type="checkbox" name="pushTo" value={connection.id} defaultChecked={chosen.includes(connection.id)} className="size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-600" />
+            {connection.name}
+          </label>
+        ))}
+      </div>
+      {errors?.length ? <p className="text-sm text-red-600">{errors.join(' ')}</p> : null}
+    </fieldset>
   )
 }
 

@@ -5,9 +5,10 @@ import { creditOperations } from './credits.ts'
 import { doNotContactOperations } from './do-not-contact.ts'
 import { exportDataOperations } from './export-data.ts'
 import { exportOperations } from './exports.ts'
+import { integrationOperations } from './integrations.ts'
 import { previewOperations } from './previews.ts'
 import { referenceOperations } from './reference.ts'
 import { savedSearchOperations } from './saved-searches.ts'
 import { webhookOperations } from './webhooks.ts'
 
-export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...creditOperations, ...previewOperations, ...companyOperations, ...exportOperations, ...exportDataOperations, ...doNotContactOperations, ...webhookOperations, ...savedSearchOperations]
+export const API_OPERATIONS: readonly ApiOperation[] = [...referenceOperations, ...creditOperations, ...previewOperations, ...companyOperations, ...exportOperations, ...exportDataOperations, ...doNotContactOperations, ...webhookOperations, ...savedSearchOperations, ...integrationOperations]

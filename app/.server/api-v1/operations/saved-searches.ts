@@ -19,6 +19,7 @@ import { DOWNLOAD_PRESETS } from '#app/domain/download-presets.ts'
 import { EXPORT_ERROR_STATUS } from '#app/domain/exports.ts'
 import type { SavedSearch } from '#app/domain/saved-searches.ts'
 import { SCHEDULE_KINDS } from '#app/domain/saved-searches.ts'
+import { MAX_SAVED_SEARCH_PUSHES } from '#app/domain/crm.ts'
 import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pageOf } from '../cursor.ts'
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation, locationOf } from '../operation.ts'
@@ -53,6 +54,7 @@ const ApiSavedSearchSchema = z
     preset: z.enum(DOWNLOAD_PRESETS).meta({ description: 'The download columns of its runs: all, contacts or crm.' }),
     max_leads: z.int().min(1).nullable().meta({ example: 500 }),
     credit_budget: z.int().min(1).nullable().meta({ description: 'Credits one run may spend at most (it caps the leads); null: no cap but your balance.', example: 1000 }),
+    push_connection_ids: z.array(z.uuid()).meta({ description: "CRM connections each run's new businesses are pushed to." }),
     schedule: z.object({
       kind: z.enum(SCHEDULE_KINDS),
       weekday: z.int().min(1).max(7).nullable().meta({ description: 'Weekly: 1 = Monday … 7 = Sunday.' }),
@@ -105,6 +107,7 @@ function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
     preset: z.enum(DOWNLOAD_PRESETS).catch('all').parse(saved.preset),
     max_leads: saved.maxLeads,
     credit_budget: saved.creditBudget,
+    push_connection_ids: saved.pushConnectionIds,
     schedule: { kind: saved.schedule.kind, weekday: saved.schedule.weekday, day: saved.schedule.day, hour: saved.schedule.hour, time_zone: saved.schedule.timeZone },
     lang: saved.lang,
     paused: saved.paused,
@@ -136,6 +139,10 @@ const deliveryFields = {
   max_leads: z.int().min(1).max(1_000_000).nullable().meta({ description: 'Caps the leads of each run; null: no cap of its own.', example: 500 }),
   credit_budget: z.int().min(1).max(1_000_000).nullable().meta({ description: 'Credits one run may spend at most; null: no cap but your balance.', example: 1000 }),
   schedule: ScheduleInputSchema,
+  push_connection_ids: z
+    .array(z.uuid())
+    .max(MAX_SAVED_SEARCH_PUSHES)
+    .meta({ description: 'CRM connections (GET /crm-connections) each run\'s new businesses are pushed to once the run completes; ids not of your team are dropped.' }),
 }
 
 const CreateSavedSearchSchema = z
@@ -148,6 +155,7 @@ const CreateSavedSearchSchema = z
     max_leads: deliveryFields.max_leads.optional(),
     credit_budget: deliveryFields.credit_budget.optional(),
     schedule: deliveryFields.schedule.optional(),
+    push_connection_ids: deliveryFields.push_connection_ids.optional(),
   })
   .meta({ id: 'CreateSavedSearch', description: 'A search to run again: what and where (as for a preview), its filters, and what each run delivers.' })
 
@@ -159,6 +167,7 @@ const UpdateSavedSearchBodySchema = z
     max_leads: deliveryFields.max_leads.optional(),
     credit_budget: deliveryFields.credit_budget.optional(),
     schedule: deliveryFields.schedule.optional(),
+    push_connection_ids: deliveryFields.push_connection_ids.optional(),
     paused: z.boolean().optional().meta({ description: 'true: no scheduled run until set back to false (the next run is then counted from now).' }),
   })
   .meta({ id: 'UpdateSavedSearch', description: 'The fields to change; the others keep their value. The search itself (criteria, filters) is fixed: save a new one to search elsewhere.' })
@@ -175,6 +184,7 @@ const UPDATE_FIELD_PATHS: Record<string, string> = {
   day: 'body.schedule.day',
   hour: 'body.schedule.hour',
   timeZone: 'body.schedule.time_zone',
+  pushTo: 'body.push_connection_ids',
 }
 
 type DeliveryChanges = Partial<{ [K in keyof typeof deliveryFields]: z.output<(typeof deliveryFields)[K]> }> & { name?: string }
@@ -198,6 +208,7 @@ function updateInput(ctx: ApiContext, current: SavedSearch | null, changes: Deli
     day: (schedule ? schedule.day : currentSchedule?.day) ?? undefined,
     hour: schedule?.hour ?? currentSchedule?.hour ?? 8,
     timeZone: schedule?.time_zone ?? currentSchedule?.timeZone ?? 'Europe/Paris',
+    pushTo: changes.push_connection_ids ?? current?.pushConnectionIds ?? [],
   }
   const parsed = UpdateSavedSearchSchema.safeParse(raw)
   if (parsed.success) return parsed.data
@@ -255,7 +266,7 @@ export const savedSearchOperations = [
     },
     async handler({ ctx, query, body }) {
       // Checked first, so a refused schedule saves nothing.
-      const scheduled = body.schedule || body.credit_budget ? updateInput(ctx, null, body) : null
+      const scheduled = body.schedule || body.credit_budget || body.push_connection_ids?.length ? updateInput(ctx, null, body) : null
       const saved = await saveSearch(ctx.user, {
         name: body.name,
         criteria: toSearchCriteria(body.criteria),

@@ -15,8 +15,6 @@ const ASSOCIATE = '/crm/associations/2026-03/contacts/companies/batch/associate/
 const KEY = 'leadatlas_key'
 /** HubSpot's batch read, create, update and upsert endpoints take at most 100 inputs. */
 const BATCH = 100
-/** Search pages per optOuts call (100 results each): the next call goes on from the cursor. */
-const SEARCH_PAGES = 20
 
 /** Where each field lives on a HubSpot company: its own property where HubSpot has one, else ours. */
 const PROPERTY: Record<CrmField, string> = {
@@ -107,11 +105,14 @@ async function call(http: CrmHttp, request: CrmRequest, scopeOptional = false): 
 
 const succeeded = (response: CrmResponse) => response.status === 200 || response.status === 201 || response.status === 207
 
+/** The inputs a batch error names: by our trace ids, or by the ids sent (HubSpot's or the unique values). */
 function errorTargets(error: BatchError): string[] {
   const context = error.context ?? {}
-  const targets = context.objectWriteTraceId ?? context.ids ?? []
-  return Array.isArray(targets) ? targets.map(String) : []
+  return [context.objectWriteTraceId, context.ids].flatMap((targets) => (Array.isArray(targets) ? targets.map(String) : []))
 }
+
+/** Never a HubSpot id nor an email: an error naming either is not mistaken for another input's trace. */
+const traceOf = (index: number) => `leadatlas-${index}`
 
 /**
  * One batch write (create, update or upsert): per input trace, the object HubSpot wrote or its refusal. A 207 names
@@ -239,17 +240,17 @@ async function writeCompanies(http: CrmHttp, writes: Write[], results: CrmRowRes
   const updates = writes.filter((write) => write.existing)
   const creates = writes.filter((write) => !write.existing)
   for (const part of chunks(updates)) {
-    const inputs = part.map((write) => ({ trace: String(write.row), ref: write.existing!.id, payload: { id: write.existing!.id, properties: write.properties } }))
+    const inputs = part.map((write) => ({ trace: traceOf(write.row), ref: write.existing!.id, payload: { id: write.existing!.id, properties: write.properties } }))
     const outcomes = await writeBatch(http, `${COMPANIES}/batch/update`, inputs, (company) => company.id)
-    for (const write of part) settle(results, write, outcomes.get(String(write.row))!, 'updated')
+    for (const write of part) settle(results, write, outcomes.get(traceOf(write.row))!, 'updated')
   }
   for (const part of chunks(creates)) {
     const inputs = part.map((write) => {
       const payload = { idProperty: KEY, id: write.record.key, properties: { ...write.properties, [KEY]: write.record.key } }
-      return { trace: String(write.row), ref: write.record.key, payload }
+      return { trace: traceOf(write.row), ref: write.record.key, payload }
     })
     const outcomes = await writeBatch(http, `${COMPANIES}/batch/upsert`, inputs, (company) => company.properties[KEY])
-    for (const write of part) settle(results, write, outcomes.get(String(write.row))!, null)
+    for (const write of part) settle(results, write, outcomes.get(traceOf(write.row))!, null)
   }
 }
 
@@ -260,10 +261,11 @@ function settle(results: CrmRowResult[], write: Write, outcome: WriteOutcome, ou
   else results[write.row] = { ...base, outcome: outcomeIfWritten ?? (outcome.object.new ? 'created' : 'updated'), remoteId: String(outcome.object.id), reason: null }
 }
 
+/** A row sharing another's write shares its fate: skipped when that write went through, failed with it otherwise. */
 function settleDuplicates(results: CrmRowResult[], duplicates: Map<number, number>): void {
   for (const [row, first] of duplicates) {
-    const remoteId = results[first]!.outcome === 'failed' ? results[row]!.remoteId : results[first]!.remoteId
-    results[row] = { ...results[row]!, outcome: 'skipped', remoteId, reason: 'duplicate' }
+    const written = results[first]!
+    results[row] = written.outcome === 'failed' ? { ...results[row]!, reason: written.reason } : { ...results[row]!, outcome: 'skipped', remoteId: written.remoteId, reason: 'duplicate' }
   }
 }
 
@@ -304,13 +306,13 @@ async function upsertContacts(http: CrmHttp, contacts: Map<string, ContactRows>,
   const ids = new Map<string, string>()
   for (const part of chunks([...contacts])) {
     const inputs = part.map(([email, { company }], index) => ({
-      trace: String(index),
+      trace: traceOf(index),
       ref: email,
       payload: { idProperty: 'email', id: email, properties: { email, ...(company ? { company } : {}) } },
     }))
     const outcomes = await writeBatch(http, `${CONTACTS}/batch/upsert`, inputs, (contact) => contact.properties.email?.toLowerCase(), true)
     part.forEach(([email, { rows }], index) => {
-      const outcome = outcomes.get(String(index))!
+      const outcome = outcomes.get(traceOf(index))!
       if ('error' in outcome) notes.add(rows, outcome.error)
       else ids.set(email, String(outcome.object.id))
     })
@@ -371,53 +373,75 @@ async function upsert(http: CrmHttp, records: readonly CrmRecord[], mapping: Crm
   return results
 }
 
-/** Creates our company property when missing; a 409 is another process having just created it. */
+/**
+ * Creates our company property when missing; a 409 is another process having just created it. A refusal (a token
+ * without the schema scope, a key property made by hand without unique values) is the admin's to fix, as refused
+ * credentials are: CrmAuthError, so the connect form shows HubSpot's reason and a push marks the connection.
+ */
 async function ensureProperty(http: CrmHttp, name: string, label: string): Promise<void> {
   const existing = await call(http, { path: `${COMPANY_PROPERTIES}/${name}` })
   if (existing.status === 200) {
-    // Upserts need the key unique, and HubSpot cannot make an existing property unique: an admin must delete it.
-    if (name === KEY && (existing.body as { hasUniqueValue?: unknown } | null)?.hasUniqueValue !== true) throw new Error(`HubSpot property ${KEY} exists without unique values`)
+    // HubSpot cannot make an existing property unique: it must be deleted in HubSpot for prepare to create it.
+    if (name === KEY && (existing.body as { hasUniqueValue?: unknown } | null)?.hasUniqueValue !== true) throw new CrmAuthError(`The HubSpot company property ${KEY} exists without unique values`)
     return
   }
-  if (existing.status !== 404) throw new Error(`HubSpot property ${name}: ${crmErrorMessage(existing)}`)
+  if (existing.status !== 404) throw new CrmAuthError(`HubSpot property ${name}: ${crmErrorMessage(existing)}`)
   const body = { name, label, groupName: 'companyinformation', type: 'string', fieldType: 'text', ...(name === KEY ? { hasUniqueValue: true } : {}) }
   const created = await call(http, { method: 'POST', path: COMPANY_PROPERTIES, body })
-  if (!succeeded(created) && created.status !== 409) throw new Error(`HubSpot property ${name}: ${crmErrorMessage(created)}`)
+  if (!succeeded(created) && created.status !== 409) throw new CrmAuthError(`HubSpot property ${name}: ${crmErrorMessage(created)}`)
 }
 
-function searchBody(cursor: string | null, after: string | undefined) {
+const SEARCH_LIMIT = 100
+
+interface SearchPage {
+  results?: HubspotObject[]
+  paging?: { next?: { after?: string } }
+}
+
+async function searchOptOuts(http: CrmHttp, cursor: string | null, after?: string): Promise<SearchPage> {
   const since = cursor === null ? [] : [{ propertyName: 'lastmodifieddate', operator: 'GTE', value: String(Date.parse(cursor)) }]
-  return {
+  const body = {
     filterGroups: [{ filters: [{ propertyName: 'hs_email_optout', operator: 'EQ', value: 'true' }, ...since] }],
     sorts: [{ propertyName: 'lastmodifieddate', direction: 'ASCENDING' }],
     properties: ['email', 'hs_email_optout', 'lastmodifieddate'],
-    limit: 100,
+    limit: SEARCH_LIMIT,
     ...(after ? { after } : {}),
+  }
+  const response = await call(http, { method: 'POST', path: `${CONTACTS}/search`, body })
+  if (response.status !== 200) throw new Error(`HubSpot contact search: ${crmErrorMessage(response)}`)
+  return (response.body ?? {}) as SearchPage
+}
+
+const modifiedMs = (contact: HubspotObject) => Date.parse(contact.properties.lastmodifieddate ?? '')
+
+function addEmails(emails: Set<string>, contacts: HubspotObject[]): void {
+  for (const contact of contacts) {
+    const email = contact.properties.email?.trim().toLowerCase()
+    if (email) emails.add(email)
   }
 }
 
-/** Contacts unsubscribed from all email, oldest change first, so that the newest change seen is where the next read starts. */
+/**
+ * One page of the contacts unsubscribed from all email, oldest change first: the newest change read is where the next
+ * page starts (read again: GTE, so nothing else changed in that millisecond is missed). A full page changed in the
+ * cursor's own millisecond (a bulk unsubscribe) would be read forever: the rest of that millisecond is walked with
+ * `after` (which HubSpot's search stops at 10,000 results), then the cursor steps past it.
+ */
 async function optOuts(http: CrmHttp, cursor: string | null): Promise<OptOutPage> {
-  const emails = new Set<string>()
   const startMs = cursor === null ? 0 : Date.parse(cursor)
-  let newestMs = startMs
-  let after: string | undefined
-  for (let page = 0; page < SEARCH_PAGES; page++) {
-    const response = await call(http, { method: 'POST', path: `${CONTACTS}/search`, body: searchBody(cursor, after) })
-    if (response.status !== 200) throw new Error(`HubSpot contact search: ${crmErrorMessage(response)}`)
-    const body = (response.body ?? {}) as { results?: HubspotObject[]; paging?: { next?: { after?: string } } }
-    for (const contact of body.results ?? []) {
-      const email = contact.properties.email?.trim().toLowerCase()
-      if (email) emails.add(email)
-      const modified = Date.parse(contact.properties.lastmodifieddate ?? '')
-      if (modified > newestMs) newestMs = modified
-    }
-    after = body.paging?.next?.after
-    if (!after) break
+  const emails = new Set<string>()
+  let page = await searchOptOuts(http, cursor)
+  const results = page.results ?? []
+  addEmails(emails, results)
+  const newestMs = Math.max(startMs, ...results.map(modifiedMs).filter((ms) => !Number.isNaN(ms)))
+  if (newestMs !== startMs || !page.paging?.next) return { emails: [...emails], cursor: new Date(newestMs).toISOString() }
+  for (let read = results.length; page.paging?.next?.after && read + SEARCH_LIMIT <= 10_000; read += SEARCH_LIMIT) {
+    page = await searchOptOuts(http, cursor, page.paging.next.after)
+    const same = (page.results ?? []).filter((contact) => modifiedMs(contact) === startMs)
+    addEmails(emails, same)
+    if (same.length < (page.results ?? []).length) break
   }
-  // A full read within one millisecond (a bulk unsubscribe) would be read again forever: step past it.
-  if (after && newestMs === startMs) newestMs += 1
-  return { emails: [...emails], cursor: new Date(newestMs).toISOString() }
+  return { emails: [...emails], cursor: new Date(startMs + 1).toISOString() }
 }
 
 export const hubspot: CrmProviderModule = {
