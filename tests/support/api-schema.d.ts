@@ -492,6 +492,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crm-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your team's CRM connections */
+        get: operations["listCrmConnections"];
+        put?: never;
+        /**
+         * Connect a CRM
+         * @description HubSpot (a private app or service key token), Pipedrive (an API token), Brevo (an API key) or Google Sheets (a service account JSON in `secret`, and the spreadsheet's URL or id). The credential is tried and the CRM readied (custom properties, header row) before anything is stored; it is stored encrypted and never returned. At most 10 connections.
+         */
+        post: operations["createCrmConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crm-connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A CRM connection */
+        get: operations["getCrmConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a CRM
+         * @description Its push reports go with it; saved searches stop pushing to it. The records in the CRM are not touched.
+         */
+        delete: operations["deleteCrmConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection's field mapping
+         * @description Fields left out keep their mode. `fill_empty` never replaces a value already in the CRM.
+         */
+        patch: operations["updateCrmConnection"];
+        trace?: never;
+    };
+    "/api/v1/crm-connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a connection
+         * @description One cheap call to the CRM with the stored credential; the outcome is kept as `last_error` / `last_checked_at`.
+         */
+        post: operations["testCrmConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/{id}/crm-pushes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push an export's leads to a CRM
+         * @description Every lead of a completed export, or `lead_ids`. Companies are matched by SIRET, SIREN, website domain or LeadAtlas id: a second push updates them, never a duplicate. Your do-not-contact list is honoured as it is now. Runs in the background: read the push and its report. With `Idempotency-Key`, the same key and body within 24 hours return the same push.
+         */
+        post: operations["createCrmPush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crm-pushes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A push and its counts */
+        get: operations["getCrmPush"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crm-pushes/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A push's report, lead by lead
+         * @description What the CRM did with each lead: created, updated, skipped or failed (with the CRM’s reason).
+         */
+        get: operations["listCrmPushItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "export.completed": {
@@ -967,6 +1090,8 @@ export interface components {
              */
             credit_budget?: number | null;
             schedule?: components["schemas"]["ScheduleInput"];
+            /** @description CRM connections (GET /crm-connections) each run's new businesses are pushed to once the run completes; ids not of your team are dropped. */
+            push_connection_ids?: string[];
         };
         ScheduleInput: {
             /**
@@ -1023,8 +1148,68 @@ export interface components {
              */
             credit_budget?: number | null;
             schedule?: components["schemas"]["ScheduleInput"];
+            /** @description CRM connections (GET /crm-connections) each run's new businesses are pushed to once the run completes; ids not of your team are dropped. */
+            push_connection_ids?: string[];
             /** @description true: no scheduled run until set back to false (the next run is then counted from now). */
             paused?: boolean;
+        };
+        CreateCrmConnection: {
+            /** @enum {string} */
+            provider: "hubspot" | "pipedrive" | "brevo" | "sheets";
+            label: string;
+            secret: string;
+            spreadsheet?: string;
+        };
+        UpdateCrmConnection: {
+            mapping: {
+                /** @enum {string} */
+                name?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                address?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                city?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                postal_code?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                country_code?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                phone?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                website?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                domain?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                siren?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                siret?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                naf_code?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                headcount?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                rating?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                facebook?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                linkedin?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                twitter?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                instagram?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                tiktok?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                technologies?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                provenance?: "overwrite" | "fill_empty" | "skip";
+                /** @enum {string} */
+                leadatlas_id?: "overwrite" | "fill_empty" | "skip";
+            };
+        };
+        CreateCrmPush: {
+            /** Format: uuid */
+            connection_id: string;
+            lead_ids?: string[];
         };
         /** @description The body of a delivery. */
         WebhookEvent: {
@@ -1681,6 +1866,8 @@ export interface components {
              * @example 1000
              */
             credit_budget: number | null;
+            /** @description CRM connections each run's new businesses are pushed to. */
+            push_connection_ids: string[];
             schedule: {
                 /** @enum {string} */
                 kind: "none" | "weekly" | "monthly";
@@ -1725,6 +1912,84 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description A CRM connection of your team (its credential is never returned). */
+        CrmConnection: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            provider: "hubspot" | "pipedrive" | "brevo" | "sheets";
+            /** @example Sales HubSpot */
+            label: string;
+            /**
+             * @description The first and last characters of the credential (a service account: its email).
+             * @example pat-…9f2a
+             */
+            secret_hint: string;
+            /** @description Google Sheets: the spreadsheet pushed to. */
+            spreadsheet_id: string | null;
+            /** @description Per field: overwrite, fill_empty (only where the CRM has no value) or skip. */
+            mapping: {
+                [key: string]: "overwrite" | "fill_empty" | "skip";
+            };
+            /** @description Why the last test or push failed as a whole (refused credential), null when healthy. */
+            last_error: string | null;
+            last_checked_at: string | null;
+            /** @description HubSpot and Brevo: when opt-outs were last read back into your do-not-contact list. */
+            opt_outs_synced_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A push of an export’s leads to a CRM connection, with its counts. */
+        CrmPush: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            export_id: string;
+            /** Format: uuid */
+            connection_id: string;
+            /**
+             * @description queued, running, completed or failed (as a whole: refused credential, CRM down for an hour).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /**
+             * @description Leads the push covers.
+             * @example 120
+             */
+            total: number;
+            /** @example 100 */
+            created: number;
+            /** @example 15 */
+            updated: number;
+            /**
+             * @description Unchanged since the last push, no email (Brevo) or on your do-not-contact list.
+             * @example 4
+             */
+            skipped: number;
+            /**
+             * @description Refused by the CRM: each with its reason in the report.
+             * @example 1
+             */
+            failed: number;
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            finished_at: string | null;
+        };
+        CrmPushItem: {
+            /** Format: uuid */
+            lead_id: string;
+            name: string;
+            /** @enum {string} */
+            outcome: "created" | "updated" | "skipped" | "failed";
+            /**
+             * @description The CRM's id of the company (a Sheets row: its key).
+             * @example 18342901234
+             */
+            remote_id: string | null;
+            /** @description unchanged, no_email, do_not_contact, or the CRM’s own words for a refusal. */
+            reason: string | null;
+        };
         /** @description An export: a search and the enrichments of its leads. */
         ExportOutput: {
             /** Format: uuid */
@@ -1768,7 +2033,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this, not on `detail`.
              * @enum {string}
              */
-            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "member_cap_reached" | "budget_too_small" | "forbidden_role" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "too_many_saved_searches" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "member_cap_reached" | "budget_too_small" | "forbidden_role" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "too_many_saved_searches" | "too_many_connections" | "crm_refused" | "integrations_unconfigured" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
             /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
             errors?: {
                 /** @example body.criteria.country */
@@ -15057,6 +15322,3604 @@ export interface operations {
                 };
             };
             /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listCrmConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every connection, oldest first. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmConnection"][];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCrmConnection"];
+            };
+        };
+        responses: {
+            /** @description Connected. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConnection"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description You already have 10 connections (`too_many_connections`). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `too_many_connections`.
+                         * @enum {string}
+                         */
+                        code: "too_many_connections";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The CRM refused the credential (`crm_refused`, with its reason), or it is not shaped as this CRM’s (`validation_failed`). */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `crm_refused`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "crm_refused";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The CRM did not answer (`source_unavailable`), or the server has no encryption key (`integrations_unconfigured`). A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `integrations_unconfigured`, `source_unavailable`, `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "integrations_unconfigured" | "source_unavailable" | "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConnection"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCrmConnection"];
+            };
+        };
+        responses: {
+            /** @description The connection as changed. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConnection"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    testCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CRM accepted the credential. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description The CRM account (portal id, company, spreadsheet title). */
+                        account: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs admin or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The CRM refused the credential (`crm_refused`). A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `crm_refused`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "crm_refused";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The CRM did not answer (`source_unavailable`). A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `source_unavailable`, `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "source_unavailable" | "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createCrmPush: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with it never starts a second push. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The export id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCrmPush"];
+            };
+        };
+        responses: {
+            /** @description The same Idempotency-Key and body were sent before: that push. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmPush"];
+                };
+            };
+            /** @description The push is queued. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmPush"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The export is not completed (`not_completed`), or the Idempotency-Key was used with another body (`idempotency_conflict`). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_completed`, `idempotency_conflict`.
+                         * @enum {string}
+                         */
+                        code: "not_completed" | "idempotency_conflict";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A lead of `lead_ids` is not in the export (`validation_failed` on `body.lead_ids`). */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCrmPush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The push id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmPush"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listCrmPushItems: {
+        parameters: {
+            query?: {
+                outcome?: "created" | "updated" | "skipped" | "failed";
+                /** @description Items per page (1–1000, default 100). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The push id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the report. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmPushItem"][];
+                        /** @description Pass it as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). The `cursor` is not one this list gave (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`, `invalid_cursor`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json" | "invalid_cursor";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A field or query parameter is missing, invalid or unknown (`validation_failed`), each listed in `errors`. */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys. Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
             429: {
                 headers: {
                     /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */

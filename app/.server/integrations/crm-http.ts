@@ -78,6 +78,20 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+const DAY_MS = 86_400_000
+
+/**
+ * The fixed window our budget counts in for a CRM limit of `limit` per rolling `windowMs` (the CRMs count in rolling
+ * windows, ours are fixed: limit_windows_take). A fifth of the limit per quarter of the window: any rolling window
+ * overlaps at most five quarters, so it never sees more than the limit, at 80 % of the documented rate. A day's quota
+ * is counted per UTC day, as the CRMs reset it.
+ */
+export function fixedWindowWithin(budget: Omit<BudgetWindow, 'key'>): Omit<BudgetWindow, 'key'> {
+  if (budget.windowMs >= DAY_MS) return budget
+  if (budget.limit < 5) return { limit: Math.max(1, Math.floor(budget.limit / 2)), windowMs: budget.windowMs }
+  return { limit: Math.floor(budget.limit / 5), windowMs: Math.ceil(budget.windowMs / 4) }
+}
+
 export function createCrmHttp(options: CrmHttpOptions): CrmHttp {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const fetchImpl = options.fetch ?? globalThis.fetch
@@ -87,7 +101,7 @@ export function createCrmHttp(options: CrmHttpOptions): CrmHttp {
   const maxWait = options.maxWaitMs ?? 60_000
   const limits = () => (options.limits === undefined ? deploymentLimits() : options.limits)
   const pauseKey = `crm:${options.limitKey}`
-  const windows = options.budgets.map((budget, index) => ({ ...budget, key: `crm:${options.limitKey}:${index}` }))
+  const windows = options.budgets.map((budget, index) => ({ ...fixedWindowWithin(budget), key: `crm:${options.limitKey}:${index}` }))
 
   /** Waits until the account is not paused and the budgets have room for one more request. */
   async function takeTurn(): Promise<void> {
