@@ -36,6 +36,14 @@ routeConsoleToLogger(logger)
 logUncaughtErrors(logger, 'leadatlas')
 const workerLog = (message: string) => componentLogger('worker').info(message)
 
+/**
+ * On the embedded database, CRM credentials are encrypted with a key kept beside it in DATA_DIR (generated once, 0600);
+ * a deployment on its own database sets INTEGRATIONS_ENCRYPTION_KEY (docs/integrations.md).
+ */
+function useEmbeddedIntegrationsKey(dataDir: string): void {
+  setRuntimeSettings({ INTEGRATIONS_ENCRYPTION_KEY: readOrCreatePassword(path.join(dataDir, 'integrations-encryption.key')) })
+}
+
 async function main() {
   // React, Express and Vite read NODE_ENV from process.env themselves: this write stays.
   process.env.NODE_ENV ??= dev ? 'development' : 'production'
@@ -52,11 +60,7 @@ async function main() {
   const stops: Array<() => Promise<void>> = [stack.stop]
   // What the app reads (app/.server/env.server.ts) from here on: the environment plus these.
   setRuntimeSettings({ DATABASE_URL: stack.databaseUrl, SUPABASE_URL: stack.supabaseUrl, SUPABASE_ANON_KEY: stack.supabaseAnonKey, APP_URL: appUrl })
-  // On the embedded database, CRM credentials are encrypted with a key kept beside it in DATA_DIR (generated once);
-  // a deployment on its own database sets INTEGRATIONS_ENCRYPTION_KEY (docs/integrations.md).
-  if (stack.local.database && !config.INTEGRATIONS_ENCRYPTION_KEY) {
-    setRuntimeSettings({ INTEGRATIONS_ENCRYPTION_KEY: readOrCreatePassword(path.join(dataDir, 'integrations-encryption.key')) })
-  }
+  if (stack.local.database && !config.INTEGRATIONS_ENCRYPTION_KEY) useEmbeddedIntegrationsKey(dataDir)
   const selection = await selecting
   // Every later read of LEADS_SOURCE (the app's bundle, the worker) sees the resolved source; the UI reads why.
   setSourceSelection(selection)

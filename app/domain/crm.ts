@@ -72,7 +72,7 @@ export function readCrmMapping(stored: unknown): CrmMapping {
 }
 
 /** A person of the company: one per email address the lead has (a CRM's contacts are people, keyed by email). */
-export interface CrmContact {
+interface CrmContact {
   email: string
   /** valid, risky or unverified (invalid addresses never reach an export). */
   quality: string | null
@@ -217,19 +217,15 @@ export interface CrmRowResult {
 export const CRM_PUSH_STATUSES = ['queued', 'running', 'completed', 'failed'] as const
 export type CrmPushStatus = (typeof CRM_PUSH_STATUSES)[number]
 
-export type CrmPushCounts = Record<CrmRowOutcome, number>
-
-export function emptyPushCounts(): CrmPushCounts {
-  return { created: 0, updated: 0, skipped: 0, failed: 0 }
-}
+type CrmPushCounts = Record<CrmRowOutcome, number>
 
 /** Connections per workspace: a team needs one per CRM account, a few at most. */
 export const MAX_CRM_CONNECTIONS = 10
 export const CRM_LABEL_MAX = 80
 /** A pasted secret: a token is short; a Google service-account file is a few KB. */
-export const CRM_SECRET_MAX = 16_000
+const CRM_SECRET_MAX = 16_000
 /** Leads one push may name (the rest of a large export: push all). */
-export const CRM_PUSH_MAX_SELECTED = 10_000
+const CRM_PUSH_MAX_SELECTED = 10_000
 /** Connections one saved search may push each run to. */
 export const MAX_SAVED_SEARCH_PUSHES = 4
 
@@ -262,7 +258,7 @@ export const CrmConnectFieldsSchema = z.object(connectFields).strict().superRefi
 export const CrmConnectSchema = z.object({ intent: z.literal('connect'), ...connectFields }).superRefine(spreadsheetForSheets)
 
 /** The mapping form: one `mapping.<field>` select per field. */
-export const CrmMappingFormSchema = z.object({ intent: z.literal('mapping'), connectionId, mapping: CrmMappingSchema })
+const CrmMappingFormSchema = z.object({ intent: z.literal('mapping'), connectionId, mapping: CrmMappingSchema })
 
 /** Every form of /settings/integrations, by intent (conform in the browser, the action on the server). */
 export const CrmConnectionCommandSchema = z.discriminatedUnion('intent', [

@@ -48,6 +48,8 @@ create table public.crm_pushes (
   created_by uuid references public.users (id) on delete set null,
   created_at timestamptz not null default now(),
   started_at timestamptz,
+  -- Written with each batch: a running push whose worker died stops beating, and is taken up again.
+  heartbeat_at timestamptz,
   finished_at timestamptz,
   unique (user_id, idempotency_key)
 );

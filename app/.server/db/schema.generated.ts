@@ -113,6 +113,7 @@ export interface CrmPushes {
   export_id: string;
   failed: Generated<number>;
   finished_at: Timestamp | null;
+  heartbeat_at: Timestamp | null;
   id: Generated<string>;
   idempotency_key: string | null;
   lead_ids: string[] | null;

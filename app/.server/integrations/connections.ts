@@ -73,7 +73,7 @@ export async function getCrmConnection(user: SessionUser, id: string): Promise<C
   return row ? toView(row) : null
 }
 
-export type ConnectFailure = 'key_missing' | 'too_many' | 'invalid_secret' | 'refused' | 'unavailable' | 'rate_limited'
+type ConnectFailure = 'key_missing' | 'too_many' | 'invalid_secret' | 'refused' | 'unavailable' | 'rate_limited'
 export type ConnectResult = { ok: true; connection: CrmConnectionView } | { ok: false; code: ConnectFailure; reason?: string; refusal?: Refusal }
 
 export interface ConnectInput {

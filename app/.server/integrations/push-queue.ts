@@ -12,11 +12,11 @@ import { getExportQueueBoss } from '#app/.server/exports/queue.ts'
 import { syncAllOptOuts } from './opt-outs.ts'
 import { runCrmPush } from './push-run.ts'
 
-export const CRM_PUSH_QUEUE = 'crm-push'
+const CRM_PUSH_QUEUE = 'crm-push'
 const CRM_SWEEP_QUEUE = 'crm-sweep'
 const SWEEP_CRON = '* * * * *'
 /** A running push whose job has not written for this long lost its worker: sent again. */
-const STALLED_MINUTES = 15
+const STALLED_MINUTES = 5
 /** Attempts of a push job: a CRM outage (5xx, 429 past our wait) is retried with backoff for about an hour. */
 const PUSH_RETRY_LIMIT = 8
 
@@ -36,7 +36,7 @@ export async function enqueuePush(pushId: string, boss?: PgBoss): Promise<void> 
   await sender.send(CRM_PUSH_QUEUE, { pushId } satisfies PushJob, { singletonKey: pushId })
 }
 
-/** Sends a job for every push still queued, or running without progress for STALLED_MINUTES. */
+/** Sends a job for every push still queued (a new one, or one that waited for its connection), or running without a heartbeat for STALLED_MINUTES. */
 export async function sweepPushes(boss: PgBoss): Promise<number> {
   const rows = await adminDb()
     .selectFrom('crm_pushes')
@@ -44,7 +44,7 @@ export async function sweepPushes(boss: PgBoss): Promise<number> {
     .where((eb) =>
       eb.or([
         eb('status', '=', 'queued'),
-        eb.and([eb('status', '=', 'running'), eb('started_at', '<', new Date(Date.now() - STALLED_MINUTES * 60_000))]),
+        eb.and([eb('status', '=', 'running'), eb('heartbeat_at', '<', new Date(Date.now() - STALLED_MINUTES * 60_000))]),
       ]),
     )
     .orderBy('created_at')

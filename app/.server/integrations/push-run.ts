@@ -29,7 +29,8 @@ export interface PushRunOptions {
 }
 
 export interface PushRunResult {
-  outcome: 'completed' | 'failed' | 'gone'
+  /** busy: another push of the same connection runs (one at a time per CRM account); it stays queued for the sweep. */
+  outcome: 'completed' | 'failed' | 'gone' | 'busy'
   /** Set when the job should be retried (the CRM was unavailable). */
   retry?: string
 }
@@ -43,15 +44,38 @@ interface ClaimedPush {
   createdBy: string | null
 }
 
-async function claim(pushId: string): Promise<ClaimedPush | null> {
-  const row = await adminDb()
-    .updateTable('crm_pushes')
-    .set({ status: 'running', started_at: sql`coalesce(started_at, now())`, error: null })
-    .where('id', '=', pushId)
-    .where('status', 'in', ['queued', 'running'])
-    .returning(['id', 'user_id', 'connection_id', 'export_id', 'lead_ids', 'created_by'])
-    .executeTakeFirst()
-  return row ? { id: row.id, workspaceId: row.user_id, connectionId: row.connection_id, exportId: row.export_id, leadIds: row.lead_ids, createdBy: row.created_by } : null
+/** A running push whose heartbeat is older than this lost its worker. */
+const HEARTBEAT_LAPSE = '2 minutes'
+
+/**
+ * Takes the push, unless another push of the same connection is running: one push per connection at a time, so two
+ * workers never race on the same CRM records (a sheet's append is not idempotent).
+ */
+async function claim(pushId: string): Promise<ClaimedPush | 'busy' | null> {
+  return adminDb()
+    .transaction()
+    .execute(async (trx) => {
+      const found = await trx.selectFrom('crm_pushes').select('connection_id').where('id', '=', pushId).where('status', 'in', ['queued', 'running']).executeTakeFirst()
+      if (!found) return null
+      await sql`select pg_advisory_xact_lock(hashtext('crm_push'), hashtext(${found.connection_id}))`.execute(trx)
+      const other = await trx
+        .selectFrom('crm_pushes')
+        .select('id')
+        .where('connection_id', '=', found.connection_id)
+        .where('id', '<>', pushId)
+        .where('status', '=', 'running')
+        .where(sql<boolean>`heartbeat_at > now() - ${HEARTBEAT_LAPSE}::interval`)
+        .executeTakeFirst()
+      if (other) return 'busy' as const
+      const row = await trx
+        .updateTable('crm_pushes')
+        .set({ status: 'running', started_at: sql`coalesce(started_at, now())`, heartbeat_at: sql`now()`, error: null })
+        .where('id', '=', pushId)
+        .where('status', 'in', ['queued', 'running'])
+        .returning(['id', 'user_id', 'connection_id', 'export_id', 'lead_ids', 'created_by'])
+        .executeTakeFirst()
+      return row ? { id: row.id, workspaceId: row.user_id, connectionId: row.connection_id, exportId: row.export_id, leadIds: row.lead_ids, createdBy: row.created_by } : null
+    })
 }
 
 /** Who the push reads leads as: its author while a member, else the workspace's owner (as a scheduled run). */
@@ -107,6 +131,7 @@ async function recordBatch(push: ClaimedPush, records: readonly CrmRecord[], res
           updated: sql`updated + ${count('updated')}`,
           skipped: sql`skipped + ${count('skipped')}`,
           failed: sql`failed + ${count('failed')}`,
+          heartbeat_at: sql`now()`,
         })
         .where('id', '=', push.id)
         .execute()
@@ -171,6 +196,7 @@ export async function runCrmPush(pushId: string, options: PushRunOptions = {}): 
   const log = options.log ?? (() => {})
   const push = await claim(pushId)
   if (!push) return { outcome: 'gone' }
+  if (push === 'busy') return { outcome: 'busy' }
   const [actor, connection] = await Promise.all([actorOf(push), openConnection(push.workspaceId, push.connectionId)])
   if (!actor || !connection) {
     await finish(push, 'failed', actor ? 'connection_missing' : 'no_member', actor ? 'connection_missing' : 'no_member')

@@ -9,7 +9,7 @@ import { isUuid } from '#app/domain/ids.ts'
 import { listCrmConnections } from './connections.ts'
 import { listExportPushes } from './push.ts'
 
-export interface PushExportHeading {
+interface PushExportHeading {
   id: string
   name: string
   status: string
@@ -26,7 +26,7 @@ export interface PushPageView {
   pushes: CrmPushView[]
 }
 
-export async function readExportHeading(user: SessionUser, exportId: string): Promise<PushExportHeading | null> {
+async function readExportHeading(user: SessionUser, exportId: string): Promise<PushExportHeading | null> {
   if (!isUuid(exportId)) return null
   const row = await withUser(user.claims, async (trx) => {
     const found = await trx.selectFrom('exports').select(['id', 'name', 'status', 'lead_count']).where('id', '=', exportId).executeTakeFirst()

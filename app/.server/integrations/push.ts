@@ -30,7 +30,7 @@ export type PushResult = { ok: true; push: CrmPushView; replayed: boolean } | { 
 /** How long a push's idempotency key answers with the push it made (as for exports). */
 const IDEMPOTENCY_WINDOW_HOURS = 24
 
-export const PUSH_COLUMNS = [
+const PUSH_COLUMNS = [
   'p.id',
   'p.connection_id',
   'p.export_id',

@@ -11,7 +11,7 @@ const NONCE_BYTES = 12
 const TAG_BYTES = 16
 
 /** No key is configured: connecting a CRM is refused with this (the page says what to set). */
-export class IntegrationsKeyMissingError extends Error {
+class IntegrationsKeyMissingError extends Error {
   constructor() {
     super('INTEGRATIONS_ENCRYPTION_KEY is not set: CRM connections cannot be stored or used')
     this.name = 'IntegrationsKeyMissingError'

@@ -47,8 +47,9 @@ function seedPhoneSources(index: number, n: string) {
 /**
  * A completed export with every enrichment and `count` leads whose values are as long as real ones get: long names,
  * several emails, many technologies, all five networks, national-format phones (shown in international format).
+ * With `distinctSirens`, each lead is a company of its own (else they share one SIREN, as a chain's shops do).
  */
-export async function seedRichExport(email: string, { name = 'Boulangeries du Finistère', count = 25 } = {}): Promise<string> {
+export async function seedRichExport(email: string, { name = 'Boulangeries du Finistère', count = 25, distinctSirens = false } = {}): Promise<string> {
   const owner = await userId(email)
   const [exp] = await sql<{ id: string }>(
     `insert into public.exports (user_id, name, status, lead_count, total_credits_used, progress_percentage, completed_at, search_params, enrichment_options, country)
@@ -77,7 +78,7 @@ export async function seedRichExport(email: string, { name = 'Boulangeries du Fi
           twitter: 'https://x.com/b',
           tiktok: 'https://tiktok.com/@b',
         }),
-        JSON.stringify({ results: [{ siren: '123456789' }] }),
+        JSON.stringify({ results: [{ siren: distinctSirens ? String(123_456_000 + index) : '123456789' }] }),
         4.5,
         120 + index,
         JSON.stringify(seedPhoneSources(index, n)),

@@ -28,7 +28,7 @@ export const FAKE_INVALID_NAME_ERROR = 'Validation failed: name: Organization na
 const ERROR_INFO = 'Please check developers.pipedrive.com for more information about Pipedrive API.'
 const VARCHAR_MAX = 255
 
-export interface FakeField {
+interface FakeField {
   field_code: string
   field_name: string
   field_type: string
@@ -38,7 +38,7 @@ export interface FakeField {
   subfields: null
 }
 
-export interface FakeOrganization {
+interface FakeOrganization {
   id: number
   name: string
   owner_id: number
@@ -52,7 +52,7 @@ export interface FakeOrganization {
   custom_fields: Record<string, string | null>
 }
 
-export interface FakePerson {
+interface FakePerson {
   id: number
   name: string
   owner_id: number
@@ -65,7 +65,7 @@ export interface FakePerson {
   phones: { value: string; primary: boolean; label: string }[]
 }
 
-export interface FakeLead {
+interface FakeLead {
   id: string
   title: string
   owner_id: number
@@ -76,7 +76,7 @@ export interface FakeLead {
   add_time: string
 }
 
-export interface FakeCall {
+interface FakeCall {
   method: string
   path: string
   query: Record<string, string>
