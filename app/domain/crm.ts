@@ -4,7 +4,7 @@
 // into its API's shapes.
 import { z } from 'zod'
 import type { ApiLead } from './api-lead.ts'
-import { allowedEmails, dncExclusionReason, websiteDomain, type DncIndex } from './do-not-contact.ts'
+import { websiteDomain } from './website-domain.ts'
 import { SOCIAL_NETWORKS } from './lead-file-values.ts'
 
 export const CRM_PROVIDERS = ['hubspot', 'pipedrive', 'brevo', 'sheets'] as const
@@ -157,26 +157,6 @@ export function toCrmRecord(lead: ApiLead): CrmRecord {
   const contacts = (lead.enrichments.email?.email ?? []).map((email) => ({ email: email.address.toLowerCase(), quality: email.quality?.status ?? null }))
   const aliases = dedupeKeys(lead)
   return { leadId: lead.id, key: aliases[0]!, aliases, remoteId: null, company, contacts }
-}
-
-/**
- * The record as the do-not-contact list allows it today (an opt-out may have come since the export ran, from the CRM
- * itself): null when the business is excluded, else with only the addresses that may be contacted.
- */
-export function allowedRecord(record: CrmRecord, lead: ApiLead, index: DncIndex): CrmRecord | null {
-  const registry = lead.enrichments.admin_fr_info
-  const excluded = dncExclusionReason(index, {
-    source: lead.source,
-    placeId: lead.source_id ?? '',
-    website: lead.website,
-    phones: [lead.phone_e164 ?? lead.phone].filter((phone): phone is string => Boolean(phone)),
-    emails: record.contacts.map((contact) => contact.email),
-    companies: registry?.siren || registry?.siret ? [{ siren: registry.siren, siret: registry.siret }] : [],
-    countryCode: lead.country_code,
-  })
-  if (excluded) return null
-  const allowed = new Set(allowedEmails(index, record.contacts.map((contact) => contact.email)))
-  return { ...record, contacts: record.contacts.filter((contact) => allowed.has(contact.email)) }
 }
 
 /**

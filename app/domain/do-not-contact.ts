@@ -6,6 +6,7 @@
  * (compared in E.164), a SIREN (the whole company) or SIRET (one establishment), or one business of a source.
  */
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import { websiteDomain } from './website-domain.ts'
 
 export const DNC_KINDS = ['email', 'domain', 'phone', 'siren', 'siret', 'business'] as const
 export type DncKind = (typeof DNC_KINDS)[number]
@@ -34,22 +35,8 @@ export const DNC_PATH = '/settings/do-not-contact'
 export const DNC_PAGE_SIZE = 25
 
 const EMAIL_RE = /^[^\s@<>()[\],;:"]+@([a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?)+)$/i
-const DOMAIN_RE = /^(?:[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?\.)+[a-z][a-z\d-]{0,62}$/i
 const BUSINESS_RE = /^(demo|osm|google):(\S{1,200})$/
 const DIGITS_ONLY_RE = /^[\d\s.-]+$/
-
-/** The host of a site or an address as written ("https://www.Example.fr/contact" → "example.fr"); null when none. */
-export function websiteDomain(text: string): string | null {
-  const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(text) ? text : `https://${text}`
-  try {
-    const url = new URL(withScheme)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
-    const host = url.hostname.toLowerCase().replace(/^www\./, '').replace(/\.$/, '')
-    return DOMAIN_RE.test(host) ? host : null
-  } catch {
-    return null
-  }
-}
 
 function phoneOf(text: string, defaultCountry: CountryCode): string | null {
   try {

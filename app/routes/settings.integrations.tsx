@@ -80,7 +80,8 @@ export default function IntegrationsRoute({ loaderData }: Route.ComponentProps) 
       {disconnect && admin ? <ConfirmDisconnect connection={disconnect} /> : null}
       <ConnectionList connections={connections} admin={admin} />
       {mapping && admin ? <MappingForm key={mapping.id} connection={mapping} /> : null}
-      {admin ? <ConnectForm lastResult={actionData?.intent === 'connect' ? actionData.result : undefined} disabled={!keyConfigured || connections.length >= MAX_CRM_CONNECTIONS} /> : null}
+      {/* Keyed by the count: a connection made (or removed) starts the form afresh, with nothing typed left in it. */}
+      {admin ? <ConnectForm key={connections.length} lastResult={actionData?.intent === 'connect' ? actionData.result : undefined} disabled={!keyConfigured || connections.length >= MAX_CRM_CONNECTIONS} /> : null}
     </section>
   )
 }

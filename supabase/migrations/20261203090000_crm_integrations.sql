@@ -82,6 +82,8 @@ create table public.crm_records (
 -- A saved search may push each run's new businesses to connections of its workspace.
 alter table public.saved_searches add column push_connection_ids uuid[] not null default '{}'
   check (cardinality(push_connection_ids) <= 4);
+-- Chosen on the edit page as the member (the command keeps only the workspace's own connections).
+grant update (push_connection_ids) on table public.saved_searches to authenticated;
 
 -- An opt-out read back from a CRM names it (null: added in LeadAtlas).
 alter table public.do_not_contact add column source text check (source in ('hubspot', 'brevo'));

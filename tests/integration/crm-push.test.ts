@@ -14,6 +14,8 @@ import { createCrmHttp } from '#app/.server/integrations/crm-http.ts'
 import { syncConnectionOptOuts } from '#app/.server/integrations/opt-outs.ts'
 import { pipedrive } from '#app/.server/integrations/providers/pipedrive.ts'
 import { runCrmPush } from '#app/.server/integrations/push-run.ts'
+import { sweepPushes } from '#app/.server/integrations/push-queue.ts'
+import { getExportQueueBoss } from '#app/.server/exports/queue.ts'
 import { openSecret } from '#app/.server/integrations/secrets.ts'
 import { createGlobalLimits } from '#app/.server/limits/global.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
@@ -59,6 +61,12 @@ afterAll(async () => {
 function ownBusinesses(): LeadSource {
   const token = randomUUID()
   return { name: demo.name, async *search(params, category, options) { for await (const business of demo.search(params, category, options)) yield { ...business, placeId: `${token}:${business.placeId}` } } }
+}
+
+async function enrich(exportId: string, source: LeadSource) {
+  const engine = createDefaultEnrichers(services.env)
+  engines.push(engine)
+  return processExport(exportId, { enrichers: engine, source, maxLeads: LEADS, concurrency: 4 })
 }
 
 /** A completed export of LEADS demo bakeries in Lyon, enriched with phone, website and emails. */
@@ -272,4 +280,59 @@ describe('pushing to Pipedrive', () => {
       for (const pool of pools) await pool.end()
     }
   }, 60_000)
+})
+
+describe('a saved search that pushes every run', () => {
+  it('pushes each run that found new businesses once, and nothing for a run that found none', async () => {
+    const { user, api } = await createApiUser(admin, 1000)
+    const connection = await connect(api, { provider: 'hubspot', label: 'Every Monday', secret: HUBSPOT_TOKEN })
+    const created = await api.POST('/api/v1/saved-searches', {
+      body: {
+        name: 'Bakeries – Lyon, weekly',
+        criteria: { sector: 'shop-bakery', country: 'France', region: 'Auvergne-Rhône-Alpes', department: 'Rhône', city: 'Lyon' },
+        enrichments: ['phone'],
+        schedule: { kind: 'weekly', weekday: 1, hour: 8, time_zone: 'Europe/Paris' },
+        push_connection_ids: [connection.id, randomUUID()],
+      },
+    })
+    expect(created.response.status).toBe(201)
+    // Another team's id (or a removed one) is dropped, the team's own is kept.
+    expect(created.data!.push_connection_ids).toEqual([connection.id])
+    // Five businesses in all: the first run delivers them, the next finds none new.
+    const all = ownBusinesses()
+    const source: LeadSource = {
+      name: all.name,
+      async *search(params, category, options) {
+        let given = 0
+        for await (const business of all.search(params, category, options)) {
+          if (given++ >= 5) return
+          yield business
+        }
+      },
+    }
+    const run = async (key: string) => {
+      const started = await api.POST('/api/v1/saved-searches/{id}/runs', { params: { path: { id: created.data!.id }, header: { 'Idempotency-Key': key } } })
+      expect(started.response.status).toBe(202)
+      await enrich(started.data!.id, source)
+      return started.data!.id
+    }
+    const pushesOf = async () => (await admin.query<{ id: string; export_id: string; status: string }>('select id, export_id, status from public.crm_pushes where user_id = $1 order by created_at', [user.workspace.id])).rows
+
+    const firstExport = await run('monday-1')
+    const [queued] = await pushesOf()
+    expect(queued).toMatchObject({ export_id: firstExport, status: 'queued' })
+    // The sweep hands the trigger's push to pg-boss (once, however often it runs).
+    const boss = await getExportQueueBoss()
+    await sweepPushes(boss)
+    await sweepPushes(boss)
+    const { rows: jobs } = await admin.query("select id from pgboss.job where name = 'crm-push' and singleton_key = $1", [queued!.id])
+    expect(jobs).toHaveLength(1)
+    expect(await runCrmPush(queued!.id)).toMatchObject({ outcome: 'completed' })
+    const first = await api.GET('/api/v1/crm-pushes/{id}', { params: { path: { id: queued!.id } } })
+    expect(first.data!.created).toBeGreaterThan(0)
+
+    // The next Monday finds no new business: an export of nothing, and no push.
+    await run('monday-2')
+    expect(await pushesOf()).toHaveLength(1)
+  })
 })

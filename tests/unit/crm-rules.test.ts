@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { fixedWindowWithin } from '#app/.server/integrations/crm-http.ts'
 import type { ApiLead } from '#app/domain/api-lead.ts'
+import { allowedRecord } from '#app/domain/crm-opt-outs.ts'
 import {
-  allowedRecord,
   changesAnything,
   CrmConnectFieldsSchema,
   CrmPushFormSchema,

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { CRM_PROVIDER_NAMES, type CrmConnectionView, type PushableLead } from '#app/domain/crm.ts'
+import { websiteDomain } from '#app/domain/website-domain.ts'
 import { numberFormat } from '#app/utils/number-format.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { Alert } from '../ui/alert.tsx'
@@ -75,7 +76,7 @@ export function PushForm({ connections, leadCount, leads, error, sent, admin }: 
                 <input type="checkbox" name="leadIds" value={lead.id} defaultChecked={ticked.has(lead.id)} className="mt-0.5 size-4 shrink-0 accent-brand-600" />
                 <span className="min-w-0">
                   <span className="block font-medium break-words text-slate-900">{lead.name}</span>
-                  <span className="block break-all text-slate-500">{[lead.city, lead.website].filter(Boolean).join(' · ')}</span>
+                  <span className="block break-all text-slate-500">{[lead.city, lead.website ? (websiteDomain(lead.website) ?? lead.website) : null].filter(Boolean).join(' · ')}</span>
                 </span>
               </label>
             </li>
