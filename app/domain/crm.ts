@@ -223,8 +223,18 @@ const connectionId = z.uuid({ error: 'integrations.errors.notFound' })
 
 const connectFields = {
   provider: z.enum(CRM_PROVIDERS, { error: 'integrations.errors.providerInvalid' }),
-  label: z.string({ error: 'integrations.errors.labelRequired' }).trim().min(1, 'integrations.errors.labelRequired').max(CRM_LABEL_MAX, 'integrations.errors.labelTooLong'),
-  secret: z.string({ error: 'integrations.errors.secretRequired' }).trim().min(1, 'integrations.errors.secretRequired').max(CRM_SECRET_MAX, 'integrations.errors.secretInvalid'),
+  label: z
+    .string({ error: 'integrations.errors.labelRequired' })
+    .trim()
+    .min(1, 'integrations.errors.labelRequired')
+    .max(CRM_LABEL_MAX, 'integrations.errors.labelTooLong')
+    .meta({ description: 'A name for the connection.', example: 'Sales HubSpot' }),
+  secret: z
+    .string({ error: 'integrations.errors.secretRequired' })
+    .trim()
+    .min(1, 'integrations.errors.secretRequired')
+    .max(CRM_SECRET_MAX, 'integrations.errors.secretInvalid')
+    .meta({ description: 'The token or API key; for Google Sheets the service account JSON file.', example: 'pat-eu1-4f2a9c1e-7b3d-4e8a-9c55-0d2f4b8a1e77' }),
   spreadsheet: z.string().trim().max(500).optional(),
 }
 

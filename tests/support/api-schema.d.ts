@@ -1156,7 +1156,15 @@ export interface components {
         CreateCrmConnection: {
             /** @enum {string} */
             provider: "hubspot" | "pipedrive" | "brevo" | "sheets";
+            /**
+             * @description A name for the connection.
+             * @example Sales HubSpot
+             */
             label: string;
+            /**
+             * @description The token or API key; for Google Sheets the service account JSON file.
+             * @example pat-eu1-4f2a9c1e-7b3d-4e8a-9c55-0d2f4b8a1e77
+             */
             secret: string;
             spreadsheet?: string;
         };
@@ -1925,13 +1933,19 @@ export interface components {
              * @example pat-…9f2a
              */
             secret_hint: string;
-            /** @description Google Sheets: the spreadsheet pushed to. */
+            /**
+             * @description Google Sheets: the spreadsheet pushed to.
+             * @example null
+             */
             spreadsheet_id: string | null;
             /** @description Per field: overwrite, fill_empty (only where the CRM has no value) or skip. */
             mapping: {
                 [key: string]: "overwrite" | "fill_empty" | "skip";
             };
-            /** @description Why the last test or push failed as a whole (refused credential), null when healthy. */
+            /**
+             * @description Why the last test or push failed as a whole (refused credential), null when healthy.
+             * @example null
+             */
             last_error: string | null;
             last_checked_at: string | null;
             /** @description HubSpot and Brevo: when opt-outs were last read back into your do-not-contact list. */
@@ -1971,6 +1985,10 @@ export interface components {
              * @example 1
              */
             failed: number;
+            /**
+             * @description Why the push stopped as a whole, null otherwise.
+             * @example null
+             */
             error: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1979,6 +1997,7 @@ export interface components {
         CrmPushItem: {
             /** Format: uuid */
             lead_id: string;
+            /** @example Boulangerie Paul */
             name: string;
             /** @enum {string} */
             outcome: "created" | "updated" | "skipped" | "failed";
@@ -1987,7 +2006,10 @@ export interface components {
              * @example 18342901234
              */
             remote_id: string | null;
-            /** @description unchanged, no_email, do_not_contact, or the CRM’s own words for a refusal. */
+            /**
+             * @description unchanged, no_email, do_not_contact, or the CRM’s own words for a refusal.
+             * @example unchanged
+             */
             reason: string | null;
         };
         /** @description An export: a search and the enrichments of its leads. */
@@ -17435,7 +17457,10 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @description The CRM account (portal id, company, spreadsheet title). */
+                        /**
+                         * @description The CRM account (portal id, company, spreadsheet title).
+                         * @example 146091234
+                         */
                         account: string;
                     };
                 };

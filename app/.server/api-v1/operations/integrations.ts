@@ -30,9 +30,9 @@ const CrmConnectionSchema = z
     provider: z.enum(CRM_PROVIDERS),
     label: z.string().meta({ example: 'Sales HubSpot' }),
     secret_hint: z.string().meta({ description: 'The first and last characters of the credential (a service account: its email).', example: 'pat-…9f2a' }),
-    spreadsheet_id: z.string().nullable().meta({ description: 'Google Sheets: the spreadsheet pushed to.' }),
+    spreadsheet_id: z.string().nullable().meta({ description: 'Google Sheets: the spreadsheet pushed to.', example: null }),
     mapping: z.record(z.enum(CRM_FIELDS), z.enum(CRM_FIELD_MODES)).meta({ description: 'Per field: overwrite, fill_empty (only where the CRM has no value) or skip.' }),
-    last_error: z.string().nullable().meta({ description: 'Why the last test or push failed as a whole (refused credential), null when healthy.' }),
+    last_error: z.string().nullable().meta({ description: 'Why the last test or push failed as a whole (refused credential), null when healthy.', example: null }),
     last_checked_at: datetime().nullable(),
     opt_outs_synced_at: datetime().nullable().meta({ description: 'HubSpot and Brevo: when opt-outs were last read back into your do-not-contact list.' }),
     created_at: datetime(),
@@ -50,7 +50,7 @@ const CrmPushSchema = z
     updated: z.int().min(0).meta({ example: 15 }),
     skipped: z.int().min(0).meta({ description: 'Unchanged since the last push, no email (Brevo) or on your do-not-contact list.', example: 4 }),
     failed: z.int().min(0).meta({ description: 'Refused by the CRM: each with its reason in the report.', example: 1 }),
-    error: z.string().nullable(),
+    error: z.string().nullable().meta({ description: 'Why the push stopped as a whole, null otherwise.', example: null }),
     created_at: datetime(),
     finished_at: datetime().nullable(),
   })
@@ -59,10 +59,10 @@ const CrmPushSchema = z
 const CrmPushItemSchema = z
   .object({
     lead_id: z.uuid(),
-    name: z.string(),
+    name: z.string().meta({ example: 'Boulangerie Paul' }),
     outcome: z.enum(CRM_ROW_OUTCOMES),
     remote_id: z.string().nullable().meta({ description: "The CRM's id of the company (a Sheets row: its key).", example: '18342901234' }),
-    reason: z.string().nullable().meta({ description: 'unchanged, no_email, do_not_contact, or the CRM’s own words for a refusal.' }),
+    reason: z.string().nullable().meta({ description: 'unchanged, no_email, do_not_contact, or the CRM’s own words for a refusal.', example: 'unchanged' }),
   })
   .meta({ id: 'CrmPushItem' })
 
@@ -232,7 +232,7 @@ export const integrationOperations = [
     description: 'One cheap call to the CRM with the stored credential; the outcome is kept as `last_error` / `last_checked_at`.',
     params: ConnectionIdParams,
     responses: {
-      200: { description: 'The CRM accepted the credential.', schema: z.object({ ok: z.literal(true), account: z.string().meta({ description: 'The CRM account (portal id, company, spreadsheet title).' }) }) },
+      200: { description: 'The CRM accepted the credential.', schema: z.object({ ok: z.literal(true), account: z.string().meta({ description: 'The CRM account (portal id, company, spreadsheet title).', example: '146091234' }) }) },
       422: { description: 'The CRM refused the credential (`crm_refused`).' },
       503: { description: 'The CRM did not answer (`source_unavailable`).' },
     },
