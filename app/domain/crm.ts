@@ -6,16 +6,9 @@ import { z } from 'zod'
 import type { ApiLead } from './api-lead.ts'
 import { websiteDomain } from './website-domain.ts'
 import { SOCIAL_NETWORKS } from './lead-file-values.ts'
+import { CRM_PROVIDERS, type CrmProvider } from './crm-providers.ts'
 
-export const CRM_PROVIDERS = ['hubspot', 'pipedrive', 'brevo', 'sheets'] as const
-export type CrmProvider = (typeof CRM_PROVIDERS)[number]
-
-export function isCrmProvider(value: unknown): value is CrmProvider {
-  return typeof value === 'string' && (CRM_PROVIDERS as readonly string[]).includes(value)
-}
-
-/** Product names: brands, the same in every language. */
-export const CRM_PROVIDER_NAMES: Record<CrmProvider, string> = { hubspot: 'HubSpot', pipedrive: 'Pipedrive', brevo: 'Brevo', sheets: 'Google Sheets' }
+export { CRM_PROVIDERS, CRM_PROVIDER_NAMES, isCrmProvider, type CrmProvider } from './crm-providers.ts'
 
 /** The company fields a lead gives a CRM, in the order the mapping editor lists them. */
 export const CRM_FIELDS = [

@@ -21,6 +21,8 @@ export interface DncEntry {
 export interface DncListedEntry extends DncEntry {
   name: string | null
   city: string | null
+  /** The CRM an opt-out was read back from (null: added in LeadAtlas). */
+  source: 'hubspot' | 'brevo' | null
   /** ISO timestamp. */
   createdAt: string
 }

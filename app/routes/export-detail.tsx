@@ -6,6 +6,7 @@ import type { AppHandle } from './app-layout.tsx'
 import { requireUser, type SessionUser } from '#app/.server/auth.ts'
 import type { LimitName } from '#app/.server/rate-limiter.ts'
 import { getExportDetail } from '#app/.server/exports/views.ts'
+import { listExportPushes } from '#app/.server/integrations/push.ts'
 import { readDownloadPreset } from '#app/.server/exports/download-preference.ts'
 import { addEnrichment, deleteExport, resumeExport } from '#app/.server/exports/service.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
@@ -29,6 +30,11 @@ import { ExportDetailCommandSchema, ExportIdSchema, type ExportDetailCommand } f
 import { canAddEnrichment, deleteWarnsRunning, errorNeedsPlans, exportErrorMessageKey, isExportActive, offersResume } from '#app/domain/exports.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { BackLink } from '#app/components/ui/back-link.tsx'
+import { PushHistory } from '#app/components/integrations/push-history.tsx'
+import { pageTexts } from '#app/i18n.ts'
+
+// The CRM pushes of a completed export are listed here with their progress (integrations texts).
+await pageTexts('integrations')
 
 export const handle: AppHandle = { titleKey: 'pages.exportDetail' }
 
@@ -41,7 +47,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // The stored sector is a category id (or free text): show its label in the interface language.
   const category = detail.searchParams.sector ? getCategory(detail.searchParams.sector) : null
   const sectorLabel = category ? labelOf(category, getLocale(context) === 'fr' ? 'fr' : 'en') : detail.searchParams.sector
-  return { detail: { ...detail, searchParams: { ...detail.searchParams, sector: sectorLabel } }, userId: user.id, downloadPreset: downloadPreset ?? DEFAULT_DOWNLOAD_PRESET }
+  // Pushes exist only for a completed export: no query for the others.
+  const pushes = detail.status === 'completed' ? await listExportPushes(user, detail.id, 3) : []
+  return { detail: { ...detail, searchParams: { ...detail.searchParams, sector: sectorLabel } }, userId: user.id, downloadPreset: downloadPreset ?? DEFAULT_DOWNLOAD_PRESET, pushes }
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -106,7 +114,8 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
   const addFailure = failure('add-enrichment')
   return (
     <section className="mx-auto max-w-7xl space-y-6">
-      <AutoRefresh active={isExportActive(detail.status)} />
+      {/* Refreshed while the export runs, and while one of its CRM pushes does. */}
+      <AutoRefresh active={isExportActive(detail.status) || loaderData.pushes.some((push) => push.status === 'queued' || push.status === 'running')} />
       <BackLink to="/exports">{t('exports.detail.back')}</BackLink>
       <ExportDetailHeader detail={detail} userId={loaderData.userId} downloadPreset={loaderData.downloadPreset} />
       {notice ? <Alert tone="success">{notice}</Alert> : null}
@@ -119,6 +128,7 @@ export default function ExportDetailRoute({ loaderData }: Route.ComponentProps) 
         </Alert>
       ) : null}
       <ExportSummary searchParams={detail.searchParams} chosen={chosen} leadCount={detail.leadCount} creditsUsed={detail.creditsUsed} progress={detail.progress} excluded={detail.excluded} reusedCount={detail.reusedCount} />
+      <PushHistory exportId={detail.id} pushes={loaderData.pushes} />
       {detail.totalLeads === 0 ? (
         <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-sm text-slate-600">{t('exports.detail.noLeads')}</div>
       ) : (

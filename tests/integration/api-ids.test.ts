@@ -17,12 +17,18 @@ import { parseEnv } from '#app/.server/env.server.ts'
 import { startWebhookDelivery, type WebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { API_ORIGIN, appFetch, createApiUser } from '#tests/support/api-client.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '#tests/support/webhook-receiver.ts'
+import { startFakeHubspot, type FakeHubspot } from '#tests/support/crm-fakes/hubspot.ts'
+import { runCrmPush } from '#app/.server/integrations/push-run.ts'
 
 let admin: pg.Pool
 let receiver: WebhookReceiver
 let boss: PgBoss
 let delivery: WebhookDelivery
+let hubspot: FakeHubspot
 beforeAll(async () => {
+  hubspot = await startFakeHubspot({ token: 'pat-eu1-ids-test' })
+  process.env.HUBSPOT_API_URL = hubspot.url
+  process.env.INTEGRATIONS_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64')
   process.env.DATABASE_URL = inject('databaseUrl')
   process.env.LEADS_SOURCE = 'demo'
   process.env.WEBHOOK_QUEUE = `webhook-ids-${randomUUID().slice(0, 8)}`
@@ -35,6 +41,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await delivery.stop()
+  await hubspot.close()
   await boss.stop({ graceful: false }).catch(() => {})
   await receiver.close()
   await admin.end()
@@ -61,6 +68,8 @@ const COMPONENT_OBJECTS: Record<string, string> = {
   CreditEntry: 'credit_entry',
   Category: 'category',
   Workspace: 'workspace',
+  CrmConnection: 'crm_connection',
+  CrmPush: 'crm_push',
   // A preview result's business, should it be named `id` again (it was `"osm:node/1"`, where its lead says `source_id`).
   PreviewResult: 'business',
 }
@@ -75,6 +84,11 @@ const REFERENCE_OBJECTS: Record<string, string> = {
   member_id: 'user',
   message_id: 'webhook_message',
   source_id: 'business',
+  connection_id: 'crm_connection',
+  lead_id: 'lead',
+  // A CRM's own id of a record, and a Google spreadsheet's: their formats are the CRM's.
+  remote_id: 'crm_record',
+  spreadsheet_id: 'spreadsheet',
 }
 
 /** The object a path's `{id}` names, by its collection. */
@@ -84,10 +98,12 @@ const PATH_OBJECTS: Record<string, string> = {
   'webhook-endpoints': 'webhook_endpoint',
   'webhook-deliveries': 'webhook_delivery',
   'do-not-contact': 'do_not_contact_entry',
+  'crm-connections': 'crm_connection',
+  'crm-pushes': 'crm_push',
 }
 
 /** Ids whose format is their source's own (an OSM element, a Google place id): no pattern can be declared. */
-const FREE_FORM = new Set(['business'])
+const FREE_FORM = new Set(['business', 'crm_record', 'spreadsheet'])
 
 /** Registry numbers: the ids of a company and of an establishment (leads, registry previews). */
 const REGISTRY_IDS: Record<string, string> = { siren: 'company', siret: 'establishment' }
@@ -395,8 +411,11 @@ describe('values never follow Accept-Language', () => {
     const savedId = (await call(key, 'POST', '/saved-searches', { body: { name: 'Brest', criteria: BREST, enrichments: ['phone'] } })).json().id as string
     const endpointId = (await call(key, 'POST', '/webhook-endpoints', { body: { url: receiver.url(`/lang-${randomUUID()}`), events: ['export.completed'] } })).json().id as string
     await call(key, 'POST', '/do-not-contact', { body: { entries: ['@competitor.fr'] } })
+    const connectionId = (await call(key, 'POST', '/crm-connections', { body: { provider: 'hubspot', label: 'Sales', secret: 'pat-eu1-ids-test' } })).json().id as string
+    const pushId = (await call(key, 'POST', `/exports/${exportId}/crm-pushes`, { body: { connection_id: connectionId } })).json().id as string
+    await runCrmPush(pushId)
 
-    const ids: Record<string, string> = { exports: exportId, 'saved-searches': savedId, 'webhook-endpoints': endpointId }
+    const ids: Record<string, string> = { exports: exportId, 'saved-searches': savedId, 'webhook-endpoints': endpointId, 'crm-connections': connectionId, 'crm-pushes': pushId }
     const queries: Record<string, string> = {
       '/categories': 'q=boul',
       '/locations': 'type=region&country=France',

@@ -7,10 +7,16 @@ import { closeDb } from '#app/.server/db.ts'
 import { API_KEY_VARIABLE, buildApiReference } from '#app/domain/api-reference.ts'
 import { startDemoRegistry, type DemoRegistry } from '#server/demo/registry.ts'
 import { API_ORIGIN, appFetch, createApiUser } from '#tests/support/api-client.ts'
+import { startFakeHubspot, type FakeHubspot } from '#tests/support/crm-fakes/hubspot.ts'
 
 let admin: pg.Pool
 let registry: DemoRegistry
+let hubspot: FakeHubspot
 beforeAll(async () => {
+  // "Connect a CRM" is answered by a local HubSpot accepting the example's token, never the real one.
+  hubspot = await startFakeHubspot({ token: 'pat-eu1-4f2a9c1e-7b3d-4e8a-9c55-0d2f4b8a1e77' })
+  process.env.HUBSPOT_API_URL = hubspot.url
+  process.env.INTEGRATIONS_ENCRYPTION_KEY = Buffer.alloc(32, 3).toString('base64')
   process.env.DATABASE_URL = inject('databaseUrl')
   process.env.LEADS_SOURCE = 'demo'
   admin = new pg.Pool({ connectionString: inject('databaseUrl') })
@@ -20,6 +26,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await registry?.stop()
+  await hubspot?.close()
   await admin.end()
   await closeDb()
 })

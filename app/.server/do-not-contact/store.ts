@@ -27,10 +27,11 @@ function isKind(kind: string): kind is DncKind {
   return (DNC_KINDS as readonly string[]).includes(kind)
 }
 
-const LISTED_COLUMNS = ['kind', 'value', 'business_name', 'business_city', 'created_at'] as const
+const LISTED_COLUMNS = ['kind', 'value', 'business_name', 'business_city', 'source', 'created_at'] as const
 
-function listedEntry(row: { kind: string; value: string; business_name: string | null; business_city: string | null; created_at: Date }): DncListedEntry {
-  return { kind: row.kind as DncKind, value: row.value, name: row.business_name, city: row.business_city, createdAt: row.created_at.toISOString() }
+function listedEntry(row: { kind: string; value: string; business_name: string | null; business_city: string | null; source: string | null; created_at: Date }): DncListedEntry {
+  const source = row.source === 'hubspot' || row.source === 'brevo' ? row.source : null
+  return { kind: row.kind as DncKind, value: row.value, name: row.business_name, city: row.business_city, source, createdAt: row.created_at.toISOString() }
 }
 
 /** One page of the list, newest first. */

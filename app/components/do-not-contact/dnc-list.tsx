@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { CRM_PROVIDER_NAMES } from '#app/domain/crm-providers.ts'
 import { Form, Link } from 'react-router'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { DNC_PATH, type DncListedEntry } from '#app/domain/do-not-contact.ts'
@@ -44,7 +45,13 @@ export function DncList({ page, canRemove = true }: { page: DncListPage; canRemo
 function DncListItem({ entry, canRemove }: { entry: DncListedEntry & { id: string }; canRemove: boolean }) {
   const { t, i18n } = useTranslation()
   const label = entry.name ?? entry.value
-  const details = [entry.name ? entry.city : null, t('doNotContact.addedOn', { date: formatDate(entry.createdAt, i18n.language, t) })].filter(Boolean).join(' · ')
+  const details = [
+    entry.name ? entry.city : null,
+    t('doNotContact.addedOn', { date: formatDate(entry.createdAt, i18n.language, t) }),
+    entry.source ? t('doNotContact.fromCrm', { crm: CRM_PROVIDER_NAMES[entry.source] }) : null,
+  ]
+    .filter(Boolean)
+    .join(' · ')
   return (
     <li className="flex items-center gap-3 px-4 py-3 sm:px-6" data-testid="dnc-entry">
       <span className="w-20 shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-center text-xs font-medium text-slate-700 sm:w-24">{t(`doNotContact.kinds.${entry.kind}`)}</span>

@@ -3,7 +3,8 @@
 import { z } from 'zod'
 import { runConnectionCommand, type ConnectionCommandResult } from '#app/.server/integrations/connection-commands.ts'
 import { getCrmConnection, listCrmConnections } from '#app/.server/integrations/connections.ts'
-import { createCrmPush, getCrmPush, holdsPushKey, listPushItems, type PushResult } from '#app/.server/integrations/push.ts'
+import { createCrmPush, getCrmPush, holdsPushKey, listExportPushes, listPushItems, type PushResult } from '#app/.server/integrations/push.ts'
+import { withUser } from '#app/.server/db.ts'
 import {
   CRM_FIELD_MODES,
   CRM_FIELDS,
@@ -11,7 +12,6 @@ import {
   CRM_PUSH_STATUSES,
   CRM_ROW_OUTCOMES,
   CrmConnectFieldsSchema,
-  CrmMappingSchema,
   CrmPushBodySchema,
   MAX_CRM_CONNECTIONS,
   readCrmMapping,
@@ -24,6 +24,23 @@ import { apiProblem } from '../problem.ts'
 
 const datetime = () => z.iso.datetime({ offset: true })
 
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(CRM_FIELDS)
+
+/**
+ * The field mapping, keyed by field (a record, not an object of fixed properties: the field names are data, and
+ * `leadatlas_id` there is a field's name, no id). Unknown fields are refused by name.
+ */
+const MappingSchema = z
+  .record(z.string(), z.enum(CRM_FIELD_MODES))
+  .superRefine((mapping, ctx) => {
+    for (const field of Object.keys(mapping)) if (!KNOWN_FIELDS.has(field)) ctx.addIssue({ code: 'custom', path: [field], message: `unknown field ${field}` })
+  })
+  .meta({
+    id: 'CrmMapping',
+    description: `Per field (${CRM_FIELDS.join(', ')}): overwrite, fill_empty (only where the CRM has no value) or skip.`,
+    example: { name: 'overwrite', phone: 'fill_empty', technologies: 'skip' },
+  })
+
 const CrmConnectionSchema = z
   .object({
     id: z.uuid(),
@@ -31,7 +48,7 @@ const CrmConnectionSchema = z
     label: z.string().meta({ example: 'Sales HubSpot' }),
     secret_hint: z.string().meta({ description: 'The first and last characters of the credential (a service account: its email).', example: 'pat-…9f2a' }),
     spreadsheet_id: z.string().nullable().meta({ description: 'Google Sheets: the spreadsheet pushed to.', example: null }),
-    mapping: z.record(z.enum(CRM_FIELDS), z.enum(CRM_FIELD_MODES)).meta({ description: 'Per field: overwrite, fill_empty (only where the CRM has no value) or skip.' }),
+    mapping: MappingSchema,
     last_error: z.string().nullable().meta({ description: 'Why the last test or push failed as a whole (refused credential), null when healthy.', example: null }),
     last_checked_at: datetime().nullable(),
     opt_outs_synced_at: datetime().nullable().meta({ description: 'HubSpot and Brevo: when opt-outs were last read back into your do-not-contact list.' }),
@@ -137,6 +154,10 @@ const ExportIdParams = z.object({ id: z.uuid().meta({ description: 'The export i
 const PushIdParams = z.object({ id: z.uuid().meta({ description: 'The push id.', example: '9a2b7c4d-1e3f-4a5b-8c6d-0e1f2a3b4c5d' }) })
 const ItemCursor = z.tuple([z.uuid()])
 
+async function exportExists(ctx: ApiContext, exportId: string): Promise<boolean> {
+  return Boolean(await withUser(ctx.user.claims, (trx) => trx.selectFrom('exports').select('id').where('id', '=', exportId).executeTakeFirst()))
+}
+
 async function connectionOr404(ctx: ApiContext, id: string) {
   const connection = await getCrmConnection(ctx.user, id)
   if (!connection) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
@@ -197,7 +218,7 @@ export const integrationOperations = [
     summary: "Change a connection's field mapping",
     description: 'Fields left out keep their mode. `fill_empty` never replaces a value already in the CRM.',
     params: ConnectionIdParams,
-    body: z.object({ mapping: CrmMappingSchema.partial() }).strict().meta({ id: 'UpdateCrmConnection' }),
+    body: z.object({ mapping: MappingSchema }).strict().meta({ id: 'UpdateCrmConnection' }),
     responses: { 200: { description: 'The connection as changed.', schema: CrmConnectionSchema } },
     async handler({ ctx, params, body }) {
       const connection = await connectionOr404(ctx, params.id)
@@ -267,6 +288,19 @@ export const integrationOperations = [
       const result = await createCrmPush(ctx.user, params.id, { connectionId: body.connection_id, leadIds: body.lead_ids }, { idempotencyKey: key })
       if (!result.ok) pushProblem(ctx, result)
       return { status: result.replayed ? 200 : 202, body: toApiPush(result.push), headers: { Location: `/api/v1/crm-pushes/${result.push.id}` } }
+    },
+  }),
+  defineOperation({
+    id: 'listCrmPushes',
+    method: 'get',
+    path: '/exports/{id}/crm-pushes',
+    tag: 'CRM integrations',
+    summary: "An export's pushes, newest first",
+    params: ExportIdParams,
+    responses: { 200: { description: 'The last 50 pushes of the export.', schema: z.object({ data: z.array(CrmPushSchema) }) } },
+    async handler({ ctx, params }) {
+      if (!(await exportExists(ctx, params.id))) apiProblem(404, 'not_found', ctx.t('api.v1.notFound'))
+      return { status: 200, body: { data: (await listExportPushes(ctx.user, params.id, 50)).map(toApiPush) } }
     },
   }),
   defineOperation({
