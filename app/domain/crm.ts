@@ -37,7 +37,7 @@ export type CrmField = (typeof CRM_FIELDS)[number]
  * none (a value a salesperson typed in the CRM is never replaced); `skip` never sends it.
  */
 export const CRM_FIELD_MODES = ['overwrite', 'fill_empty', 'skip'] as const
-export type CrmFieldMode = (typeof CRM_FIELD_MODES)[number]
+type CrmFieldMode = (typeof CRM_FIELD_MODES)[number]
 
 /** Fields whose value is the record's identity: always written, whatever the mapping says. */
 export const CRM_KEY_FIELDS: ReadonlySet<CrmField> = new Set(['leadatlas_id'])
@@ -49,7 +49,7 @@ export const DEFAULT_CRM_MAPPING: CrmMapping = Object.fromEntries(
   CRM_FIELDS.map((field) => [field, field === 'phone' || field === 'website' || field === 'address' ? 'fill_empty' : 'overwrite']),
 ) as CrmMapping
 
-export const CrmMappingSchema = z
+const CrmMappingSchema = z
   .object(Object.fromEntries(CRM_FIELDS.map((field) => [field, z.enum(CRM_FIELD_MODES)])) as Record<CrmField, z.ZodEnum<{ [K in CrmFieldMode]: K }>>)
   .strict()
 
