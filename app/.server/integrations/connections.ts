@@ -95,7 +95,9 @@ async function checkAndPrepare(input: ConnectInput, workspaceId: string): Promis
   } catch (error) {
     if (error instanceof CrmAuthError) return { ok: false, code: 'refused', reason: error.message }
     if (error instanceof CrmUnavailableError) return { ok: false, code: 'unavailable' }
-    throw error
+    // An answer the adapter could not read (a CRM changed its shapes): the user is told the CRM is unavailable.
+    console.error(`[crm] ${input.provider} connect failed:`, error instanceof Error ? error.message : error)
+    return { ok: false, code: 'unavailable' }
   }
 }
 
@@ -211,7 +213,8 @@ export async function testCrmConnection(user: SessionUser, id: string): Promise<
       return { ok: false, code: 'refused', reason: error.message }
     }
     if (error instanceof CrmUnavailableError) return { ok: false, code: 'unavailable' }
-    throw error
+    console.error(`[crm] ${connection.provider} test failed:`, error instanceof Error ? error.message : error)
+    return { ok: false, code: 'unavailable' }
   }
 }
 

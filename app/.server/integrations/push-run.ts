@@ -225,7 +225,10 @@ export async function runCrmPush(pushId: string, options: PushRunOptions = {}): 
       await finish(push, 'failed', `unavailable: ${error.message}`, 'unavailable')
       return { outcome: 'failed' }
     }
-    throw error
+    // Anything else (an answer the adapter could not read, the database) is retried; the last attempt says so.
+    if (!options.finalAttempt) throw error
+    await finish(push, 'failed', `error: ${error instanceof Error ? error.message : String(error)}`, 'unavailable')
+    return { outcome: 'failed' }
   }
 }
 
