@@ -185,6 +185,20 @@ describe('pushing an export to HubSpot', () => {
     expect(listed).toEqual([{ source: 'hubspot' }])
   })
 
+  it('runs one push per team at a time: the next waits queued and is handed on when the first ends', async () => {
+    const { api, exportId } = await team()
+    const connection = await connect(api, { provider: 'hubspot', label: 'One at a time', secret: HUBSPOT_TOKEN })
+    const [one, two] = await leadIdsOf(exportId)
+    const first = (await startPush(api, exportId, { connection_id: connection.id, lead_ids: [one!] })).data!
+    const second = (await startPush(api, exportId, { connection_id: connection.id, lead_ids: [two!] })).data!
+    const results = await Promise.all([runCrmPush(first.id), runCrmPush(second.id)])
+    const outcomes = results.map((result) => result.outcome).sort()
+    expect(outcomes).toEqual(['busy', 'completed'])
+    const waiting = results[0]!.outcome === 'busy' ? first.id : second.id
+    expect(results.find((result) => result.outcome === 'completed')!.next).toBe(waiting)
+    expect(await runCrmPush(waiting)).toMatchObject({ outcome: 'completed' })
+  })
+
   it('stores the credential encrypted under this connection only, and never grants it to the signed-in role', async () => {
     const { user, api } = await team()
     const connection = await connect(api, { provider: 'hubspot', label: 'Secret', secret: HUBSPOT_TOKEN })

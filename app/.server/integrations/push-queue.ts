@@ -68,6 +68,8 @@ export async function registerCrmJobs(boss: PgBoss, { log = () => {}, concurrenc
     const finalAttempt = job.retryCount >= PUSH_RETRY_LIMIT
     const result = await runCrmPush(job.data.pushId, { finalAttempt, log })
     if (result.retry) throw new Error(`push ${job.data.pushId}: ${result.retry}`)
+    // The team's next push waited for this one: its turn now, not at the next sweep.
+    if (result.next) await enqueuePush(result.next, boss)
     return result
   })
   await boss.work(CRM_SWEEP_QUEUE, async () => {

@@ -30,10 +30,18 @@ export interface PushRunOptions {
 }
 
 export interface PushRunResult {
-  /** busy: another push of the same connection runs (one at a time per CRM account); it stays queued for the sweep. */
+  /** busy: another push of the same workspace runs; this one stays queued (sent again when that one ends, or by the sweep). */
   outcome: 'completed' | 'failed' | 'gone' | 'busy'
   /** Set when the job should be retried (the CRM was unavailable). */
   retry?: string
+  /** The workspace's next queued push, to send now that this one ended. */
+  next?: string
+}
+
+/** The workspace's oldest queued push, once one has ended. */
+async function nextQueued(workspaceId: string): Promise<string | undefined> {
+  const row = await adminDb().selectFrom('crm_pushes').select('id').where('user_id', '=', workspaceId).where('status', '=', 'queued').orderBy('created_at').limit(1).executeTakeFirst()
+  return row?.id
 }
 
 interface ClaimedPush {
@@ -49,20 +57,21 @@ interface ClaimedPush {
 const HEARTBEAT_LAPSE = '2 minutes'
 
 /**
- * Takes the push, unless another push of the same connection is running: one push per connection at a time, so two
- * workers never race on the same CRM records (a sheet's append is not idempotent).
+ * Takes the push, unless another push of the same workspace is running: one at a time per workspace, so two workers
+ * never race on the same CRM records (a sheet's append is not idempotent), and a team with thirty pushes queued holds
+ * one worker slot, never all of them, while another team's push waits.
  */
 async function claim(pushId: string): Promise<ClaimedPush | 'busy' | null> {
   return adminDb()
     .transaction()
     .execute(async (trx) => {
-      const found = await trx.selectFrom('crm_pushes').select('connection_id').where('id', '=', pushId).where('status', 'in', ['queued', 'running']).executeTakeFirst()
+      const found = await trx.selectFrom('crm_pushes').select('user_id').where('id', '=', pushId).where('status', 'in', ['queued', 'running']).executeTakeFirst()
       if (!found) return null
-      await sql`select pg_advisory_xact_lock(hashtext('crm_push'), hashtext(${found.connection_id}))`.execute(trx)
+      await sql`select pg_advisory_xact_lock(hashtext('crm_push'), hashtext(${found.user_id}))`.execute(trx)
       const other = await trx
         .selectFrom('crm_pushes')
         .select('id')
-        .where('connection_id', '=', found.connection_id)
+        .where('user_id', '=', found.user_id)
         .where('id', '<>', pushId)
         .where('status', '=', 'running')
         .where(sql<boolean>`heartbeat_at > now() - ${HEARTBEAT_LAPSE}::interval`)
@@ -194,10 +203,15 @@ async function finish(push: ClaimedPush, status: 'completed' | 'failed', error: 
 
 /** Runs (or goes on with) a push; never throws for the CRM's refusals, asks for a retry on its outages. */
 export async function runCrmPush(pushId: string, options: PushRunOptions = {}): Promise<PushRunResult> {
-  const log = options.log ?? (() => {})
   const push = await claim(pushId)
   if (!push) return { outcome: 'gone' }
   if (push === 'busy') return { outcome: 'busy' }
+  const result = await runClaimed(push, options)
+  return result.retry ? result : { ...result, next: await nextQueued(push.workspaceId) }
+}
+
+async function runClaimed(push: ClaimedPush, options: PushRunOptions): Promise<PushRunResult> {
+  const log = options.log ?? (() => {})
   const [actor, connection] = await Promise.all([actorOf(push), openConnection(push.workspaceId, push.connectionId)])
   if (!actor || !connection) {
     await finish(push, 'failed', actor ? 'connection_missing' : 'no_member', actor ? 'connection_missing' : 'no_member')
