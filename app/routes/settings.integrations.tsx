@@ -65,7 +65,9 @@ export default function IntegrationsRoute({ loaderData }: Route.ComponentProps) 
   const { t } = useTranslation()
   const { connections, admin, keyConfigured, mapping, disconnect, done, account } = loaderData
   const actionData = useActionData<typeof action>()
-  const failure = actionData && actionData.intent !== 'connect' ? actionData.result.error?.[''] : undefined
+  // A button's form (test, mapping, disconnect) shows its refusal here; a tampered field is named as a bad request.
+  const errors = actionData && actionData.intent !== 'connect' ? actionData.result.error : undefined
+  const failure = errors?.['']?.length ? errors[''] : errors && Object.keys(errors).length ? [t('integrations.errors.invalidRequest')] : undefined
   return (
     <section className="mx-auto max-w-4xl space-y-6">
       <BackLink to="/settings">{t('common.backToSettings')}</BackLink>
