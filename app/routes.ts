@@ -20,6 +20,7 @@ export default [
   route('api/stripe/webhook', 'routes/api.stripe.webhook.ts'),
   route('settings/do-not-contact/download', 'routes/settings.do-not-contact.download.ts'),
   route('settings/notifications', 'routes/settings.notifications.ts'),
+  route('settings/integrations/oauth', 'routes/settings.integrations.oauth.ts'),
   route('invitations/:token', 'routes/invitations.$token.tsx'),
   route('settings/team/activity.csv', 'routes/settings.team.activity.csv.ts'),
   route('billing/sandbox/checkout', 'routes/billing.sandbox.checkout.tsx'),

@@ -295,6 +295,18 @@ export const envSchema = z.object({
   BREVO_API_URL: url().default('https://api.brevo.com'),
   GOOGLE_SHEETS_API_URL: url().default('https://sheets.googleapis.com'),
   GOOGLE_OAUTH_TOKEN_URL: url().default('https://oauth2.googleapis.com/token'),
+  /** OAuth apps: with both of a provider's, its connect form offers "Connect with …" (docs/integrations.md). */
+  HUBSPOT_CLIENT_ID: z.string().optional(),
+  HUBSPOT_CLIENT_SECRET: z.string().optional(),
+  HUBSPOT_OAUTH_AUTHORIZE_URL: url().default('https://app.hubspot.com/oauth/authorize'),
+  HUBSPOT_OAUTH_TOKEN_URL: url().default('https://api.hubapi.com/oauth/v1/token'),
+  PIPEDRIVE_CLIENT_ID: z.string().optional(),
+  PIPEDRIVE_CLIENT_SECRET: z.string().optional(),
+  PIPEDRIVE_OAUTH_AUTHORIZE_URL: url().default('https://oauth.pipedrive.com/oauth/authorize'),
+  PIPEDRIVE_OAUTH_TOKEN_URL: url().default('https://oauth.pipedrive.com/oauth/token'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_OAUTH_AUTHORIZE_URL: url().default('https://accounts.google.com/o/oauth2/v2/auth'),
   /** Pushes run at once per worker (each waits for its CRM's own budget on top). */
   CRM_PUSH_CONCURRENCY: positiveInt().default(2),
   /** "points/seconds": pushes one user may start (forms, API, saved searches share it). */

@@ -240,12 +240,26 @@ function spreadsheetForSheets(value: { provider: CrmProvider; spreadsheet?: stri
 export const CrmConnectFieldsSchema = z.object(connectFields).strict().superRefine(spreadsheetForSheets)
 export const CrmConnectSchema = z.object({ intent: z.literal('connect'), ...connectFields }).superRefine(spreadsheetForSheets)
 
+/** The CRMs that may be connected by OAuth when the deployment has an app for them (Brevo has keys only). */
+export const CRM_OAUTH_PROVIDERS = ['hubspot', 'pipedrive', 'sheets'] as const
+
+/** "Connect with HubSpot/Pipedrive/Google": the same fields but the credential, which the CRM hands over. */
+export const CrmOAuthStartSchema = z
+  .object({
+    intent: z.literal('oauth'),
+    provider: z.enum(CRM_OAUTH_PROVIDERS, { error: 'integrations.errors.providerInvalid' }),
+    label: connectFields.label,
+    spreadsheet: connectFields.spreadsheet,
+  })
+  .superRefine(spreadsheetForSheets)
+
 /** The mapping form: one `mapping.<field>` select per field. */
 const CrmMappingFormSchema = z.object({ intent: z.literal('mapping'), connectionId, mapping: CrmMappingSchema })
 
 /** Every form of /settings/integrations, by intent (conform in the browser, the action on the server). */
 export const CrmConnectionCommandSchema = z.discriminatedUnion('intent', [
   CrmConnectSchema,
+  CrmOAuthStartSchema,
   CrmMappingFormSchema,
   z.object({ intent: z.literal('test'), connectionId }),
   z.object({ intent: z.literal('disconnect'), connectionId }),

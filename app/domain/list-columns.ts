@@ -138,8 +138,9 @@ const COUNTRY_VALUES = new Set([
 /** What one value looks like, or null when it could be anything (a name, a city). */
 function valueKind(value: string): Guessable | null {
   const compact = value.replace(/[\s.]/g, '')
-  if (/^\d{14}$/.test(compact)) return 'siret'
-  if (/^[1-9]\d{8}$/.test(compact)) return 'siren'
+  // Check digits tell a SIREN from a mobile number a spreadsheet stored without its 0 ("612345678").
+  if (/^\d{14}$/.test(compact)) return isValidSiret(compact) ? 'siret' : null
+  if (/^\d{9}$/.test(compact) && isValidSiren(compact)) return 'siren'
   if (/^\d{5}$/.test(compact)) return 'postal_code'
   if (/^(?:\+|00)?[\d\s().-]+$/.test(value) && /^(?:\+|0)/.test(value)) {
     const digits = value.replace(/\D/g, '').length
@@ -217,8 +218,8 @@ export const ListMappingSchema = z
   .object({
     columns: z
       .array(z.enum(LIST_COLUMN_KINDS, { error: 'lists.errors.mappingKindInvalid' }), { error: 'lists.errors.mappingRequired' })
-      .min(1, { error: 'lists.errors.mappingRequired' })
-      .max(LIST_MAX_COLUMNS, { error: 'lists.errors.mappingTooManyColumns' }),
+      .min(1, { error: 'lists.errors.mappingRequired', abort: true })
+      .max(LIST_MAX_COLUMNS, { error: 'lists.errors.mappingTooManyColumns', abort: true }),
   })
   .refine(({ columns }) => eachKindOnce(columns), { error: 'lists.errors.mappingDuplicateKind', path: ['columns'] })
   .refine(({ columns }) => KEY_KINDS.some((kind) => columns.includes(kind)), { error: 'lists.errors.mappingNeedsKey', path: ['columns'] })
@@ -230,7 +231,7 @@ export type ListMapping = z.infer<typeof ListMappingSchema>
 // Reading a row
 
 /** Why a row cannot be matched to a company (it is listed with its cells, never imported). */
-export type ListRowProblemCode = 'empty' | 'no_identifier' | 'name_without_place' | 'invalid_siret' | 'invalid_siren' | 'ids_disagree' | 'invalid_website' | 'shared_website'
+type ListRowProblemCode = 'empty' | 'no_identifier' | 'name_without_place' | 'invalid_siret' | 'invalid_siren' | 'ids_disagree' | 'invalid_website' | 'shared_website'
 
 export interface ListRowProblem {
   code: ListRowProblemCode
@@ -246,9 +247,9 @@ export interface ListRowProblem {
  * nothing of the file is ever evaluated), a value not read (an unreadable email; a website that is a social page or a
  * directory listing, not the company's domain; a phone number, read on the server).
  */
-export type ListRowNoteCode = 'formula_text' | 'invalid_email' | 'invalid_website' | 'shared_website' | 'invalid_phone'
+type ListRowNoteCode = 'formula_text' | 'invalid_email' | 'invalid_website' | 'shared_website' | 'invalid_phone'
 
-export interface ListRowNote {
+interface ListRowNote {
   code: ListRowNoteCode
   column: number
 }

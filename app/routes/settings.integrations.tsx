@@ -8,6 +8,8 @@ import { getInstance } from '#app/.server/i18n.ts'
 import { CONNECTION_FAILURE_STATUS, runConnectionCommand } from '#app/.server/integrations/connection-commands.ts'
 import { listCrmConnections } from '#app/.server/integrations/connections.ts'
 import { integrationsKeyConfigured } from '#app/.server/integrations/secrets.ts'
+import { oauthProviders } from '#app/.server/integrations/oauth.ts'
+import { OAuthConnectForm } from '#app/components/integrations/oauth-connect-form.tsx'
 import { refusalAnswer } from '#app/.server/rate-limit.ts'
 import { ConnectForm } from '#app/components/integrations/connect-form.tsx'
 import { ConnectionList, INTEGRATIONS_PATH } from '#app/components/integrations/connection-list.tsx'
@@ -24,6 +26,9 @@ await pageTexts('integrations')
 
 export const handle: AppHandle = { titleKey: 'pages.integrations' }
 
+/** What the OAuth callback may send back (anything else in the link is ignored). */
+const FAILURES = ['oauth_state', 'oauth_denied', 'oauth_refused', 'unavailable', 'too_many', 'key_missing', 'refused', 'rate_limited', 'invalid_secret'] as const
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   const url = new URL(request.url)
@@ -36,6 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mapping: byId(url.searchParams.get('mapping')),
     disconnect: byId(url.searchParams.get('disconnect')),
     done: url.searchParams.get('done'),
+    failed: FAILURES.find((code) => code === url.searchParams.get('failed')) ?? null,
+    oauth: oauthProviders(),
     account: url.searchParams.get('account'),
   }
 }
@@ -48,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The credential is never sent back into the page; what else was typed is.
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['secret'] }), intent: String(formData.get('intent') ?? '') }, { status: 400 })
   const command = submission.value
-  const result = await runConnectionCommand(user, command)
+  const result = await runConnectionCommand(user, command, { origin: new URL(request.url).origin })
   if (!result.ok) {
     if (result.code === 'rate_limited' && result.refusal) {
       const { status, message, headers } = refusalAnswer(context, result.refusal)
@@ -57,13 +64,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const message = t(`integrations.errors.${result.code}`, { reason: result.reason ?? '', max: MAX_CRM_CONNECTIONS })
     return data({ result: submission.reply({ formErrors: [message], hideFields: ['secret'] }), intent: command.intent }, { status: CONNECTION_FAILURE_STATUS[result.code] })
   }
+  if (result.redirect) throw redirect(result.redirect.to, { headers: { 'Set-Cookie': result.redirect.cookie } })
   const account = result.account ? `&account=${encodeURIComponent(result.account.slice(0, 100))}` : ''
   throw redirect(`${INTEGRATIONS_PATH}?done=${result.done}${account}`)
 }
 
 export default function IntegrationsRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
-  const { connections, admin, keyConfigured, mapping, disconnect, done, account } = loaderData
+  const { connections, admin, keyConfigured, mapping, disconnect, done, account, failed, oauth } = loaderData
   const actionData = useActionData<typeof action>()
   // A button's form (test, mapping, disconnect) shows its refusal here; a tampered field is named as a bad request.
   const errors = actionData && actionData.intent !== 'connect' ? actionData.result.error : undefined
@@ -77,12 +85,14 @@ export default function IntegrationsRoute({ loaderData }: Route.ComponentProps) 
       </div>
       {done && !actionData ? <Alert tone="success">{t(`integrations.done.${done}`, { account: account ?? '', defaultValue: t('integrations.done.saved') })}</Alert> : null}
       {failure?.length ? <Alert tone="error">{failure.join(' ')}</Alert> : null}
+      {failed && !actionData ? <Alert tone="error">{t(`integrations.errors.${failed}`, { reason: '', max: MAX_CRM_CONNECTIONS })}</Alert> : null}
       {admin && !keyConfigured ? <Alert tone="warning" title={t('integrations.keyMissingTitle')}>{t('integrations.keyMissing')}</Alert> : null}
       {!admin ? <Alert tone="info">{t('integrations.adminsOnly')}</Alert> : null}
       {disconnect && admin ? <ConfirmDisconnect connection={disconnect} /> : null}
       <ConnectionList connections={connections} admin={admin} />
       {mapping && admin ? <MappingForm key={mapping.id} connection={mapping} /> : null}
       {/* Keyed by the count: a connection made (or removed) starts the form afresh, with nothing typed left in it. */}
+      {admin && oauth.length ? <OAuthConnectForm providers={oauth} lastResult={actionData?.intent === 'oauth' ? actionData.result : undefined} disabled={!keyConfigured || connections.length >= MAX_CRM_CONNECTIONS} /> : null}
       {admin ? <ConnectForm key={connections.length} lastResult={actionData?.intent === 'connect' ? actionData.result : undefined} disabled={!keyConfigured || connections.length >= MAX_CRM_CONNECTIONS} /> : null}
     </section>
   )

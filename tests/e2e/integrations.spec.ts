@@ -15,11 +15,15 @@ const LEADS = 6
 /** A token no other test uses: its own fake HubSpot account. */
 const tokenFor = (email: string) => `pat-eu1-${email.replace(/[^a-z0-9]/gi, '').slice(0, 40)}`
 
+/** The form that takes a pasted credential (beside it, "Connect by signing in" takes none). */
+const pasteForm = (page: Page) => page.locator('#crm-connect')
+
 async function connectHubspot(page: Page, label: string, token: string) {
-  await page.getByLabel('CRM', { exact: true }).selectOption({ label: 'HubSpot' })
-  await page.getByLabel('Connection name').fill(label)
-  await page.getByLabel('Token, API key or service account JSON').fill(token)
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  const form = pasteForm(page)
+  await form.getByLabel('CRM', { exact: true }).selectOption({ label: 'HubSpot' })
+  await form.getByLabel('Connection name').fill(label)
+  await form.getByLabel('Token, API key or service account JSON').fill(token)
+  await form.getByRole('button', { name: 'Connect', exact: true }).click()
 }
 
 /** The report page until the push is done (the page refreshes itself, with or without JavaScript). */
@@ -52,7 +56,7 @@ test.describe('CRM integrations', () => {
     // The CRM refuses a wrong token: its reason is shown, the name typed is kept, nothing is stored.
     await connectHubspot(page, 'Sales HubSpot', 'pat-eu1-wrong-token-1234')
     await expect(page.getByText(/The CRM refused the credential/)).toBeVisible()
-    await expect(page.getByLabel('Connection name')).toHaveValue('Sales HubSpot')
+    await expect(pasteForm(page).getByLabel('Connection name')).toHaveValue('Sales HubSpot')
     // The server never sends a credential back into a page (with JavaScript the browser keeps what was typed).
     if (testInfo.project.name === 'chromium-nojs') await expect(page.getByLabel('Token, API key or service account JSON')).toHaveValue('')
 
@@ -111,6 +115,27 @@ test.describe('CRM integrations', () => {
     await expect(page.getByTestId('crm-connection')).toHaveCount(0)
   })
 
+  test('connect HubSpot by signing in (OAuth): approved, it is connected; a forged callback connects nothing', async ({ page, baseURL }, testInfo) => {
+    const email = uniqueEmail('crm-oauth', testInfo)
+    await signUpViaRequest(page, baseURL, { email })
+    // A callback this browser did not start (no state cookie, or another state) is refused.
+    await page.goto(`${INTEGRATIONS}/oauth?code=stolen&state=forged`)
+    await expect(page.getByText('The CRM sent back an approval this browser did not ask for (or it took more than 10 minutes). Start again.')).toBeVisible()
+    await expect(page.getByTestId('crm-connection')).toHaveCount(0)
+
+    const form = page.locator('#crm-oauth')
+    await expect(form.getByRole('heading', { name: 'Connect by signing in to your CRM' })).toBeVisible()
+    await form.getByLabel('Connection name').fill('HubSpot (OAuth)')
+    await form.getByRole('button', { name: 'Continue to the CRM' }).click()
+    // The fake CRM approves at once and sends the browser back to the callback.
+    await expect(page.getByText('Connected. Your CRM is ready to receive leads.')).toBeVisible()
+    await expect(page.getByTestId('crm-connection')).toContainText('HubSpot · HubSpot (OAuth)')
+    await expect(page.getByTestId('crm-connection')).toContainText('Credential OAuth')
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(page.getByText(/The connection works \(account \d+\)\./)).toBeVisible()
+    await expectNoA11yViolations(page)
+  })
+
   test('screens: the integrations page at 1440 px in English and the push report at 375 px in French', async ({ page, baseURL }, testInfo) => {
     test.skip(testInfo.project.name === 'chromium-nojs', 'screenshots once')
     const email = uniqueEmail('crm-screens', testInfo)
@@ -121,7 +146,7 @@ test.describe('CRM integrations', () => {
     await expect(page.getByText('Connected. Your CRM is ready to receive leads.')).toBeVisible()
     await page.getByRole('link', { name: 'Field mapping' }).click()
     await expect(page.getByRole('heading', { name: 'Field mapping · HubSpot · Sales HubSpot' })).toBeVisible()
-    await expect(page.getByLabel('Connection name')).toHaveValue('')
+    await expect(pasteForm(page).getByLabel('Connection name')).toHaveValue('')
     await page.screenshot({ path: testInfo.outputPath('integrations-1440-en.png'), fullPage: true })
     await expectNoA11yViolations(page)
     await pushAll(page, exportId)

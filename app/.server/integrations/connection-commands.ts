@@ -6,11 +6,14 @@ import type { SessionUser } from '#app/.server/auth.ts'
 import type { Refusal } from '#app/.server/rate-limit.ts'
 import type { CrmConnectionCommand, CrmConnectionView } from '#app/domain/crm.ts'
 import { connectCrm, disconnectCrm, saveCrmMapping, testCrmConnection } from './connections.ts'
+import { authorizeUrl, newOAuthState, oauthCookie, oauthProviders, redirectUriFor, type OAuthStart } from './oauth.ts'
+import { integrationsKeyConfigured } from './secrets.ts'
+import { requirePermission } from '#app/.server/workspaces/roles.ts'
 
-export type ConnectionCommandFailure = 'key_missing' | 'too_many' | 'invalid_secret' | 'refused' | 'unavailable' | 'rate_limited' | 'not_found'
+export type ConnectionCommandFailure = 'key_missing' | 'too_many' | 'invalid_secret' | 'refused' | 'unavailable' | 'rate_limited' | 'not_found' | 'oauth_unavailable'
 
 export type ConnectionCommandResult =
-  | { ok: true; done: CrmConnectionCommand['intent']; connection?: CrmConnectionView; account?: string }
+  | { ok: true; done: CrmConnectionCommand['intent']; connection?: CrmConnectionView; account?: string; redirect?: { to: string; cookie: string } }
   | { ok: false; code: ConnectionCommandFailure; reason?: string | undefined; refusal?: Refusal | undefined }
 
 /** The HTTP status of each failure: the page and the API agree. */
@@ -22,10 +25,25 @@ export const CONNECTION_FAILURE_STATUS: Record<ConnectionCommandFailure, number>
   unavailable: 503,
   rate_limited: 429,
   not_found: 404,
+  oauth_unavailable: 409,
 }
 
-export async function runConnectionCommand(user: SessionUser, command: CrmConnectionCommand): Promise<ConnectionCommandResult> {
+/**
+ * "Connect with …": the state bound to this browser by a cookie, then the CRM's authorization page. The callback
+ * (routes/settings.integrations.oauth.tsx) finishes with the same connect command as a pasted credential.
+ */
+async function startOAuth(user: SessionUser, command: Extract<CrmConnectionCommand, { intent: 'oauth' }>, origin: string): Promise<ConnectionCommandResult> {
+  requirePermission(user, 'integrations')
+  if (!integrationsKeyConfigured()) return { ok: false, code: 'key_missing' }
+  if (!oauthProviders().includes(command.provider)) return { ok: false, code: 'oauth_unavailable' }
+  const start: OAuthStart = { state: newOAuthState(), provider: command.provider, label: command.label, spreadsheet: command.spreadsheet ?? null, workspaceId: user.workspace.id }
+  return { ok: true, done: 'oauth', redirect: { to: authorizeUrl(start, redirectUriFor(origin)), cookie: await oauthCookie.serialize(start) } }
+}
+
+export async function runConnectionCommand(user: SessionUser, command: CrmConnectionCommand, { origin = '' }: { origin?: string } = {}): Promise<ConnectionCommandResult> {
   switch (command.intent) {
+    case 'oauth':
+      return startOAuth(user, command, origin)
     case 'connect': {
       const result = await connectCrm(user, { provider: command.provider, label: command.label, secret: command.secret, spreadsheet: command.spreadsheet })
       return result.ok ? { ok: true, done: 'connect', connection: result.connection } : result

@@ -27,6 +27,7 @@ import { CrmAuthError, CrmUnavailableError } from './crm-http.ts'
 import { createAdapter, PROVIDER_MODULES } from './providers/index.ts'
 import type { ConnectionSettings } from './providers/types.ts'
 import { integrationsKeyConfigured, openSecret, sealSecret, secretHint } from './secrets.ts'
+import { readOAuthSecret } from './oauth.ts'
 
 const VIEW_COLUMNS = ['id', 'provider', 'label', 'secret_hint', 'settings', 'mapping', 'last_error', 'last_checked_at', 'opt_outs_synced_at', 'created_at'] as const
 
@@ -108,7 +109,8 @@ async function checkAndPrepare(input: ConnectInput, workspaceId: string): Promis
 export async function connectCrm(user: SessionUser, input: ConnectInput): Promise<ConnectResult> {
   requirePermission(user, 'integrations')
   if (!integrationsKeyConfigured()) return { ok: false, code: 'key_missing' }
-  if (PROVIDER_MODULES[input.provider].checkSecret(input.secret)) return { ok: false, code: 'invalid_secret' }
+  // An OAuth connection's secret is the tokens the CRM handed over: nothing pasted to check.
+  if (!readOAuthSecret(input.secret) && PROVIDER_MODULES[input.provider].checkSecret(input.secret)) return { ok: false, code: 'invalid_secret' }
   // Each attempt calls the CRM: counted per member, whichever door it came through.
   const refusal = refused(await consumeLimit('crmConnect', user.id))
   if (refusal) return { ok: false, code: 'rate_limited', refusal }
@@ -202,7 +204,7 @@ export async function testCrmConnection(user: SessionUser, id: string): Promise<
   if (!connection) return { ok: false, code: 'not_found' }
   const refusal = refused(await consumeLimit('crmConnect', user.id))
   if (refusal) return { ok: false, code: 'rate_limited', refusal }
-  const adapter = createAdapter(connection.provider, connection.secret, { workspaceId: connection.workspaceId })
+  const adapter = createAdapter(connection.provider, connection.secret, { workspaceId: connection.workspaceId, connectionId: connection.id })
   try {
     const tested = await adapter.test(connection.settings)
     await markConnection(connection.workspaceId, id, tested.ok ? null : tested.reason)

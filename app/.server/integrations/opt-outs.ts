@@ -42,7 +42,7 @@ async function addOptOuts(workspaceId: string, provider: 'hubspot' | 'brevo', em
 export async function syncConnectionOptOuts(workspaceId: string, connectionId: string): Promise<number> {
   const connection = await openConnection(workspaceId, connectionId)
   if (!connection || (connection.provider !== 'hubspot' && connection.provider !== 'brevo')) return 0
-  const adapter = createAdapter(connection.provider, connection.secret, { workspaceId })
+  const adapter = createAdapter(connection.provider, connection.secret, { workspaceId, connectionId })
   if (!adapter.optOuts) return 0
   let cursor = connection.optOutCursor
   let added = 0

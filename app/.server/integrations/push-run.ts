@@ -217,7 +217,7 @@ async function runClaimed(push: ClaimedPush, options: PushRunOptions): Promise<P
     await finish(push, 'failed', actor ? 'connection_missing' : 'no_member', actor ? 'connection_missing' : 'no_member')
     return { outcome: 'failed' }
   }
-  const adapter = createAdapter(connection.provider, connection.secret, { workspaceId: push.workspaceId, ...(options.signal ? { signal: options.signal } : {}) })
+  const adapter = createAdapter(connection.provider, connection.secret, { workspaceId: push.workspaceId, connectionId: connection.id, ...(options.signal ? { signal: options.signal } : {}) })
   try {
     return await onBehalfOf(push.workspaceId, async () => {
       const settings = await prepared(connection, adapter)

@@ -53,6 +53,7 @@ export function openSecret(stored: string, connectionId: string, keyText = env.I
  * of a short one; a service-account file by its account's email.
  */
 export function secretHint(secret: string): string {
+  if (secret.startsWith('oauth:')) return 'OAuth'
   try {
     const parsed = JSON.parse(secret) as { client_email?: unknown }
     if (typeof parsed.client_email === 'string') return parsed.client_email.slice(0, 40)

@@ -3,7 +3,7 @@
  * the shapes of Pipedrive's API as its v2 reference and official client describe them:
  *
  * - envelopes `{ success: true, data, additional_data }`; failures `{ success: false, error, error_info, data: null }`;
- * - `x-api-token` checked on every request: a missing or wrong one is 401 `unauthorized access`;
+ * - `x-api-token` (or an OAuth `Authorization: Bearer`) checked on every request: a missing or wrong one is 401 `unauthorized access`;
  * - GET/POST /api/v2/organizationFields (40-hex `field_code`s, cursor pages), GET/POST/PATCH /api/v2/organizations,
  *   GET /api/v2/organizations/search (`data.items[].item`, custom field values as a list of strings), GET/POST
  *   /api/v2/persons and /api/v2/persons/search (emails as a list of strings in results), POST /api/v1/leads,
@@ -397,7 +397,9 @@ export async function startFakePipedrive(options: { token?: string; burstPer2s?:
     if (next) return send(response, next)
     const aimed = targeted.findIndex((entry) => entry.route === `${method} ${url.pathname}`)
     if (aimed >= 0) return send(response, targeted.splice(aimed, 1)[0]!.reply)
-    if (request.headers['x-api-token'] !== token) return send(response, { status: 401, body: { success: false, error: 'unauthorized access', errorCode: 401, error_info: ERROR_INFO } })
+    // An API token in its header, or an OAuth access token as a bearer (Pipedrive takes both).
+    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]
+    if (request.headers['x-api-token'] !== token && bearer !== token) return send(response, { status: 401, body: { success: false, error: 'unauthorized access', errorCode: 401, error_info: ERROR_INFO } })
     const turn = window.take(Date.now())
     const limits = { 'x-ratelimit-limit': String(burst), 'x-ratelimit-remaining': String(turn.remaining), 'x-ratelimit-reset': '2' }
     if (turn.waitMs > 0) {

@@ -6,6 +6,7 @@
  */
 import http from 'node:http'
 import { startFakeHubspot, type FakeHubspot } from './hubspot.ts'
+import { startFakeOAuth } from './oauth.ts'
 import { startFakePipedrive, type FakePipedrive } from './pipedrive.ts'
 
 type Fake = FakeHubspot | FakePipedrive
@@ -48,4 +49,6 @@ await tenantFront(port, bearer, (token) => startFakeHubspot({ token: accepted(to
 await tenantFront(port + 1, apiToken, (token) => startFakePipedrive({ token: accepted(token) }))
 // Ready: Playwright waits for this URL.
 http.createServer((_, response) => response.end('ok')).listen(port + 2, '127.0.0.1')
+// HubSpot's OAuth server on port + 3: each approval hands out a token of its own, so an account of its own above.
+await startFakeOAuth({ clientId: 'e2e-hubspot-app', clientSecret: 'e2e-hubspot-secret', accessToken: (code) => `pat-eu1-oauth-${code}`, port: port + 3 })
 console.log(`CRM fakes: HubSpot http://127.0.0.1:${port}, Pipedrive http://127.0.0.1:${port + 1}`)

@@ -128,6 +128,8 @@ function connectionProblem(ctx: ApiContext, result: Extract<ConnectionCommandRes
       return apiProblem(503, 'source_unavailable', ctx.t('integrations.errors.unavailable'), undefined, { 'Retry-After': '30' })
     case 'key_missing':
       return apiProblem(503, 'integrations_unconfigured', ctx.t('integrations.errors.key_missing'))
+    case 'oauth_unavailable':
+      return apiProblem(409, 'validation_failed', ctx.t('integrations.errors.oauth_unavailable'))
     case 'rate_limited':
       return apiProblem(429, 'rate_limited', ctx.t('integrations.errors.rate_limited'), undefined, retry)
   }

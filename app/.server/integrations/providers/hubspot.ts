@@ -455,7 +455,8 @@ export const hubspot: CrmProviderModule = {
   },
   create(context) {
     const token = context.secret.trim()
-    const http = context.http(() => ({ authorization: `Bearer ${token}` }))
+    // A private app token and an OAuth access token are both bearer tokens.
+    const http = context.http(async () => ({ authorization: `Bearer ${context.bearer ? await context.bearer() : token}` }))
     return {
       batchSize: BATCH,
       async test() {

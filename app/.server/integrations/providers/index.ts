@@ -8,6 +8,7 @@ import { env } from '#app/.server/env.server.ts'
 import type { GlobalLimits } from '#app/.server/limits/global.ts'
 import type { CrmProvider } from '#app/domain/crm.ts'
 import { createCrmHttp } from '../crm-http.ts'
+import { oauthBaseUrl, oauthBearer, readOAuthSecret } from '../oauth.ts'
 import { brevo } from './brevo.ts'
 import { hubspot } from './hubspot.ts'
 import { pipedrive } from './pipedrive.ts'
@@ -32,6 +33,8 @@ function baseUrlOf(provider: CrmProvider): string {
 export interface AdapterOptions {
   /** The workspace whose turn the requests take. */
   workspaceId: string
+  /** A stored connection: an OAuth token refreshed on the way is written back to it. */
+  connectionId?: string
   signal?: AbortSignal
   /** Default: the deployment's shared limits. */
   limits?: GlobalLimits | null
@@ -39,10 +42,12 @@ export interface AdapterOptions {
 
 export function createAdapter(provider: CrmProvider, secret: string, options: AdapterOptions): CrmAdapter {
   const module = PROVIDER_MODULES[provider]
-  const baseUrl = baseUrlOf(provider)
+  const oauth = readOAuthSecret(secret)
+  const baseUrl = oauth ? oauthBaseUrl(oauth, baseUrlOf(provider)) : baseUrlOf(provider)
   const account = crypto.createHash('sha256').update(`${provider}\0${secret}`).digest('base64url').slice(0, 22)
   return module.create({
-    secret,
+    secret: oauth ? '' : secret,
+    ...(oauth ? { bearer: oauthBearer(provider, oauth, options.connectionId ?? null) } : {}),
     baseUrl,
     tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL,
     http: (headers) =>

@@ -191,7 +191,8 @@ export const pipedrive: CrmProviderModule = {
 }
 
 function createPipedriveAdapter(context: AdapterContext): CrmAdapter {
-  const http = context.http(() => ({ 'x-api-token': context.secret }))
+  // An API token goes in its own header; an OAuth access token is a bearer token.
+  const http = context.http(async (): Promise<Record<string, string>> => (context.bearer ? { authorization: `Bearer ${await context.bearer()}` } : { 'x-api-token': context.secret }))
   const call = async (request: CrmRequest) => accepted(await http.request(request))
   let preparedKeys: Promise<FieldKeys> | null = null
   // A failed lookup is not remembered: the next batch tries again.

@@ -119,7 +119,8 @@ type Call = (request: CrmRequest) => Promise<unknown>
 
 /** Requests with the bearer token; a token Google stopped accepting is replaced once. The body of a 2xx, else throws. */
 function caller(context: AdapterContext, account: ServiceAccount | null): Call {
-  const tokens = tokenSource(account, context.tokenUrl ?? 'https://oauth2.googleapis.com/token')
+  // An OAuth connection brings its own fresh token; a service account signs its way to one.
+  const tokens = context.bearer ? { get: context.bearer, drop: () => {} } : tokenSource(account, context.tokenUrl ?? 'https://oauth2.googleapis.com/token')
   const http: CrmHttp = context.http(async () => ({ authorization: `Bearer ${await tokens.get()}` }))
   return async (request) => {
     let response = await http.request(request)

@@ -49,8 +49,13 @@ export interface CrmAdapter {
 }
 
 export interface AdapterContext {
-  /** The decrypted credential: a token or key, or a Google service-account JSON. */
+  /** The decrypted credential: a token or key, or a Google service-account JSON (empty for an OAuth connection). */
   secret: string
+  /**
+   * An OAuth connection's access token, fresh (refreshed when it expires): sent as `Authorization: Bearer` instead
+   * of the pasted credential's own header.
+   */
+  bearer?: () => Promise<string>
   /** The API's base URL (the module's default; tests point it at a local fake). */
   baseUrl: string
   /** Google only: the OAuth token endpoint (never the service account's own `token_uri`: a pasted file must not choose where we connect). */

@@ -1,0 +1,74 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { z } from 'zod'
+import { useTranslation } from 'react-i18next'
+import { Form } from 'react-router'
+import { CRM_LABEL_MAX, CRM_PROVIDER_NAMES, CrmOAuthStartSchema } from '#app/domain/crm.ts'
+import { useIsPending } from '#app/utils/misc.ts'
+import { Alert } from '../ui/alert.tsx'
+import { Button } from '../ui/button.tsx'
+import { Field, selectClasses } from '../ui/field.tsx'
+
+/**
+ * "Connect with HubSpot / Pipedrive / Google": no credential to paste, the CRM asks its user to approve and sends
+ * them back. Offered only for the CRMs this deployment has an OAuth app for.
+ */
+export function OAuthConnectForm({ providers, lastResult, disabled }: { providers: ReadonlyArray<'hubspot' | 'pipedrive' | 'sheets'>; lastResult?: SubmissionResult<string[]> | null | undefined; disabled: boolean }) {
+  const { t } = useTranslation()
+  const pending = useIsPending({ intent: 'oauth' })
+  const [form, fields] = useForm<z.input<typeof CrmOAuthStartSchema>>({
+    id: 'crm-oauth',
+    lastResult,
+    defaultValue: { provider: providers[0] },
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CrmOAuthStartSchema }),
+  })
+  const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: CRM_LABEL_MAX }))
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+      <div>
+        <h2 className="text-lg font-semibold text-slate-900">{t('integrations.oauthTitle')}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t('integrations.oauthHint')}</p>
+      </div>
+      {form.errors?.length ? (
+        <Alert tone="error" id={form.errorId}>
+          {form.errors.join(' ')}
+        </Alert>
+      ) : null}
+      <input type="hidden" name="intent" value="oauth" />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div>
+          <label htmlFor={fields.provider.id} className="block text-sm font-medium text-slate-700">
+            {t('integrations.providerLabel')}
+          </label>
+          <select {...getSelectProps(fields.provider)} className={`mt-1.5 ${selectClasses}`}>
+            {providers.map((provider) => (
+              <option key={provider} value={provider}>
+                {CRM_PROVIDER_NAMES[provider]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          label={t('integrations.labelLabel')}
+          hint={t('integrations.labelHint')}
+          errors={translate(fields.label.errors)}
+          inputProps={{ ...getInputProps(fields.label, { type: 'text' }), maxLength: CRM_LABEL_MAX, autoComplete: 'off' }}
+        />
+      </div>
+      {providers.includes('sheets') ? (
+        <Field
+          label={t('integrations.spreadsheetLabel')}
+          hint={t('integrations.spreadsheetOAuthHint')}
+          errors={translate(fields.spreadsheet.errors)}
+          inputProps={{ ...getInputProps(fields.spreadsheet, { type: 'text' }), inputMode: 'url', autoComplete: 'off', placeholder: 'https://docs.google.com/spreadsheets/d/…' }}
+        />
+      ) : null}
+      <div className="flex justify-end">
+        <Button type="submit" pending={pending} disabled={disabled}>
+          {t('integrations.oauthContinue')}
+        </Button>
+      </div>
+    </Form>
+  )
+}
