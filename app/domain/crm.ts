@@ -241,7 +241,7 @@ export const CrmConnectFieldsSchema = z.object(connectFields).strict().superRefi
 export const CrmConnectSchema = z.object({ intent: z.literal('connect'), ...connectFields }).superRefine(spreadsheetForSheets)
 
 /** The CRMs that may be connected by OAuth when the deployment has an app for them (Brevo has keys only). */
-export const CRM_OAUTH_PROVIDERS = ['hubspot', 'pipedrive', 'sheets'] as const
+const CRM_OAUTH_PROVIDERS = ['hubspot', 'pipedrive', 'sheets'] as const
 
 /** "Connect with HubSpot/Pipedrive/Google": the same fields but the credential, which the CRM hands over. */
 export const CrmOAuthStartSchema = z
