@@ -27,6 +27,7 @@ import {
   type Rejection,
 } from '#app/.server/internal-headers.ts'
 import { writeResponseBody } from './response-body.ts'
+import { oauthAuthorizeOrigins } from '#app/.server/integrations/oauth-apps.ts'
 
 /** Forms are a few fields; JSON bodies (the API, Stripe webhooks) are small objects. */
 const FORM_BODY_LIMIT = 100 * 1024
@@ -178,8 +179,8 @@ export function securityHeaders({ mode, appUrl }: Pick<HttpAppOptions, 'mode' | 
               objectSrc: ["'none'"],
               baseUri: ["'self'"],
               frameAncestors: ["'none'"],
-              // Checkout and the customer portal are reached by a redirect after a form post.
-              formAction: ["'self'", 'https://checkout.stripe.com', 'https://billing.stripe.com'],
+              // Checkout and the customer portal, and a CRM's OAuth authorization page, are reached by a redirect after a form post.
+              formAction: ["'self'", 'https://checkout.stripe.com', 'https://billing.stripe.com', ...oauthAuthorizeOrigins()],
               ...(https ? { upgradeInsecureRequests: [] } : {}),
             },
           }

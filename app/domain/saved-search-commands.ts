@@ -55,7 +55,7 @@ export const UpdateSavedSearchSchema = z
     timeZone: z.string({ error: 'savedSearches.errors.timeZone' }).trim().refine(isTimeZone, { error: 'savedSearches.errors.timeZone' }),
     creditBudget: optionalCount('savedSearches.errors.creditBudget'),
     /** The CRM connections each run's new businesses are pushed to ("push every run"). */
-    pushTo: z.array(z.string().refine(isUuid, { error: 'savedSearches.errors.pushTo' })).max(MAX_SAVED_SEARCH_PUSHES, 'savedSearches.errors.pushTo').default([]),
+    pushTo: z.array(z.string().refine(isUuid, { error: 'integrations.errors.pushTo' })).max(MAX_SAVED_SEARCH_PUSHES, 'integrations.errors.pushTo').default([]),
   })
   .superRefine((value, ctx) => {
     if (value.scheduleKind === 'weekly' && !value.weekday) ctx.addIssue({ code: 'custom', path: ['weekday'], message: 'savedSearches.errors.weekday' })

@@ -11,11 +11,15 @@ import { getCategory, labelOf } from '#app/.server/taxonomy/categories.ts'
 import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { listCrmConnections } from '#app/.server/integrations/connections.ts'
 import { CRM_PROVIDER_NAMES } from '#app/domain/crm.ts'
+import { pageTexts } from '#app/i18n.ts'
 import { SavedSearchForm } from '#app/components/saved-searches/saved-search-form.tsx'
 import { isFrance } from '#app/domain/enrichment.ts'
 import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
 import { BackLink } from '#app/components/ui/back-link.tsx'
 
+
+// "Push every run" speaks of CRM connections (integrations texts).
+await pageTexts('integrations')
 export const handle: AppHandle = { titleKey: 'pages.savedSearchEdit' }
 
 async function loadOwn(request: Request, context: Route.LoaderArgs['context'], id: string) {

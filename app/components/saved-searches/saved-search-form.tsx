@@ -105,11 +105,11 @@ function PushFields({ connections, chosen, errors, className }: { connections: A
   const { t } = useTranslation()
   return (
     <fieldset className={className}>
-      <legend className="sr-only">{t('savedSearches.editPage.pushTitle')}</legend>
+      <legend className="sr-only">{t('integrations.savedSearchPushTitle')}</legend>
       <h2 className="text-lg font-semibold text-slate-900" aria-hidden="true">
-        {t('savedSearches.editPage.pushTitle')}
+        {t('integrations.savedSearchPushTitle')}
       </h2>
-      <p className="text-sm text-slate-600">{t('savedSearches.editPage.pushHint')}</p>
+      <p className="text-sm text-slate-600">{t('integrations.savedSearchPushHint')}</p>
       <div className="space-y-2">
         {connections.map((connection) => (
           <label key={connection.id} className="flex items-center gap-3 text-sm text-slate-700">
