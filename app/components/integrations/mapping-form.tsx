@@ -24,7 +24,7 @@ export function MappingForm({ connection }: { connection: CrmConnectionView }) {
           const fixed = CRM_KEY_FIELDS.has(field)
           return (
             <div key={field} className="flex items-center justify-between gap-3 border-b border-slate-100 pb-3">
-              <label htmlFor={id} className="text-sm font-medium text-slate-700">
+              <label htmlFor={id} className="min-w-0 text-sm font-medium text-slate-700">
                 {t(`integrations.fields.${field}`)}
               </label>
               {fixed ? (
@@ -32,7 +32,7 @@ export function MappingForm({ connection }: { connection: CrmConnectionView }) {
                   {t('integrations.alwaysWritten')}
                 </span>
               ) : (
-                <select id={id} name={`mapping.${field}`} defaultValue={connection.mapping[field]} className={`${selectClasses} w-44 shrink-0`}>
+                <select id={id} name={`mapping.${field}`} defaultValue={connection.mapping[field]} className={`${selectClasses} w-40 shrink-0 sm:w-44`}>
                   {CRM_FIELD_MODES.map((mode) => (
                     <option key={mode} value={mode}>
                       {t(`integrations.modes.${mode}`)}

@@ -41,7 +41,7 @@ export function OAuthConnectForm({ providers, lastResult, disabled }: { provider
           <label htmlFor={fields.provider.id} className="block text-sm font-medium text-slate-700">
             {t('integrations.providerLabel')}
           </label>
-          <select {...getSelectProps(fields.provider)} className={`mt-1.5 ${selectClasses}`}>
+          <select {...getSelectProps(fields.provider)} className={`mt-1.5 w-full ${selectClasses}`}>
             {providers.map((provider) => (
               <option key={provider} value={provider}>
                 {CRM_PROVIDER_NAMES[provider]}

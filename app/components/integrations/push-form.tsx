@@ -48,7 +48,7 @@ export function PushForm({ connections, leadCount, leads, error, sent, admin }: 
         <label htmlFor="push-connection" className="block text-sm font-medium text-slate-700">
           {t('integrations.pushTo')}
         </label>
-        <select id="push-connection" name="connectionId" defaultValue={sent?.connectionId ?? connections[0]!.id} className={`mt-1.5 sm:max-w-sm ${selectClasses}`}>
+        <select id="push-connection" name="connectionId" defaultValue={sent?.connectionId ?? connections[0]!.id} className={`mt-1.5 w-full sm:max-w-sm ${selectClasses}`}>
           {connections.map((connection) => (
             <option key={connection.id} value={connection.id}>
               {CRM_PROVIDER_NAMES[connection.provider]} · {connection.label}

@@ -18,9 +18,9 @@ function ErrorList({ id, errors }: { id?: string; errors?: FieldErrors }) {
   )
 }
 
-/** A native select styled as the inputs (a select keeps working without JavaScript). */
+/** A native select styled as the inputs (a select keeps working without JavaScript); its width is the caller's. */
 export const selectClasses =
-  'block w-full rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none aria-[invalid=true]:ring-red-400'
+  'block rounded-lg border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-600 focus:outline-none aria-[invalid=true]:ring-red-400'
 
 const inputClasses =
   'block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-brand-600 focus:outline-none disabled:bg-slate-50 disabled:text-slate-500 aria-[invalid=true]:ring-red-400'
