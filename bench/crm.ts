@@ -15,12 +15,12 @@ import { pipedrive } from '#app/.server/integrations/providers/pipedrive.ts'
 import { sheets } from '#app/.server/integrations/providers/sheets.ts'
 import type { CrmProviderModule } from '#app/.server/integrations/providers/types.ts'
 import { createGlobalLimits } from '#app/.server/limits/global.ts'
-import type { ApiLead } from '#app/domain/api-lead.ts'
 import { CRM_FIELDS, toCrmRecord, type CrmMapping } from '#app/domain/crm.ts'
 import { startFakeBrevo } from '#tests/support/crm-fakes/brevo.ts'
 import { startFakeHubspot } from '#tests/support/crm-fakes/hubspot.ts'
 import { FAKE_PIPEDRIVE_TOKEN, startFakePipedrive } from '#tests/support/crm-fakes/pipedrive.ts'
 import { startFakeGoogle } from '#tests/support/crm-fakes/sheets.ts'
+import { apiLead } from '#tests/support/crm-leads.ts'
 import { startBenchDatabase } from './lib/database.ts'
 import { printTable } from './lib/table.ts'
 
@@ -31,41 +31,7 @@ const PIPEDRIVE_LEADS = Number(values.pipedrive)
 // Everything written: the bench measures writes, not the reads a fill-only-if-empty field adds.
 const OVERWRITE = Object.fromEntries(CRM_FIELDS.map((field) => [field, 'overwrite'])) as CrmMapping
 
-function lead(index: number): ApiLead {
-  const id = randomUUID()
-  return {
-    id,
-    position: index,
-    name: `Boulangerie ${index}`,
-    full_address: `${index} rue de la Paix, 75002 Paris`,
-    city: 'Paris',
-    postal_code: '75002',
-    country_code: 'FR',
-    phone: '+33 1 23 45 67 89',
-    phone_e164: '+33123456789',
-    website: `https://boulangerie-${index}.example.fr`,
-    latitude: null,
-    longitude: null,
-    rating: 4.5,
-    review_count: 10,
-    business_types: ['bakery'],
-    google_maps_url: null,
-    working_hours: null,
-    operational_state: null,
-    description: null,
-    source: 'demo',
-    source_id: `bench:${index}`,
-    source_url: null,
-    enrichments: {
-      phone: null,
-      website: null,
-      email: { status: 'success', reused_at: null, email: [{ address: `contact@boulangerie-${index}.example.fr`, quality: null, source: { page: null, found_at: null } }] },
-      technologies: null,
-      social: null,
-      admin_fr_info: null,
-    },
-  }
-}
+const lead = (index: number) => apiLead({ id: randomUUID(), name: `Boulangerie ${index}`, website: `https://boulangerie-${index}.example.fr`, emails: [`contact@boulangerie-${index}.example.fr`] })
 
 interface Run {
   provider: string

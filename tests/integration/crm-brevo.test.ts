@@ -1,9 +1,8 @@
 // The Brevo adapter against a local Brevo (tests/support/crm-fakes/brevo.ts): contacts keyed by email carrying their
 // company, pushes that never duplicate, fill_empty values a salesperson typed kept, the import path behind its
 // process id, refusals on their own row, the rate limit, the credentials and the opt-outs.
-import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ApiLead } from '#app/domain/api-lead.ts'
+import { apiLead, type LeadShape } from '#tests/support/crm-leads.ts'
 import { CRM_FIELDS, DEFAULT_CRM_MAPPING, toCrmRecord, type CrmMapping, type CrmRecord } from '#app/domain/crm.ts'
 import { createCrmHttp, CrmAuthError } from '#app/.server/integrations/crm-http.ts'
 import { brevo } from '#app/.server/integrations/providers/brevo.ts'
@@ -24,56 +23,7 @@ function connect(secret = KEY, retryBaseDelayMs = 10): CrmAdapter {
   })
 }
 
-interface LeadShape {
-  id?: string
-  name?: string
-  phone?: string | null
-  website?: string | null
-  emails?: string[]
-  siret?: string | null
-}
-
-/** A lead as the API gives it (ApiLeadSchema's example), with the parts a push reads. */
-function lead(shape: LeadShape = {}): ApiLead {
-  const emails = shape.emails ?? ['contact@boulangerie-paul.fr']
-  const registry = shape.siret ? ({ status: 'success', reused_at: null, siret: shape.siret, siren: shape.siret.slice(0, 9), naf_code: '10.71C' } as NonNullable<ApiLead['enrichments']['admin_fr_info']>) : null
-  return {
-    id: shape.id ?? randomUUID(),
-    position: 0,
-    name: shape.name ?? 'Boulangerie Paul',
-    full_address: '12 rue de la Paix, 75002 Paris',
-    city: 'Paris',
-    postal_code: '75002',
-    country_code: 'FR',
-    phone: shape.phone === undefined ? '+33 1 23 45 67 89' : shape.phone,
-    phone_e164: shape.phone === undefined ? '+33123456789' : shape.phone,
-    website: shape.website === undefined ? 'https://boulangerie-paul.fr' : shape.website,
-    latitude: 48.8686,
-    longitude: 2.3314,
-    rating: 4.5,
-    review_count: 128,
-    business_types: ['bakery'],
-    google_maps_url: null,
-    working_hours: 'Mon-Sat 07:00-19:30',
-    operational_state: 'OPERATIONAL',
-    description: null,
-    source: 'osm',
-    source_id: 'node/123',
-    source_url: 'https://www.openstreetmap.org/node/123',
-    enrichments: {
-      phone: null,
-      website: null,
-      technologies: null,
-      social: null,
-      email: emails.length
-        ? { status: 'success', reused_at: null, email: emails.map((address) => ({ address, quality: null, source: { page: 'https://boulangerie-paul.fr/contact', found_at: null } })) }
-        : null,
-      admin_fr_info: registry,
-    },
-  }
-}
-
-const record = (shape: LeadShape = {}): CrmRecord => toCrmRecord(lead(shape))
+const record = (shape: LeadShape = {}): CrmRecord => toCrmRecord(apiLead(shape))
 /** What the job does between pushes: the remote id of an earlier push is stored with the record. */
 const again = (records: CrmRecord[], results: { remoteId: string | null }[]) => records.map((one, index) => ({ ...one, remoteId: results[index]!.remoteId }))
 const count = (results: { outcome: string }[], outcome: string) => results.filter((result) => result.outcome === outcome).length

@@ -25,6 +25,7 @@ import { createApiUser, type ApiClient } from '#tests/support/api-client.ts'
 import { startFakeHubspot, type FakeHubspot } from '#tests/support/crm-fakes/hubspot.ts'
 import { FAKE_PIPEDRIVE_TOKEN, startFakePipedrive, type FakePipedrive } from '#tests/support/crm-fakes/pipedrive.ts'
 import { startDemoServices, type DemoServices } from '#tests/support/demo-services.ts'
+import { apiLead } from '#tests/support/crm-leads.ts'
 
 const HUBSPOT_TOKEN = 'pat-eu1-fake-token'
 const LEADS = 8
@@ -257,34 +258,7 @@ describe('pushing to Pipedrive', () => {
       )
       const settings = await adapters[0]!.prepare({})
       const records = (worker: number) =>
-        Array.from({ length: 8 }, (_, index) => {
-          const id = randomUUID()
-          return toCrmRecord({
-            id,
-            position: index,
-            name: `Boulangerie ${worker}-${index}`,
-            full_address: null,
-            city: 'Lyon',
-            postal_code: '69001',
-            country_code: 'FR',
-            phone: null,
-            phone_e164: null,
-            website: `https://w${worker}-${index}-${id.slice(0, 6)}.example`,
-            latitude: null,
-            longitude: null,
-            rating: null,
-            review_count: null,
-            business_types: [],
-            google_maps_url: null,
-            working_hours: null,
-            operational_state: null,
-            description: null,
-            source: 'demo',
-            source_id: null,
-            source_url: null,
-            enrichments: { phone: null, website: null, email: null, technologies: null, social: null, admin_fr_info: null },
-          })
-        })
+        Array.from({ length: 8 }, (_, index) => toCrmRecord(apiLead({ id: randomUUID(), name: `Boulangerie ${worker}-${index}`, website: `https://w${worker}-${index}-${randomUUID().slice(0, 6)}.example`, emails: [] })))
       const results = await Promise.all(adapters.map((adapter, worker) => adapter.upsert(records(worker), DEFAULT_CRM_MAPPING, settings)))
       expect(results.flat().every((row) => row.outcome === 'created')).toBe(true)
       // The fake answered 429 to nothing: the two workers counted their requests in one shared window.

@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { z } from 'zod'
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
-import { CRM_LABEL_MAX, CRM_PROVIDER_NAMES, CRM_PROVIDERS, CrmConnectSchema } from '#app/domain/crm.ts'
+import { CRM_LABEL_MAX, CRM_PROVIDERS, CrmConnectSchema } from '#app/domain/crm.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
-import { Field, selectClasses } from '../ui/field.tsx'
+import { Field } from '../ui/field.tsx'
+import { ProviderLabelFields } from './provider-label-fields.tsx'
 
 const TEXTAREA =
   'block w-full rounded-lg border-0 px-3 py-2 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-600 focus:outline-none focus:ring-inset aria-[invalid=true]:ring-red-400'
@@ -41,26 +42,7 @@ export function ConnectForm({ lastResult, disabled }: { lastResult?: SubmissionR
         </Alert>
       ) : null}
       <input type="hidden" name="intent" value="connect" />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <div>
-          <label htmlFor={fields.provider.id} className="block text-sm font-medium text-slate-700">
-            {t('integrations.providerLabel')}
-          </label>
-          <select {...getSelectProps(fields.provider)} className={`mt-1.5 w-full ${selectClasses}`}>
-            {CRM_PROVIDERS.map((provider) => (
-              <option key={provider} value={provider}>
-                {CRM_PROVIDER_NAMES[provider]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field
-          label={t('integrations.labelLabel')}
-          hint={t('integrations.labelHint')}
-          errors={translate(fields.label.errors)}
-          inputProps={{ ...getInputProps(fields.label, { type: 'text' }), maxLength: CRM_LABEL_MAX, autoComplete: 'off' }}
-        />
-      </div>
+      <ProviderLabelFields provider={fields.provider} label={fields.label} providers={CRM_PROVIDERS} />
       <div>
         <label htmlFor={fields.secret.id} className="block text-sm font-medium text-slate-700">
           {t('integrations.secretLabel')}

@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { z } from 'zod'
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
-import { CRM_LABEL_MAX, CRM_PROVIDER_NAMES, CrmOAuthStartSchema } from '#app/domain/crm.ts'
+import { CRM_LABEL_MAX, CrmOAuthStartSchema } from '#app/domain/crm.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
-import { Field, selectClasses } from '../ui/field.tsx'
+import { Field } from '../ui/field.tsx'
+import { ProviderLabelFields } from './provider-label-fields.tsx'
 
 /**
  * "Connect with HubSpot / Pipedrive / Google": no credential to paste, the CRM asks its user to approve and sends
@@ -36,26 +37,7 @@ export function OAuthConnectForm({ providers, lastResult, disabled }: { provider
         </Alert>
       ) : null}
       <input type="hidden" name="intent" value="oauth" />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <div>
-          <label htmlFor={fields.provider.id} className="block text-sm font-medium text-slate-700">
-            {t('integrations.providerLabel')}
-          </label>
-          <select {...getSelectProps(fields.provider)} className={`mt-1.5 w-full ${selectClasses}`}>
-            {providers.map((provider) => (
-              <option key={provider} value={provider}>
-                {CRM_PROVIDER_NAMES[provider]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field
-          label={t('integrations.labelLabel')}
-          hint={t('integrations.labelHint')}
-          errors={translate(fields.label.errors)}
-          inputProps={{ ...getInputProps(fields.label, { type: 'text' }), maxLength: CRM_LABEL_MAX, autoComplete: 'off' }}
-        />
-      </div>
+      <ProviderLabelFields provider={fields.provider} label={fields.label} providers={providers} />
       {providers.includes('sheets') ? (
         <Field
           label={t('integrations.spreadsheetLabel')}
