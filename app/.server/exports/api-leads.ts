@@ -13,6 +13,8 @@ import { readableRegistryInfo } from '#app/.server/enrichment/registry-labels.ts
 import { LEAD_ROW_SELECT } from './lead-select.ts'
 
 const API_LEADS_DEFAULT_LIMIT = 50
+/** A filter on no lead at all (`in ()` is not SQL). */
+const NO_LEAD = '00000000-0000-0000-0000-000000000000'
 export const API_LEADS_MAX_LIMIT = 1000
 
 /**
@@ -36,6 +38,8 @@ export interface ApiLeadsQuery {
   verifiedEmailsOnly?: boolean
   /** Opening hours and registry labels are written in it (default en). */
   lang?: FileLang
+  /** Only these leads of the export (a push of the ticked ones): the others are not read at all. */
+  leadIds?: readonly string[] | null
 }
 
 // An address of the lead whose stored check says valid (leads.email_sources[email].check.status).
@@ -46,7 +50,7 @@ const HAS_VERIFIED_EMAIL = sql<boolean>`exists (select 1 from unnest(l.email) as
  * (the previous page's `next`) continues after its last lead.
  */
 export async function loadApiLeadsPage(claims: UserClaims, exportId: string, query: ApiLeadsQuery = {}): Promise<ApiLeadsPage | null> {
-  const { limit = API_LEADS_DEFAULT_LIMIT, after = null, verifiedEmailsOnly = false, lang = 'en' } = query
+  const { limit = API_LEADS_DEFAULT_LIMIT, after = null, verifiedEmailsOnly = false, lang = 'en', leadIds = null } = query
   if (!Number.isInteger(limit) || limit < 1 || limit > API_LEADS_MAX_LIMIT) throw new RangeError(`limit must be 1..${API_LEADS_MAX_LIMIT}`)
   if (after && !LeadPositionSchema.safeParse(after).success) throw new RangeError('after must be a [position, lead id] of a page')
   if (!isUuid(exportId)) return null
@@ -61,6 +65,7 @@ export async function loadApiLeadsPage(claims: UserClaims, exportId: string, que
     // The first condition lets the (export_id, position) index start at the cursor; the row comparison breaks ties.
     if (after) leads = leads.where('el.position', '>=', after[0]).where(sql<boolean>`(el.position, el.lead_id) > (${after[0]}, ${after[1]}::uuid)`)
     if (verifiedEmailsOnly) leads = leads.where(HAS_VERIFIED_EMAIL)
+    if (leadIds) leads = leads.where('el.lead_id', 'in', leadIds.length ? [...leadIds] : [NO_LEAD])
     const rows = await leads.orderBy('el.position').orderBy('el.lead_id').limit(limit + 1).execute()
     const chosen = chosenEnrichments(found.enrichment_options)
     // Registry codes are labelled in the request's language, as the file labels them (the tables stay server-side).

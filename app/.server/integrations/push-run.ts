@@ -158,9 +158,9 @@ interface Walk {
   done: Set<string>
 }
 
-/** Pushes one page of leads; the number of leads it looked at. */
+/** Pushes one page of leads, but those an earlier attempt of this push already reported. */
 async function pushPage(walk: Walk, leads: readonly ApiLead[]): Promise<void> {
-  const wanted = leads.filter((lead) => !walk.done.has(lead.id) && (!walk.push.leadIds || walk.push.leadIds.includes(lead.id)))
+  const wanted = leads.filter((lead) => !walk.done.has(lead.id))
   if (!wanted.length) return
   const skippedByDnc: string[] = []
   const records: CrmRecord[] = []
@@ -178,7 +178,7 @@ async function walkLeads(walk: Walk, signal?: AbortSignal): Promise<void> {
   let after: LeadPosition | null = null
   for (;;) {
     signal?.throwIfAborted()
-    const page = await loadApiLeadsPage(walk.actor.claims, walk.push.exportId, { limit: walk.adapter.batchSize, after, lang: 'en' })
+    const page = await loadApiLeadsPage(walk.actor.claims, walk.push.exportId, { limit: walk.adapter.batchSize, after, lang: 'en', leadIds: walk.push.leadIds })
     if (!page) return
     await pushPage(walk, page.data)
     if (!page.next) return

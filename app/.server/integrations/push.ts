@@ -117,7 +117,7 @@ async function createPush(user: SessionUser, input: CrmPushInput & { exportId: s
     const found = await trx.selectFrom('exports').select(['id', 'status', 'lead_count']).where('id', '=', input.exportId).executeTakeFirst()
     if (!found) return { ok: false, code: 'export_not_found' }
     if (found.status !== 'completed') return { ok: false, code: 'export_not_completed' }
-    const connection = await trx.selectFrom('crm_connections').select('id').where('id', '=', input.connectionId).where('user_id', '=', user.workspace.id).executeTakeFirst()
+    const connection = await trx.selectFrom('crm_connections').select(['provider', 'label']).where('id', '=', input.connectionId).where('user_id', '=', user.workspace.id).executeTakeFirst()
     if (!connection) return { ok: false, code: 'connection_not_found' }
     const leadIds = input.leadIds?.length ? [...new Set(input.leadIds)] : null
     if (leadIds) {
@@ -141,16 +141,11 @@ async function createPush(user: SessionUser, input: CrmPushInput & { exportId: s
         idempotency_key: input.idempotencyKey ?? null,
         created_by: user.id,
       })
-      .returning('id')
+      .returning(['id', 'connection_id', 'export_id', 'status', 'total', 'created', 'updated', 'skipped', 'failed', 'error', 'created_at', 'finished_at'])
       .executeTakeFirstOrThrow()
     await enqueuePush(row.id)
-    const push = await pushes(trx).where('p.id', '=', row.id).executeTakeFirst()
-    return { ok: true, push: toPushView(push ?? { ...emptyRow(row.id, input), created_at: new Date() }), replayed: false }
+    return { ok: true, push: toPushView({ ...row, ...connection }), replayed: false }
   })
-}
-
-function emptyRow(id: string, input: CrmPushInput & { exportId: string }): Omit<PushRow, 'created_at'> {
-  return { id, connection_id: input.connectionId, export_id: input.exportId, status: 'queued', total: 0, created: 0, updated: 0, skipped: 0, failed: 0, error: null, finished_at: null, provider: null, label: null }
 }
 
 /**
@@ -171,11 +166,11 @@ export async function holdsPushKey(user: SessionUser, idempotencyKey: string): P
   return Boolean(key) && Boolean(await withUser(user.claims, (trx) => replayOf(trx, user.workspace.id, key)))
 }
 
-/** createCrmPush within the member's push budget (RATE_LIMIT_CRM_PUSH), given back when refused: the forms' door. */
-export async function startCrmPush(user: SessionUser, exportId: string, input: CrmPushInput, options: { idempotencyKey?: string | undefined } = {}): Promise<PushResult> {
+/** createCrmPush within the member's push budget (RATE_LIMIT_CRM_PUSH), given back when refused: the push page's door. */
+export async function startCrmPush(user: SessionUser, exportId: string, input: CrmPushInput): Promise<PushResult> {
+  // Before the budget: a refused role costs no point.
   requirePermission(user, 'export')
-  const replay = options.idempotencyKey ? await holdsPushKey(user, options.idempotencyKey) : false
-  const outcome = await withinBudget('crmPush', user.id, () => createCrmPush(user, exportId, input, options), { replay, made: (result) => result.ok && !result.replayed })
+  const outcome = await withinBudget('crmPush', user.id, () => createCrmPush(user, exportId, input), { made: (result) => result.ok })
   if (outcome.refused) return { ok: false, code: 'rate_limited', refusal: outcome.refused }
   return outcome.result
 }
@@ -192,7 +187,7 @@ export async function getCrmPush(user: SessionUser, pushId: string): Promise<Crm
   return row ? toPushView(row) : null
 }
 
-/** A page of a push's report, failures first (what needs a look), then in lead order; `after` is the last lead id. */
+/** A page of a push's report (all, or one outcome), in lead id order; `after` is the last lead id of the previous page. */
 export async function listPushItems(user: SessionUser, pushId: string, options: { limit: number; after?: string | null; outcome?: CrmRowOutcome | null }): Promise<CrmPushItemView[]> {
   if (!isUuid(pushId)) return []
   const rows = await withUser(user.claims, (trx) => {
