@@ -42,13 +42,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(context, request)
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
   // The user's last download preset preselects the download menu's columns.
-  const [detail, downloadPreset] = isUuid(params.id) ? await Promise.all([getExportDetail(user, params.id, page), readDownloadPreset(user)]) : [null, null]
+  // The pushes are read beside the detail, not after it (an indexed read; empty unless the export was pushed).
+  const [detail, downloadPreset, pushes] = isUuid(params.id) ? await Promise.all([getExportDetail(user, params.id, page), readDownloadPreset(user), listExportPushes(user, params.id, 3)]) : [null, null, []]
   if (!detail) throw data({ message: 'Export not found' }, { status: 404 })
   // The stored sector is a category id (or free text): show its label in the interface language.
   const category = detail.searchParams.sector ? getCategory(detail.searchParams.sector) : null
   const sectorLabel = category ? labelOf(category, getLocale(context) === 'fr' ? 'fr' : 'en') : detail.searchParams.sector
-  // Pushes exist only for a completed export: no query for the others.
-  const pushes = detail.status === 'completed' ? await listExportPushes(user, detail.id, 3) : []
   return { detail: { ...detail, searchParams: { ...detail.searchParams, sector: sectorLabel } }, userId: user.id, downloadPreset: downloadPreset ?? DEFAULT_DOWNLOAD_PRESET, pushes }
 }
 
