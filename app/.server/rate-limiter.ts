@@ -36,6 +36,7 @@ const RATE_LIMITS = {
   teamInvite: 'RATE_LIMIT_TEAM_INVITE',
   crmPush: 'RATE_LIMIT_CRM_PUSH',
   crmConnect: 'RATE_LIMIT_CRM_CONNECT',
+  listUpload: 'RATE_LIMIT_LIST_UPLOAD',
 } as const satisfies Record<string, keyof Env>
 
 export type LimitName = keyof typeof RATE_LIMITS
@@ -52,7 +53,7 @@ const BLOCKED_IN_MEMORY: ReadonlySet<LimitName> = new Set(['apiKey', 'apiUser', 
  * nothing and gives its point back. The other command limits guard against repeated attempts — a 0-credit account
  * resuming an export 20 times at once is refused every time, and each attempt must count, or the guard never holds.
  */
-export const REFUNDED_WHEN_REFUSED: ReadonlySet<LimitName> = new Set(['exportCreate', 'preview', 'crmPush'])
+export const REFUNDED_WHEN_REFUSED: ReadonlySet<LimitName> = new Set(['exportCreate', 'preview', 'crmPush', 'listUpload'])
 
 export interface LimitSpec {
   points: number

@@ -6,6 +6,8 @@ const SOURCE_NAMES: Readonly<Record<string, FileLabel>> = {
   osm: { en: 'OpenStreetMap', fr: 'OpenStreetMap' },
   google: { en: 'Google', fr: 'Google' },
   demo: { en: 'Demo data', fr: 'Données de démonstration' },
+  // A row of the user's own list the map does not know: its website, or nothing found.
+  list: { en: 'Your list', fr: 'Votre liste' },
 }
 
 /** The name of a lead's source ("osm" -> "OpenStreetMap"); an unknown one as stored. */

@@ -179,6 +179,8 @@ export interface ExportLeads {
   email_status: Generated<EnrichmentStatus>;
   export_id: string;
   lead_id: string;
+  list_cells: string[] | null;
+  list_match: Json | null;
   phone_status: Generated<EnrichmentStatus>;
   position: number;
   reused: Generated<ReusedMarks>;
@@ -217,6 +219,7 @@ export interface Exports {
   idempotency_fingerprint: string | null;
   idempotency_key: string | null;
   lead_count: Generated<number>;
+  list_id: string | null;
   name: Generated<string>;
   polygon: Json | null;
   progress_info: Json | null;
@@ -297,6 +300,29 @@ export interface LimitWindows {
   key: string;
   used: Generated<number>;
   window_start: number;
+}
+
+export interface ListRows {
+  cells: string[];
+  line: number;
+  list_id: string;
+  user_id: string;
+}
+
+export interface Lists {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  export_id: string | null;
+  file_name: string;
+  format: string;
+  headers: string[];
+  id: Generated<string>;
+  mapping: Json | null;
+  repeated_rows: Generated<number>;
+  row_count: number;
+  sample: Json | null;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
 }
 
 export interface Notifications {
@@ -511,6 +537,8 @@ export interface DB {
   limit_leases: LimitLeases;
   limit_pauses: LimitPauses;
   limit_windows: LimitWindows;
+  list_rows: ListRows;
+  lists: Lists;
   notifications: Notifications;
   rate_limits: RateLimits;
   registry_limiter: RegistryLimiter;

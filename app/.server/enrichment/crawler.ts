@@ -101,6 +101,8 @@ interface CrawlOptions {
 
 export interface WebsiteCrawler {
   crawl(url: string, options?: CrawlOptions): Promise<WebsiteFindings>
+  /** The site's homepage address when it answers with a page (one request, robots.txt obeyed), else null. */
+  reachable(url: string, options?: Pick<CrawlOptions, 'signal'>): Promise<string | null>
   close(): Promise<void>
   /** Diagnostics: highest simultaneous requests seen per host, robots.txt fetches. */
   stats(): { peakPerHost: Record<string, number>; robotsFetches: number }
@@ -469,6 +471,14 @@ export function createWebsiteCrawler(options: WebsiteCrawlerOptions = {}): Websi
       if (!start) return emptyFindings('not_found', null, 'no_website')
       const signal = crawlOptions.signal ? AbortSignal.any([crawlOptions.signal, lifetime.signal]) : lifetime.signal
       return crawlSite(ctx, start, crawlOptions, signal)
+    },
+    async reachable(rawUrl, reachOptions = {}) {
+      if (closed) throw new Error('website crawler is closed')
+      const start = normalizeWebsiteUrl(rawUrl ?? '')
+      if (!start) return null
+      const signal = reachOptions.signal ? AbortSignal.any([reachOptions.signal, lifetime.signal]) : lifetime.signal
+      const home = await fetchHome(ctx, start, signal, reachOptions.signal)
+      return 'parsed' in home ? home.url : null
     },
     async close() {
       if (closed) return

@@ -65,6 +65,7 @@ export function createDefaultEnrichers(config: Env = validateEnv()): Enrichers {
   })
   return {
     crawl: (url, options) => crawler.crawl(url, options),
+    reachSite: (url, options) => crawler.reachable(url, options),
     lookupRegistry: async (query, options) => {
       const result = await registry.lookup(query, options)
       if (result.status === 'success') return { status: 'success', info: JSON.parse(JSON.stringify(result.info)) }

@@ -29,6 +29,7 @@ export async function withDoNotContact(db: Kysely<Database>, userId: string, enr
   const wrapped: Enrichers = {
     normalizePhone: (raw, countryCode) => enrichers.normalizePhone(raw, countryCode),
     emailVerifier: enrichers.emailVerifier,
+    reachSite: enrichers.reachSite ? (url, options) => enrichers.reachSite?.(url, options) ?? Promise.resolve(null) : undefined,
     close: enrichers.close ? () => enrichers.close?.() ?? Promise.resolve() : undefined,
     async crawl(url, options) {
       const findings = await enrichers.crawl(url, options)

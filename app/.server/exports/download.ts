@@ -22,7 +22,7 @@ import { csvDialect, type CsvDialect, type CsvSeparator } from '#app/domain/csv-
 import { DEFAULT_DOWNLOAD_PRESET, isDownloadPreset, type DownloadPreset } from '#app/domain/download-presets.ts'
 import { exportFileName } from '#app/domain/file-names.ts'
 import { applyUserClaims, getDb, getPool, type Database, type UserClaims } from '#app/.server/db.ts'
-import { exportColumns, rowCells, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
+import { exportColumns, rowCells, withListColumns, type Column, type DownloadLang, type LeadExportRow } from './download/columns.ts'
 import { CHUNK_BYTES, csvWriter, xlsxWriter, type FormatWriter } from './download/writers.ts'
 import { LEAD_ROW_SELECT } from './lead-select.ts'
 import { isUuid } from '#app/domain/ids.ts'
@@ -105,12 +105,17 @@ export async function openExportDownload(args: {
 
   const client = await getPool().connect()
   const end = transactionEnd(client)
-  let found: { name: string; enrichment_options: unknown } | undefined
+  let found: { name: string; enrichment_options: unknown; list_headers: string[] | null } | undefined
   try {
     await client.query(BEGIN_SQL)
     await applyUserClaims(client, claims)
-    const query = getDb().selectFrom('exports').select(['name', 'enrichment_options']).where('id', '=', exportId).compile()
-    found = (await client.query<{ name: string; enrichment_options: unknown }>(query.sql, [...query.parameters])).rows[0]
+    const query = getDb()
+      .selectFrom('exports as e')
+      .leftJoin('lists as li', 'li.id', 'e.list_id')
+      .select(['e.name', 'e.enrichment_options', 'li.headers as list_headers'])
+      .where('e.id', '=', exportId)
+      .compile()
+    found = (await client.query<{ name: string; enrichment_options: unknown; list_headers: string[] | null }>(query.sql, [...query.parameters])).rows[0]
   } catch (error) {
     await end(false).catch(() => {})
     throw error
@@ -120,7 +125,8 @@ export async function openExportDownload(args: {
     return null
   }
 
-  const columns = emails === 'valid' ? keepValidEmails(exportColumns(found.enrichment_options, lang, preset)) : exportColumns(found.enrichment_options, lang, preset)
+  const chosen = emails === 'valid' ? keepValidEmails(exportColumns(found.enrichment_options, lang, preset)) : exportColumns(found.enrichment_options, lang, preset)
+  const columns = found.list_headers ? withListColumns(chosen, found.list_headers, lang) : chosen
   return {
     fileName: exportFileName(found.name, now, format),
     contentType: DOWNLOAD_CONTENT_TYPES[format],
@@ -182,7 +188,7 @@ export function exportLeadsQuery(exportId: string, db: Kysely<Database> | Transa
   return db
     .selectFrom('export_leads as el')
     .innerJoin('leads as l', 'l.id', 'el.lead_id')
-    .select([...LEAD_ROW_SELECT])
+    .select([...LEAD_ROW_SELECT, 'el.list_cells', 'el.list_match'])
     .where('el.export_id', '=', exportId)
     .orderBy('el.position')
     .orderBy('el.lead_id')

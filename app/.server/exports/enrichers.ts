@@ -50,6 +50,8 @@ type RegistryOutcome =
 export interface Enrichers {
   crawl(url: string, options: { signal?: AbortSignal; countryCode?: string }): Promise<WebsiteFindings>
   lookupRegistry(query: RegistryQuery, options: { signal?: AbortSignal }): Promise<RegistryOutcome>
+  /** The site's homepage address when it answers (a list row matched by its website), else null; absent: not checked. */
+  reachSite?(url: string, options: { signal?: AbortSignal }): Promise<string | null>
   /** A valid number in a normalised (international) form, or null. */
   normalizePhone(raw: string, countryCode: string | null): string | null
   /** Verifies found emails (invalid ones are dropped); none: every email is kept unverified. */

@@ -7,6 +7,7 @@
  *
  * The privileged connection (adminDb) is used and every statement names the export's user.
  */
+import { LIST_MAX_ROWS } from '#app/domain/list-columns.ts'
 import type { Kysely } from 'kysely'
 import { adminDb, type Database } from '#app/.server/db.ts'
 import { env } from '#app/.server/env.server.ts'
@@ -62,7 +63,9 @@ export async function searchExport(exportId: string, options: ProcessOptions): P
   if (row.search_status !== 'completed') {
     options.onPhase?.('search')
     // The user's own cap (search_params.maxLeads) within the export limit.
-    const maxLeads = Math.min(options.maxLeads ?? env.EXPORT_MAX_LEADS, storedMaxLeads(row.search_params?.maxLeads) ?? Number.POSITIVE_INFINITY)
+    // A list's export holds its rows: the list's own cap (LIST_MAX_ROWS) bounds it, not an area search's.
+    const exportCap = row.search_params?.list ? LIST_MAX_ROWS : (options.maxLeads ?? env.EXPORT_MAX_LEADS)
+    const maxLeads = Math.min(exportCap, storedMaxLeads(row.search_params?.maxLeads) ?? Number.POSITIVE_INFINITY)
     const ended = await runSearchPhase(db, row, search, chosenTaskTypes(row.enrichment_options), { ...options, maxLeads })
     if (ended) return ended
   }

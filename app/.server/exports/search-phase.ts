@@ -12,9 +12,14 @@ import { addExclusions, applyGates, gatesFor } from './lead-gates.ts'
 import { exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { registryCandidates, storedRegistryFilters } from './registry-source.ts'
 import { RegistrySearchError } from '#app/.server/registry/search.ts'
+import { ListMatchFailed, type ListCandidate } from '#app/.server/lists/match.ts'
+import { listCandidates, storedListId } from './list-source.ts'
 
-/** A business to record; a registry-first export's come with their registry data (admin_fr_info). */
-type Candidate = Business & { adminFrInfo?: JsonObject }
+/**
+ * A business to record; a registry-first export's come with their registry data (admin_fr_info), a list's with the
+ * row they were matched from (list-source.ts).
+ */
+type Candidate = Business & { adminFrInfo?: JsonObject } & Partial<Pick<ListCandidate, 'listMatch' | 'listCells' | 'givenWebsite'>>
 
 const SEARCH_BATCH = 100
 /** How many businesses the source may yield per lead kept, when gates leave some out. */
@@ -33,7 +38,7 @@ function errorDetails(phase: string, error: unknown): JsonObject {
 
 function isRetryableSourceError(error: unknown): boolean {
   // The registry of a registry-first export fails as a source does (rate limited, down): the queue retries the run.
-  return (error instanceof LeadSourceError && error.code !== 'bad_request') || error instanceof RegistrySearchError
+  return (error instanceof LeadSourceError && error.code !== 'bad_request') || error instanceof RegistrySearchError || error instanceof ListMatchFailed
 }
 
 /**
@@ -118,9 +123,12 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
   // Gates leave some businesses out, so the source is asked for more; the cap still holds on what is kept.
   const limit = gates.length ? maxLeads * GATED_SOURCE_FACTOR : maxLeads
   const registry = storedRegistryFilters(row.search_params)
-  const stream: AsyncIterable<Candidate> = registry
-    ? registryCandidates(registry, { source, params: search.params, category: search.category, limit, signal: options.signal, client: options.registry })
-    : source.search(search.params, search.category, { limit, signal: options.signal })
+  const listId = storedListId(row.search_params)
+  const stream: AsyncIterable<Candidate> = listId
+    ? listCandidates(db, listId, { enrichers: options.enrichers, source, lang: search.params.lang, limit, signal: options.signal })
+    : registry
+      ? registryCandidates(registry, { source, params: search.params, category: search.category, limit, signal: options.signal, client: options.registry })
+      : source.search(search.params, search.category, { limit, signal: options.signal })
   for await (const business of stream) {
     const key = `${business.source}\u0000${storable(business.placeId)}`
     if (seen.has(key)) continue
@@ -161,7 +169,7 @@ async function linkBatch(db: Kysely<Database>, exportId: string, userId: string,
     const idByKey = new Map(leads.map((lead) => [`${lead.source}\u0000${lead.place_id}`, lead.id]))
     const statuses = Object.fromEntries(
       ENRICHMENT_TABLE.map((entry) => [entry.statusColumn, types.includes(entry.task) ? 'pending' : 'not_required']),
-    ) as Record<EnrichmentStatusColumn, 'pending' | 'not_required'>
+    ) as StatusValues
     await trx
       .insertInto('export_leads')
       .values(
@@ -173,11 +181,29 @@ async function linkBatch(db: Kysely<Database>, exportId: string, userId: string,
           ...statuses,
           // A registry-first lead's registry data is its search result, recorded with it: no lookup, no charge (README).
           ...(business.adminFrInfo && statuses.admin_fr_info_status === 'pending' ? { admin_fr_info_status: 'success' as const } : {}),
+          ...listRowColumns(business, statuses),
         })),
       )
       .onConflict((oc) => oc.columns(['export_id', 'lead_id']).doNothing())
       .execute()
   })
+}
+
+type StatusValues = Record<EnrichmentStatusColumn, 'pending' | 'not_required'>
+
+/**
+ * A list row's lead keeps the row's cells and its match. A row nothing matched has nothing to enrich (every chosen type
+ * not_found: nothing charged); a website the row gave is not found again for a credit (not_required), its crawl still
+ * feeds the emails, phones and the rest.
+ */
+function listRowColumns(business: Candidate, statuses: StatusValues) {
+  if (!business.listMatch) return {}
+  const columns = { list_cells: storable(business.listCells ?? []), list_match: jsonb({ ...business.listMatch }) }
+  if (business.listMatch.status === 'not_found') {
+    const notFound = Object.fromEntries(Object.entries(statuses).map(([column, status]) => [column, status === 'pending' ? 'not_found' : status]))
+    return { ...columns, ...notFound }
+  }
+  return business.givenWebsite && statuses.website_status === 'pending' ? { ...columns, website_status: 'not_required' as const } : columns
 }
 
 /** The businesses as the user's leads: source facts refreshed, enriched values kept. */

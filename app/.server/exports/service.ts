@@ -68,7 +68,20 @@ export interface CreateExportArgs {
    * of webhook endpoints): its callback endpoint is created with the export (webhooks/endpoints.ts).
    */
   webhookUrl?: string
+  /**
+   * An export of the workspace's uploaded list (issue 31): its rows are the leads, matched by the run (lists/match.ts).
+   * The list stands for `criteria` (France: the registry's country); the plan's location rules, which bound an area
+   * search, do not apply. The list must be the workspace's and not launched yet (checked again here, under lock).
+   */
+  list?: { id: string }
 }
+
+/** The list was launched by another request between the caller's check and this export (it keeps the first). */
+export class ListAlreadyLaunched extends Error {
+  override name = 'ListAlreadyLaunched'
+}
+
+const LIST_CRITERIA: SearchCriteria = { sector: '', country: 'France', countryCode: 'FR', region: '', department: '', city: '' }
 
 /** A session whose verified claims name the same user (RLS keys on the claims, rows on the id). */
 function signedIn(user: SessionUser | null | undefined): user is SessionUser {
@@ -113,6 +126,8 @@ function planRefusal(plan: PlanId, criteria: ResolvedCriteria): ExportFailure | 
 function storedSearch(plan: PlanId, exp: OwnedExport): { ok: true; criteria: ResolvedCriteria } | ExportFailure {
   const search = resolveSent(storedSearchCriteria(exp))
   if (!search.ok) return search
+  // A list's export is no area search: the location rules never applied to it (createExport).
+  if (exp.search_params?.list) return search
   return planRefusal(plan, search.criteria) ?? search
 }
 
@@ -152,7 +167,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   const { user } = args
   if (!signedIn(user)) return fail('unauthenticated')
   if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
-  const search = args.registry ? registrySearch(args.registry) : resolveSent(args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' })
+  const search = args.registry ? registrySearch(args.registry) : resolveSent(args.list ? LIST_CRITERIA : (args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' }))
   if (!search.ok) return search
   const { criteria } = search
   const { country = '', countryCode, region = '', department = '', city = '' } = criteria.location
@@ -168,7 +183,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   }
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
-  const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}) }
+  const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}), ...(args.list ? { list: { id: args.list.id } } : {}) }
   const webhookUrl = args.webhookUrl || undefined
   // The callback URL is part of the command only when sent: the fingerprints of exports without one stay as they were.
   const command = { name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) }
@@ -176,7 +191,8 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
 
   const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUserCommand(user, fn))
   return asUser(async (trx) => {
-    const refusal = planRefusal(await readPlan(trx, user.workspace.id), criteria)
+    const plan = await readPlan(trx, user.workspace.id)
+    const refusal = args.list ? null : planRefusal(plan, criteria)
     if (refusal) return refusal
     const findExisting = () =>
       trx
@@ -218,6 +234,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
         progress_percentage: 0,
         saved_search_id: args.savedSearchId ?? null,
         webhook_url: webhookUrl ?? null,
+        list_id: args.list?.id ?? null,
       })
       .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
       .returning('id')
@@ -229,10 +246,24 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
       throw new Error('createExport: idempotency conflict without a visible export')
     }
     await asService(trx)
+    if (args.list) await claimList(trx, user.workspace.id, args.list.id, inserted.id)
     if (webhookUrl) await createExportCallback(trx, { userId: user.workspace.id, exportId: inserted.id, url: webhookUrl })
     await enqueueExport(fromKysely(trx), { exportId: inserted.id, userId: user.workspace.id })
     return { ok: true as const, exportId: inserted.id, duplicate: false }
   })
+}
+
+/** The list becomes this export's (once: a second launch finds it taken and rolls back). */
+async function claimList(trx: Transaction<Database>, workspaceId: string, listId: string, exportId: string): Promise<void> {
+  const claimed = await trx
+    .updateTable('lists')
+    .set({ export_id: exportId, updated_at: sql`now()` })
+    .where('id', '=', listId)
+    .where('user_id', '=', workspaceId)
+    .where('export_id', 'is', null)
+    .where('mapping', 'is not', null)
+    .executeTakeFirst()
+  if (Number(claimed.numUpdatedRows) !== 1) throw new ListAlreadyLaunched()
 }
 
 /**

@@ -9,7 +9,7 @@ import { dedupeKeyOfRow, type ListMapping, type ListRowInput, type ListRowProble
 import { countryCodeFromName } from '../search/locations/countries.ts'
 import type { ParsedList } from './parse-file.ts'
 
-interface ListRow extends ListRowInput {
+export interface ListRow extends ListRowInput {
   /** The row's place in the file (ParsedList.lines). */
   line: number
   /** ISO alpha-2 of the country column, when it names one. */

@@ -18,6 +18,7 @@ import { formatWorkingHours, isoDay, joinList, num, text, type Cell } from '#app
 import { sourceName, sourceUrl } from '#app/domain/lead-provenance.ts'
 import type { EnrichmentStatus, JsonValue } from '#app/.server/db.ts'
 import { readableRegistryInfo } from '#app/.server/enrichment/registry-labels.ts'
+import type { ListMatchKind, ListMatchRecord } from '#app/domain/list-match.ts'
 
 export type DownloadLang = FileLang
 export type { Cell }
@@ -44,6 +45,9 @@ type BaseLeadRow = {
   source: string
   /** export_leads.reused: task -> date of the earlier purchase this export reused. */
   reused: unknown
+  /** A list's export: the row's cells as uploaded, and how it was matched (app/domain/list-match.ts). */
+  list_cells?: string[] | null
+  list_match?: unknown
 }
 
 /** One row of the download query: the lead fields, what the enrichments filled, and their statuses. */
@@ -217,6 +221,52 @@ function withRegistryLabels(columns: Column[], lang: DownloadLang): Column[] {
     return readable
   }
   return columns.map((column) => ({ ...column, value: (row) => column.value(rowOf(row)) }))
+}
+
+const MATCH_HEADERS = {
+  match: { en: 'Match', fr: 'Correspondance' },
+  confidence: { en: 'Match confidence', fr: 'Confiance de la correspondance' },
+} satisfies Record<string, FileLabel>
+
+const MATCH_LABELS: Record<ListMatchKind | 'not_found', FileLabel> = {
+  siret: { en: 'Found by SIRET', fr: 'Trouvé par SIRET' },
+  siren: { en: 'Found by SIREN', fr: 'Trouvé par SIREN' },
+  domain: { en: 'Found by website', fr: 'Trouvé par site web' },
+  name: { en: 'Found by name and place', fr: 'Trouvé par nom et lieu' },
+  not_found: { en: 'Not found', fr: 'Non trouvé' },
+}
+
+function matchOf(row: LeadExportRow): Partial<ListMatchRecord> {
+  return row.list_match && typeof row.list_match === 'object' ? (row.list_match as Partial<ListMatchRecord>) : {}
+}
+
+/**
+ * A list's file: the user's own columns first, as uploaded (`headers`), then the export's, then how each row was
+ * matched and how sure the match is (0–100 %).
+ */
+export function withListColumns(columns: Column[], headers: readonly string[], lang: DownloadLang): Column[] {
+  const own = headers.map((header, i): Column => ({ key: `list_${i}`, header: header || `#${i + 1}`, width: 20, value: (row) => text(row.list_cells?.[i] ?? null) }))
+  const match: Column[] = [
+    {
+      key: 'list_match',
+      header: MATCH_HEADERS.match[lang],
+      width: 22,
+      value: (row) => {
+        const { status, kind } = matchOf(row)
+        return status === 'matched' && kind ? MATCH_LABELS[kind]?.[lang] ?? null : MATCH_LABELS.not_found[lang]
+      },
+    },
+    {
+      key: 'list_match_confidence',
+      header: MATCH_HEADERS.confidence[lang],
+      width: 12,
+      value: (row) => {
+        const { status, confidence } = matchOf(row)
+        return status === 'matched' && typeof confidence === 'number' ? Math.round(confidence * 100) : null
+      },
+    },
+  ]
+  return [...own, ...columns, ...match]
 }
 
 /** One record, in column order. */

@@ -1,0 +1,162 @@
+/**
+ * "Enrich your own list", the commands every door runs (the /lists pages, POST /api/v1/enrichments): upload a file,
+ * confirm its mapping (which matches a sample), launch its export. Each resolves the member server-side, checks their
+ * role, and refuses bad input with a code the door localizes; the export itself is createExport's (plan, credits,
+ * idempotency, the queue), so a list pays and is limited like any export.
+ */
+import type { SessionUser } from '#app/.server/auth.ts'
+import { adminDb } from '#app/.server/db.ts'
+import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
+import type { Enrichers } from '#app/.server/exports/enrichers.ts'
+import { doNotContactGate } from '#app/.server/exports/exclusion-gates.ts'
+import type { ExportRow } from '#app/.server/exports/export-run.ts'
+import { getLeadSource, type LeadSource } from '#app/.server/sources/index.ts'
+import pMap from 'p-map'
+import { can } from '#app/domain/workspace-roles.ts'
+import { ListMappingSchema, type ListColumnKind, type ListFileRefusalCode } from '#app/domain/list-columns.ts'
+import { emptyKindCounts, rowMatchKind, samplePositions, type ListSampleSummary } from '#app/domain/list-match.ts'
+import { isListFileRefusal, parseListFile, type ListFileRefusal, type ParsedList } from './parse-file.ts'
+import { readListRows, type ListReading } from './list-rows.ts'
+import { createListMatcher, ListMatchFailed, type ListCandidate } from './match.ts'
+import { insertList, readList, readListCells, saveListMapping, type StoredList } from './store.ts'
+
+export type ListCommandError = 'unauthenticated' | 'forbidden_role' | 'not_found' | 'already_launched' | 'mapping_invalid'
+
+type Failure = { ok: false; code: ListCommandError; messageKey?: string }
+
+function signedIn(user: SessionUser | null | undefined): user is SessionUser {
+  return Boolean(user?.id && user.workspace)
+}
+
+function roleRefusal(user: SessionUser | null | undefined): Failure | null {
+  if (!signedIn(user)) return { ok: false, code: 'unauthenticated' }
+  return can(user.workspace.role, 'export') ? null : { ok: false, code: 'forbidden_role' }
+}
+
+/** A file's bytes to a stored list, or why the whole file is refused (nothing is stored then). */
+export async function uploadList(args: { user: SessionUser | null | undefined; fileName: string; bytes: Uint8Array }): Promise<{ ok: true; listId: string; parsed: ParsedList } | Failure | { ok: false; code: 'file_refused'; refusal: ListFileRefusal }> {
+  const refusal = roleRefusal(args.user)
+  if (refusal) return refusal
+  const parsed = await parseListFile(args.bytes, args.fileName)
+  if (isListFileRefusal(parsed)) return { ok: false, code: 'file_refused', refusal: parsed }
+  const listId = await insertList(args.user as SessionUser, args.fileName, parsed)
+  return { ok: true, listId, parsed }
+}
+
+/** Rows given as JSON (the API): objects of one shape become a table, its headers their keys in first-seen order. */
+export function tableOfJsonRows(rows: ReadonlyArray<Record<string, string | number | null>>): Omit<ParsedList, 'format'> & { format: 'json' } {
+  const headers: string[] = []
+  for (const row of rows) for (const key of Object.keys(row)) if (!headers.includes(key)) headers.push(key)
+  const cells = rows.map((row) => headers.map((header) => (row[header] === null || row[header] === undefined ? '' : String(row[header]))))
+  return { headers, rows: cells, lines: cells.map((_, i) => i + 1), format: 'json', duplicates: 0, emptyColumns: [] }
+}
+
+export async function storeJsonList(user: SessionUser, rows: ReadonlyArray<Record<string, string | number | null>>, name: string): Promise<string> {
+  return insertList(user, name, tableOfJsonRows(rows))
+}
+
+export type { ListFileRefusalCode }
+
+/** What the run and the sample need: the registry through the enrichers, the map source. */
+export interface ListMatchDeps {
+  enrichers: Pick<Enrichers, 'lookupRegistry' | 'reachSite'>
+  source: LeadSource
+}
+
+let defaultDeps: ListMatchDeps | undefined
+function matchDeps(): ListMatchDeps {
+  defaultDeps ??= { enrichers: createDefaultEnrichers(), source: getLeadSource() }
+  return defaultDeps
+}
+
+/** Sample rows matched at once: the registry's budget is what bounds them. */
+const SAMPLE_CONCURRENCY = 4
+
+/**
+ * The match of a sample of the usable rows, spread over the file: counts by kind, rows the workspace already has,
+ * rows the do-not-contact list leaves out (not matched: they will not be enriched).
+ */
+async function matchSample(user: SessionUser, listId: string, reading: ListReading, columns: readonly ListColumnKind[], deps: ListMatchDeps, lang: 'fr' | 'en'): Promise<ListSampleSummary> {
+  const rowsByKind = emptyKindCounts(() => 0)
+  for (const row of reading.rows) rowsByKind[rowMatchKind(row)]++
+  const positions = samplePositions(reading.rows.length)
+  const matcher = createListMatcher({ ...deps, listId, websiteColumn: columns.indexOf('website'), lang })
+  const outcomes = await pMap(positions, async (position) => {
+    try {
+      return await matcher.match(reading.rows[position]!)
+    } catch (error) {
+      if (error instanceof ListMatchFailed) return null
+      throw error
+    }
+  }, { concurrency: SAMPLE_CONCURRENCY })
+  const matched = outcomes.filter((outcome): outcome is ListCandidate => outcome?.listMatch.status === 'matched')
+  const gate = await doNotContactGate(adminDb(), { user_id: user.workspace.id } as ExportRow)
+  const listed = gate ? await gate.judge(matched) : new Map()
+  const kept = matched.filter((candidate) => !listed.has(candidate))
+  const summary: ListSampleSummary = {
+    sampled: 0,
+    matched: 0,
+    byKind: emptyKindCounts(() => ({ sampled: 0, matched: 0 })),
+    rowsByKind,
+    alreadyYours: await alreadyYours(user, kept),
+    failed: outcomes.filter((outcome) => outcome === null).length,
+    exact: positions.length === reading.rows.length && outcomes.every((outcome) => outcome !== null),
+  }
+  outcomes.forEach((outcome, i) => {
+    if (!outcome) return
+    const kind = rowMatchKind(reading.rows[positions[i]!]!)
+    const hit = kept.includes(outcome)
+    summary.sampled++
+    summary.byKind[kind].sampled++
+    if (hit) {
+      summary.matched++
+      summary.byKind[kind].matched++
+    }
+  })
+  return summary
+}
+
+/** Matched businesses the workspace already has as leads (their paid enrichments are free again). */
+async function alreadyYours(user: SessionUser, candidates: readonly ListCandidate[]): Promise<number> {
+  if (candidates.length === 0) return 0
+  const rows = await adminDb()
+    .selectFrom('leads')
+    .select(['source', 'place_id'])
+    .where('user_id', '=', user.workspace.id)
+    .where('place_id', 'in', candidates.map((candidate) => candidate.placeId))
+    .execute()
+  const known = new Set(rows.map((row) => `${row.source}\u0000${row.place_id}`))
+  return candidates.filter((candidate) => known.has(`${candidate.source}\u0000${candidate.placeId}`)).length
+}
+
+/** The list read through its mapping, every row (the confirm page's counts, the run's input). */
+export async function readMappedList(listId: string, columns: readonly ListColumnKind[], db = adminDb()): Promise<ListReading> {
+  return readListRows(await readListCells(db, listId), { columns: [...columns] })
+}
+
+/**
+ * Confirms the mapping of the member's list and matches a sample of it. The mapping is ListMappingSchema's (the
+ * form's and the API's), one kind per column of the file.
+ */
+export async function confirmListMapping(args: { user: SessionUser | null | undefined; listId: string; columns: unknown; lang: 'fr' | 'en'; deps?: ListMatchDeps; sample?: boolean }): Promise<{ ok: true; list: StoredList; reading: ListReading } | Failure> {
+  const refusal = roleRefusal(args.user)
+  if (refusal) return refusal
+  const user = args.user as SessionUser
+  const list = await readList(user, args.listId)
+  if (!list) return { ok: false, code: 'not_found' }
+  if (list.exportId) return { ok: false, code: 'already_launched' }
+  const parsed = ListMappingSchema.safeParse({ columns: args.columns })
+  if (!parsed.success) return { ok: false, code: 'mapping_invalid', messageKey: parsed.error.issues[0]?.message }
+  if (parsed.data.columns.length !== list.headers.length) return { ok: false, code: 'mapping_invalid', messageKey: 'lists.errors.mappingRequired' }
+  const reading = await readMappedList(list.id, parsed.data.columns)
+  const sample = args.sample === false ? unsampled(reading) : await matchSample(user, list.id, reading, parsed.data.columns, args.deps ?? matchDeps(), args.lang)
+  await saveListMapping(user, list.id, parsed.data, sample)
+  return { ok: true, list: { ...list, mapping: parsed.data, sample }, reading }
+}
+
+/** The API launches without a sample: the figures are the run's. */
+function unsampled(reading: ListReading): ListSampleSummary {
+  const rowsByKind = emptyKindCounts(() => 0)
+  for (const row of reading.rows) rowsByKind[rowMatchKind(row)]++
+  return { sampled: 0, matched: 0, byKind: emptyKindCounts(() => ({ sampled: 0, matched: 0 })), rowsByKind, alreadyYours: 0, failed: 0, exact: false }
+}

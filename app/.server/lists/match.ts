@@ -1,0 +1,225 @@
+/**
+ * One row of a user's list to a business (app/domain/list-match.ts says in what order). The registry is asked through
+ * the export's enrichers, so a list's lookups take the same deployment budget as every other (7/s for the public
+ * registry) and the do-not-contact wrapper sees them; the map source is listed once per postcode (or town) and matched
+ * with the registry-first search's rules (registry/map-match.ts), at most `maxMapPlaces` places per run.
+ *
+ * What comes out is a lead source's Business, so the export's gates (do-not-contact, only new businesses) judge it
+ * before anything is spent, and the search phase records it like any other.
+ */
+import type { JsonObject } from '#app/.server/db.ts'
+import { findCommune } from '#app/.server/geo/france.ts'
+import { indexMap, matchOnMap, registryPlaceId } from '#app/.server/registry/map-match.ts'
+import { registryPlaceCriteria } from '#app/.server/registry/place.ts'
+import { searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
+import type { Business, LeadSource } from '#app/.server/sources/types.ts'
+import { rowMatchKind, type ListMatchKind, type ListMatchRecord } from '#app/domain/list-match.ts'
+import type { Enrichers } from '#app/.server/exports/enrichers.ts'
+import type { ListRow } from './list-rows.ts'
+
+/** A matched (or not found) row as the search phase records it: a business, the row's cells and how it was matched. */
+export type ListCandidate = Business & {
+  adminFrInfo?: JsonObject
+  listMatch: ListMatchRecord
+  listCells: string[]
+  /** The row gave the website: finding it again is not charged. */
+  givenWebsite: boolean
+}
+
+/** The registry did not answer (rate limited beyond what it waits, down): the run is retried, the sample says so. */
+export class ListMatchFailed extends Error {
+  override name = 'ListMatchFailed'
+}
+
+export interface ListMatcherOptions {
+  enrichers: Pick<Enrichers, 'lookupRegistry' | 'reachSite'>
+  source: LeadSource
+  listId: string
+  /** The column of the website, for the address as the user wrote it (its path, its port). */
+  websiteColumn: number
+  lang: 'fr' | 'en'
+  signal?: AbortSignal
+  /** Distinct postcodes or towns listed on the map per run (default 200): beyond, rows are matched on the registry only. */
+  maxMapPlaces?: number
+  /** Businesses read from the map per place (default 2 000). */
+  mapListingLimit?: number
+}
+
+/** A site that answers is the company's, but until its legal notice is read that is all we know. */
+const SITE_CONFIDENCE = 0.9
+
+interface RegistryResultJson {
+  siren?: string
+  siret?: string | null
+  nom_complet?: string | null
+  adresse?: string | null
+  code_postal?: string | null
+  commune?: string | null
+  activite_principale?: string | null
+  etat_administratif?: string | null
+}
+
+function emptyBusiness(source: string, placeId: string, name: string): Business {
+  return {
+    source: source as Business['source'],
+    placeId,
+    name,
+    address: null,
+    fullAddressArray: [],
+    city: null,
+    postalCode: null,
+    countryCode: null,
+    latitude: null,
+    longitude: null,
+    businessTypes: [],
+    website: null,
+    phone: null,
+    email: [],
+    rating: null,
+    reviewCount: null,
+    googleMapsUrl: null,
+    openingHours: null,
+    operationalState: null,
+    socialMedia: {},
+    siret: null,
+  }
+}
+
+/** The address of the row's site: the cell as written when it is a web address, else its domain. */
+function siteUrl(row: ListRow, websiteColumn: number): string | null {
+  if (!row.domain) return null
+  const cell = (row.cells[websiteColumn] ?? '').trim()
+  if (/^https?:\/\//i.test(cell) && URL.canParse(cell)) return cell
+  return `https://${row.domain}`
+}
+
+export function createListMatcher(options: ListMatcherOptions) {
+  const { enrichers, source, listId, signal } = options
+  const maxMapPlaces = options.maxMapPlaces ?? 200
+  const mapLimit = options.mapListingLimit ?? 2000
+  const maps = new Map<string, Promise<Map<string, Business[]> | null>>()
+  const taken = new Set<Business>()
+
+  /** The map's businesses of the row's postcode (else town), listed once per run; null beyond the cap or unknown. */
+  function mapOf(postalCode: string | null, city: string | null): Promise<Map<string, Business[]> | null> {
+    const commune = !postalCode && city ? findCommune(city) : undefined
+    const key = postalCode ? `cp:${postalCode}` : commune ? `commune:${commune.code}` : null
+    if (!key) return Promise.resolve(null)
+    const known = maps.get(key)
+    if (known) return known
+    if (maps.size >= maxMapPlaces) return Promise.resolve(null)
+    const criteria = postalCode ? registryPlaceCriteria({ kind: 'postcode', code: postalCode }) : registryPlaceCriteria({ kind: 'commune', code: commune!.code })
+    const listing = (async () => {
+      if (!criteria) return null
+      const found: Business[] = []
+      try {
+        for await (const business of source.search(searchParamsOf(criteria, options.lang), null, { limit: mapLimit, signal })) found.push(business)
+      } catch (error) {
+        if (signal?.aborted) throw error
+        // The map down or slow: the rows of this place are matched on the registry alone.
+        return null
+      }
+      return indexMap(found)
+    })()
+    maps.set(key, listing)
+    return listing
+  }
+
+  /** The map business of this name at this place (registry-first rules), taken so no second row gets it. */
+  async function onMap(name: string, postalCode: string | null, city: string | null) {
+    const index = await mapOf(postalCode, city)
+    if (!index) return null
+    const match = matchOnMap({ name, postalCode, latitude: null, longitude: null } as Parameters<typeof matchOnMap>[0], index, taken)
+    if (match) taken.add(match.business)
+    return match
+  }
+
+  function candidate(business: Business, row: ListRow, kind: ListMatchKind, status: ListMatchRecord['status'], confidence: number | null, extra: Partial<ListCandidate> = {}): ListCandidate {
+    return { ...business, ...extra, listMatch: { kind, status, confidence, line: row.line }, listCells: row.cells, givenWebsite: Boolean(business.website && row.domain) }
+  }
+
+  /** The row's company in the registry, with its map business when the map knows it. */
+  async function fromRegistry(row: ListRow, kind: ListMatchKind, info: JsonObject): Promise<ListCandidate> {
+    const result = ((info.results as unknown[] | undefined)?.[0] ?? {}) as RegistryResultJson
+    const siren = result.siren ?? row.siren ?? ''
+    const siret = result.siret ?? row.siret ?? null
+    const name = result.nom_complet || row.name || siren
+    const confidence = typeof info.confidence === 'number' ? info.confidence : null
+    const map = await onMap(name, result.code_postal ?? row.postalCode, result.commune ?? row.city)
+    if (map) {
+      const business = { ...map.business, siret: siret ?? map.business.siret ?? null, website: map.business.website ?? siteUrl(row, options.websiteColumn) }
+      return candidate(business, row, kind, 'matched', confidence, { adminFrInfo: info })
+    }
+    const business: Business = {
+      ...emptyBusiness(source.name, registryPlaceId({ siren, siret }), name),
+      address: result.adresse ?? row.address,
+      fullAddressArray: result.adresse ? [result.adresse] : [],
+      city: result.commune ?? row.city,
+      postalCode: result.code_postal ?? row.postalCode,
+      countryCode: 'FR',
+      businessTypes: result.activite_principale ? [result.activite_principale] : [],
+      operationalState: result.etat_administratif && result.etat_administratif !== 'A' ? 'CLOSED_PERMANENTLY' : null,
+      website: siteUrl(row, options.websiteColumn),
+      siret,
+    }
+    return candidate(business, row, kind, 'matched', confidence, { adminFrInfo: info })
+  }
+
+  async function lookup(row: ListRow, ids: boolean) {
+    const query = { name: row.name ?? '', postalCode: row.postalCode, city: row.city, siret: ids ? row.siret : null, siren: ids ? row.siren : null }
+    const result = await enrichers.lookupRegistry(query, { signal })
+    if (result.status === 'failed') throw new ListMatchFailed(result.error)
+    return result.status === 'success' ? result.info : null
+  }
+
+  async function bySite(row: ListRow): Promise<ListCandidate | null> {
+    const url = siteUrl(row, options.websiteColumn)
+    if (!url || !row.domain) return null
+    const reached = enrichers.reachSite ? await enrichers.reachSite(url, { signal }) : url
+    if (!reached) return null
+    const business: Business = {
+      ...emptyBusiness('list', `site:${row.domain}`, row.name ?? row.domain),
+      address: row.address,
+      fullAddressArray: row.address ? [row.address] : [],
+      city: row.city,
+      postalCode: row.postalCode,
+      countryCode: row.countryCode ?? 'FR',
+      website: reached,
+      siret: row.siret,
+    }
+    return candidate(business, row, 'domain', 'matched', enrichers.reachSite ? SITE_CONFIDENCE : null)
+  }
+
+  /** `registryAsked`: the identifiers' lookup already searched the registry by this name. */
+  async function byName(row: ListRow, registryAsked: boolean): Promise<ListCandidate | null> {
+    if (!row.name || !(row.postalCode || row.city)) return null
+    const info = registryAsked ? null : await lookup(row, false)
+    if (info) return fromRegistry(row, 'name', info)
+    const map = await onMap(row.name, row.postalCode, row.city)
+    return map ? candidate(map.business, row, 'name', 'matched', map.confidence) : null
+  }
+
+  function notFound(row: ListRow): ListCandidate {
+    const name = row.name ?? row.domain ?? row.siret ?? row.siren ?? ''
+    const business: Business = { ...emptyBusiness('list', `row:${listId}:${row.line}`, name), city: row.city, postalCode: row.postalCode, countryCode: row.countryCode }
+    return candidate(business, row, rowMatchKind(row), 'not_found', null)
+  }
+
+  return {
+    /** Throws ListMatchFailed when the registry cannot answer now (nothing is decided for the row). */
+    async match(row: ListRow): Promise<ListCandidate> {
+      signal?.throwIfAborted()
+      const ids = Boolean(row.siret || row.siren)
+      if (ids) {
+        const info = await lookup(row, true)
+        const by = info?.matched_by
+        if (info && (by === 'siret' || by === 'siren')) return fromRegistry(row, row.siret ? 'siret' : 'siren', info)
+        // The registry client searched by the name when the identifier found nothing: a name match is one.
+        if (info) return fromRegistry(row, 'name', info)
+      }
+      return (await bySite(row)) ?? (await byName(row, ids)) ?? notFound(row)
+    },
+  }
+}
+
+export type ListMatcher = ReturnType<typeof createListMatcher>
