@@ -257,7 +257,7 @@ interface ListRowNote {
 /** A row as the match reads it: canonical identifiers (null when not given) and the row's own cells. */
 export interface ListRowInput {
   name: string | null
-  /** The site's domain ("https://www.Acme.fr/contact" → "acme.fr"). */
+  /** The site's domain ("https://www.Acme.fr/contact" → "acme.fr"); a site on an IP address: its host and path. */
   domain: string | null
   /** 9 digits, Luhn-checked; the SIRET's first 9 when only the SIRET is given. */
   siren: string | null
@@ -346,9 +346,20 @@ const SHARED_HOSTS = [
   'lafourchette.com', 'planity.com', 'ubereats.com', 'deliveroo.fr',
 ]
 
+/**
+ * A site served from an IP address (the demo websites, a file exported from LeadAtlas in demo mode) has no domain: its
+ * host and path name it. The crawler's guard still refuses a private address outside the allow-list.
+ */
+function ipSiteKey(text: string): string | null {
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null
+  const url = new URL(text)
+  if (!/^\d{1,3}(?:\.\d{1,3}){3}$/.test(url.hostname) && !url.hostname.startsWith('[')) return null
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}`.toLowerCase()
+}
+
 function readWebsite(cell: Cell): { domain: string | null; note?: ListRowNoteCode } {
   // websiteDomain reads "contact@acme.fr" as a URL with a user name: an address in the website column is not a site.
-  const domain = /^[^/]*@/.test(cell.text) ? null : websiteDomain(cell.text)
+  const domain = /^[^/]*@/.test(cell.text) ? null : (websiteDomain(cell.text) ?? ipSiteKey(cell.text))
   if (!domain) return { domain: null, note: 'invalid_website' }
   if (SHARED_HOSTS.some((host) => domain === host || domain.endsWith(`.${host}`))) return { domain: null, note: 'shared_website' }
   return { domain }

@@ -8,7 +8,8 @@
  *         certain), located at the postcode asked (in the commune that postcode belongs to), doing the first NAF code
  *         asked (the searched category's, see registry.ts), with a Luhn-valid SIREN/SIRET derived from name +
  *         postcode. About one name in ten has no match (empty results) and about one in twenty is closed (C).
- *   GET /search?q=<9 or 14 digits>   → the company with that SIREN / SIRET (filters ignored, as the real API does)
+ *   GET /search?q=<9 or 14 digits>   → the company with that SIREN / SIRET (filters ignored, as the real API does):
+ *       the one a name search made, when this process made it, else one of its own
  *   GET /search?activite_principale=&region=|departement=|code_commune=|code_postal=&tranche_effectif_salarie=
  *       &nature_juridique=&etat_administratif=&est_rge=true…&page=&per_page=   (no q: the registry-first search)
  *       → the establishments of a universe coherent with the demo map (registry-universe.ts), filtered, paged
@@ -17,6 +18,7 @@
  * Run alone with `npx tsx server/demo/registry.ts` (PORT, HOST).
  */
 import { pathToFileURL } from 'node:url'
+import { LRUCache } from 'lru-cache'
 import { hashString, Rng } from '#app/.server/sources/demo/prng.ts'
 import { completeLuhn, luhnValid } from '#app/.server/sources/demo/identity.ts'
 import { type DemoServer, type DemoServerOptions, serveDemo, stopOnSignals } from './serve.ts'
@@ -133,6 +135,12 @@ interface Reply {
   body: unknown
 }
 
+/**
+ * What each name search generated, by SIREN: the demo has no register to look a SIREN up in, so it remembers the
+ * companies it made (in this process, bounded).
+ */
+const namedCompanies = new LRUCache<string, Parameters<MakeCompany>[0]>({ max: 100_000 })
+
 export function routeRegistryRequest(method: string, rawUrl: string): Reply {
   if (method !== 'GET') return { status: 405, body: { erreur: 'Method not allowed' } }
   const url = new URL(rawUrl, 'http://registry.local')
@@ -146,13 +154,20 @@ export function routeRegistryRequest(method: string, rawUrl: string): Reply {
   let results: Company[] = []
   if (/^\d{9}$|^\d{14}$/.test(digits)) {
     if (luhnValid(digits.slice(0, 9))) {
-      results = [makeCompany({ name: '', postalCode: null, naf: null, seed: hashString(`siren|${digits.slice(0, 9)}`), siret: digits })]
+      // A company a name search made is found again by its identifiers (a list of SIRETs read from an export).
+      const known = namedCompanies.get(digits.slice(0, 9))
+      const siret = digits.length === 14 ? digits : undefined
+      results = [known ? makeCompany({ ...known, ...(siret ? { siret } : {}) }) : makeCompany({ name: '', postalCode: null, naf: null, seed: hashString(`siren|${digits.slice(0, 9)}`), siret: digits })]
     }
   } else {
     const postalCode = url.searchParams.get('code_postal')?.split(',')[0]?.trim() || null
     const naf = url.searchParams.get('activite_principale')?.split(',')[0]?.trim() || null
     const seed = nameSeed(q, postalCode, normalize)
-    if (seed % 10 !== 0) results = [makeCompany({ name: q, postalCode, naf, seed })]
+    if (seed % 10 !== 0) {
+      const company = makeCompany({ name: q, postalCode, naf, seed })
+      namedCompanies.set(String(company.siren), { name: q, postalCode, naf, seed })
+      results = [company]
+    }
   }
   const paged = page === 1 ? results.slice(0, perPage) : []
   return {

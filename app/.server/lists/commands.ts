@@ -13,6 +13,8 @@ import type { ExportRow } from '#app/.server/exports/export-run.ts'
 import { getLeadSource, type LeadSource } from '#app/.server/sources/index.ts'
 import pMap from 'p-map'
 import { can } from '#app/domain/workspace-roles.ts'
+import { createExport, ListAlreadyLaunched, type ExportFailure } from '#app/.server/exports/service.ts'
+import type { EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { ListMappingSchema, type ListColumnKind, type ListFileRefusalCode } from '#app/domain/list-columns.ts'
 import { emptyKindCounts, rowMatchKind, samplePositions, type ListSampleSummary } from '#app/domain/list-match.ts'
 import { isListFileRefusal, parseListFile, type ListFileRefusal, type ParsedList } from './parse-file.ts'
@@ -159,4 +161,37 @@ function unsampled(reading: ListReading): ListSampleSummary {
   const rowsByKind = emptyKindCounts(() => 0)
   for (const row of reading.rows) rowsByKind[rowMatchKind(row)]++
   return { sampled: 0, matched: 0, byKind: emptyKindCounts(() => ({ sampled: 0, matched: 0 })), rowsByKind, alreadyYours: 0, failed: 0, exact: false }
+}
+
+export interface LaunchListArgs {
+  user: SessionUser | null | undefined
+  listId: string
+  name: string
+  enrichmentOptions: EnrichmentOptions
+  idempotencyKey: string
+  lang: 'fr' | 'en'
+  maxLeads?: number | null
+  onlyNew?: boolean
+  webhookUrl?: string
+}
+
+/**
+ * The list's export: createExport's command (plan, credits, idempotency, queue) with the list as its source. A key
+ * already used for this list's export replays it, whatever the list's state now.
+ */
+export async function launchList(args: LaunchListArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | Failure | ExportFailure> {
+  const refusal = roleRefusal(args.user)
+  if (refusal) return refusal
+  const user = args.user as SessionUser
+  const list = await readList(user, args.listId)
+  if (!list) return { ok: false, code: 'not_found' }
+  if (!list.mapping) return { ok: false, code: 'mapping_invalid', messageKey: 'lists.errors.mappingRequired' }
+  const command = () =>
+    createExport({ user, name: args.name, criteria: { sector: '', country: '', region: '', department: '', city: '' }, enrichmentOptions: args.enrichmentOptions, idempotencyKey: args.idempotencyKey, lang: args.lang, maxLeads: args.maxLeads, onlyNew: args.onlyNew, webhookUrl: args.webhookUrl, list: { id: list.id } })
+  try {
+    return await command()
+  } catch (error) {
+    if (error instanceof ListAlreadyLaunched) return { ok: false, code: 'already_launched' }
+    throw error
+  }
 }

@@ -12,6 +12,8 @@ import { findCommune } from '#app/.server/geo/france.ts'
 import { indexMap, matchOnMap, registryPlaceId } from '#app/.server/registry/map-match.ts'
 import { registryPlaceCriteria } from '#app/.server/registry/place.ts'
 import { searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
+import { resolveCategory } from '#app/.server/search/preview.ts'
+import { categoriesForNafCodes } from '#app/.server/exports/registry-criteria.ts'
 import type { Business, LeadSource } from '#app/.server/sources/types.ts'
 import { rowMatchKind, type ListMatchKind, type ListMatchRecord } from '#app/domain/list-match.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
@@ -100,11 +102,16 @@ export function createListMatcher(options: ListMatcherOptions) {
   const maps = new Map<string, Promise<Map<string, Business[]> | null>>()
   const taken = new Set<Business>()
 
-  /** The map's businesses of the row's postcode (else town), listed once per run; null beyond the cap or unknown. */
-  function mapOf(postalCode: string | null, city: string | null): Promise<Map<string, Business[]> | null> {
+  /**
+   * The map's businesses of the row's postcode (else town) in the category of the registry's activity code (every
+   * category without one), listed once per run; null beyond the cap or for a place our geography does not know.
+   */
+  function mapOf(postalCode: string | null, city: string | null, nafCode: string | null): Promise<Map<string, Business[]> | null> {
     const commune = !postalCode && city ? findCommune(city) : undefined
-    const key = postalCode ? `cp:${postalCode}` : commune ? `commune:${commune.code}` : null
-    if (!key) return Promise.resolve(null)
+    const categoryId = nafCode ? categoriesForNafCodes([nafCode])[0] : undefined
+    const place = postalCode ? `cp:${postalCode}` : commune ? `commune:${commune.code}` : null
+    if (!place) return Promise.resolve(null)
+    const key = `${place}|${categoryId ?? '*'}`
     const known = maps.get(key)
     if (known) return known
     if (maps.size >= maxMapPlaces) return Promise.resolve(null)
@@ -113,7 +120,8 @@ export function createListMatcher(options: ListMatcherOptions) {
       if (!criteria) return null
       const found: Business[] = []
       try {
-        for await (const business of source.search(searchParamsOf(criteria, options.lang), null, { limit: mapLimit, signal })) found.push(business)
+        const category = categoryId ? resolveCategory(categoryId, options.lang) : null
+        for await (const business of source.search(searchParamsOf(criteria, options.lang), category, { limit: mapLimit, signal })) found.push(business)
       } catch (error) {
         if (signal?.aborted) throw error
         // The map down or slow: the rows of this place are matched on the registry alone.
@@ -126,8 +134,8 @@ export function createListMatcher(options: ListMatcherOptions) {
   }
 
   /** The map business of this name at this place (registry-first rules), taken so no second row gets it. */
-  async function onMap(name: string, postalCode: string | null, city: string | null) {
-    const index = await mapOf(postalCode, city)
+  async function onMap(name: string, postalCode: string | null, city: string | null, nafCode: string | null = null) {
+    const index = await mapOf(postalCode, city, nafCode)
     if (!index) return null
     const match = matchOnMap({ name, postalCode, latitude: null, longitude: null } as Parameters<typeof matchOnMap>[0], index, taken)
     if (match) taken.add(match.business)
@@ -145,7 +153,7 @@ export function createListMatcher(options: ListMatcherOptions) {
     const siret = result.siret ?? row.siret ?? null
     const name = result.nom_complet || row.name || siren
     const confidence = typeof info.confidence === 'number' ? info.confidence : null
-    const map = await onMap(name, result.code_postal ?? row.postalCode, result.commune ?? row.city)
+    const map = await onMap(name, result.code_postal ?? row.postalCode, result.commune ?? row.city, result.activite_principale ?? null)
     if (map) {
       const business = { ...map.business, siret: siret ?? map.business.siret ?? null, website: map.business.website ?? siteUrl(row, options.websiteColumn) }
       return candidate(business, row, kind, 'matched', confidence, { adminFrInfo: info })
