@@ -35,9 +35,9 @@ let sites: DemoWebsites
 let registry: DemoRegistry
 let enrichers: Enrichers
 let source: LeadSource
-let bakeries: Array<Business & { siret: string }> = []
+const bakeries: Array<Business & { siret: string }> = []
 /** Names the demo registry has no company for (about one in ten: server/demo/registry.ts) and the map does not know. */
-let unknownNames: string[] = []
+const unknownNames: string[] = []
 
 const OPTIONS = { ...NO_ENRICHMENT, phone: true, email: true, admin_fr_info: true }
 const HEADERS = ['Raison sociale', 'SIRET', 'Site web', 'Code postal', 'Ville', 'Notes internes']

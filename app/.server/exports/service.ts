@@ -163,13 +163,8 @@ function replayOf(existing: { id: string; idempotency_fingerprint: string | null
     : { ok: true as const, exportId: existing.id, duplicate: true }
 }
 
-export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
-  const { user } = args
-  if (!signedIn(user)) return fail('unauthenticated')
-  if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
-  const search = args.registry ? registrySearch(args.registry) : resolveSent(args.list ? LIST_CRITERIA : (args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' }))
-  if (!search.ok) return search
-  const { criteria } = search
+/** The command's name, options and lead cap checked (domain/exports.ts), else the first refusal. */
+function validateCommand(args: CreateExportArgs, criteria: ResolvedCriteria) {
   const { country = '', countryCode, region = '', department = '', city = '' } = criteria.location
   const validation = validateCreateExport({
     name: args.name ?? '',
@@ -181,6 +176,18 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   if (args.maxLeads !== undefined && args.maxLeads !== null && !(Number.isInteger(args.maxLeads) && args.maxLeads >= 1 && args.maxLeads <= env.EXPORT_MAX_LEADS)) {
     return fail('max_leads_invalid')
   }
+  return validation
+}
+
+export async function createExport(args: CreateExportArgs): Promise<{ ok: true; exportId: string; duplicate: boolean } | ExportFailure> {
+  const { user } = args
+  if (!signedIn(user)) return fail('unauthenticated')
+  if (!can(user.workspace.role, 'export')) return fail('forbidden_role')
+  const search = args.registry ? registrySearch(args.registry) : resolveSent(args.list ? LIST_CRITERIA : (args.criteria ?? { sector: '', country: '', region: '', department: '', city: '' }))
+  if (!search.ok) return search
+  const { criteria } = search
+  const validation = validateCommand(args, criteria)
+  if (!validation.ok) return validation
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
   const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}), ...(args.list ? { list: { id: args.list.id } } : {}) }
@@ -189,10 +196,10 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   const command = { name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) }
   const fingerprint = fingerprintOf(webhookUrl ? { ...command, webhookUrl } : command)
 
+  const { country = '', countryCode, region = '', department = '', city = '' } = criteria.location
   const asUser = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => (args.trx ? fn(args.trx) : withUserCommand(user, fn))
   return asUser(async (trx) => {
-    const plan = await readPlan(trx, user.workspace.id)
-    const refusal = args.list ? null : planRefusal(plan, criteria)
+    const refusal = args.list ? null : planRefusal(await readPlan(trx, user.workspace.id), criteria)
     if (refusal) return refusal
     const findExisting = () =>
       trx

@@ -95,8 +95,12 @@ function siteUrl(row: ListRow, websiteColumn: number): string | null {
   return `https://${row.domain}`
 }
 
-export function createListMatcher(options: ListMatcherOptions) {
-  const { enrichers, source, listId, signal } = options
+/**
+ * The map side of matching: each (place, category) listed once per run, at most `maxMapPlaces` of them, and each map
+ * business given to one row at most.
+ */
+function createMapMatcher(options: ListMatcherOptions) {
+  const { source, signal } = options
   const maxMapPlaces = options.maxMapPlaces ?? 200
   const mapLimit = options.mapListingLimit ?? 2000
   const maps = new Map<string, Promise<Map<string, Business[]> | null>>()
@@ -141,6 +145,13 @@ export function createListMatcher(options: ListMatcherOptions) {
     if (match) taken.add(match.business)
     return match
   }
+
+  return { onMap }
+}
+
+export function createListMatcher(options: ListMatcherOptions) {
+  const { enrichers, source, listId, signal } = options
+  const { onMap } = createMapMatcher(options)
 
   function candidate(business: Business, row: ListRow, kind: ListMatchKind, status: ListMatchRecord['status'], confidence: number | null, extra: Partial<ListCandidate> = {}): ListCandidate {
     return { ...business, ...extra, listMatch: { kind, status, confidence, line: row.line }, listCells: row.cells, givenWebsite: Boolean(business.website && row.domain) }
