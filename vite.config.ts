@@ -15,8 +15,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2'
  * every message.
  */
 const SIGNED_OUT_NAMESPACES = ['app', 'auth', 'authPanel', 'common', 'errorPage', 'header', 'logout', 'nav', 'notFound', 'pages', 'rateLimit', 'resetPassword', 'settings']
-// `lists`: the list mapping's messages, read by the server only until the upload page (issue 31) has a page bundle.
-const SERVER_ONLY_NAMESPACES = ['developers', 'emails', 'api', 'lists']
+const SERVER_ONLY_NAMESPACES = ['developers', 'emails', 'api']
 
 const serverOnlyMessages = {
   name: 'leadatlas:server-only-messages',
@@ -36,7 +35,7 @@ const serverOnlyMessages = {
  * pages' first load too), and `signedIn`, every other namespace the browser needs (app-layout.tsx and the sandbox
  * billing pages load it). A new namespace lands in `signedIn`: a signed-out page that needs it must list it above.
  */
-const SINGLE_PAGE_NAMESPACES = ['companies', 'webhooks', 'apiSettings', 'team', 'billing', 'doNotContact', 'integrations']
+const SINGLE_PAGE_NAMESPACES = ['companies', 'webhooks', 'apiSettings', 'team', 'billing', 'doNotContact', 'integrations', 'lists']
 function bundleNamespaces(bundle: string, all: string[]): string[] {
   if (SINGLE_PAGE_NAMESPACES.includes(bundle)) return [bundle]
   if (bundle === 'signedIn') return all.filter((namespace) => ![...SIGNED_OUT_NAMESPACES, ...SERVER_ONLY_NAMESPACES, ...SINGLE_PAGE_NAMESPACES].includes(namespace))

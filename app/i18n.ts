@@ -46,6 +46,7 @@ const PAGE_MESSAGES = {
   doNotContact: { en: () => import('virtual:page-messages/en/doNotContact'), fr: () => import('virtual:page-messages/fr/doNotContact') },
   billing: { en: () => import('virtual:page-messages/en/billing'), fr: () => import('virtual:page-messages/fr/billing') },
   integrations: { en: () => import('virtual:page-messages/en/integrations'), fr: () => import('virtual:page-messages/fr/integrations') },
+  lists: { en: () => import('virtual:page-messages/en/lists'), fr: () => import('virtual:page-messages/fr/lists') },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
 type PageBundle = keyof typeof PAGE_MESSAGES
 

@@ -28,10 +28,15 @@ import {
 } from '#app/.server/internal-headers.ts'
 import { writeResponseBody } from './response-body.ts'
 import { oauthAuthorizeOrigins } from '#app/.server/integrations/oauth-apps.ts'
+import { LIST_MAX_FILE_BYTES } from '#app/domain/list-columns.ts'
 
 /** Forms are a few fields; JSON bodies (the API, Stripe webhooks) are small objects. */
 const FORM_BODY_LIMIT = 100 * 1024
 const JSON_BODY_LIMIT = 1024 * 1024
+/** A list upload (issue 31): the file (LIST_MAX_FILE_BYTES at most, said on the page) and its form's few fields. */
+const LIST_UPLOAD_LIMIT = LIST_MAX_FILE_BYTES + 256 * 1024
+// The page's form posts to /lists/new without JavaScript and to /lists/new.data with it (React Router's data request).
+const LIST_UPLOAD_PATHS = ['/lists/new', '/lists/new.data', '/api/v1/enrichments']
 
 /** Methods Node parses but the Fetch API refuses to carry: answered 405 by the app. */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
@@ -86,6 +91,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   const handle = createRequestHandler(options.build, options.mode)
   // JSON may be larger than a form; anything else (forms, text, broken types) gets the form cap.
   // Compressed bodies are inflated with the cap applied to the inflated size.
+  app.use(LIST_UPLOAD_PATHS, express.raw({ type: isMultipart, limit: LIST_UPLOAD_LIMIT }))
   app.use(express.raw({ type: isJson, limit: JSON_BODY_LIMIT }))
   app.use(express.raw({ type: () => true, limit: FORM_BODY_LIMIT }))
   app.use(bodyErrors)
@@ -192,6 +198,10 @@ export function securityHeaders({ mode, appUrl }: Pick<HttpAppOptions, 'mode' | 
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginResourcePolicy: { policy: 'same-origin' },
   })
+}
+
+function isMultipart(req: { headers: Record<string, string | string[] | undefined> }) {
+  return String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')
 }
 
 function isJson(req: { headers: Record<string, string | string[] | undefined> }) {

@@ -50,10 +50,19 @@ export const requestGuardMiddleware: MiddlewareFunction<Response> = async ({ req
   const isApi = url.pathname.startsWith('/api/')
   if (!isApi && !PAGE_METHODS.includes(request.method)) refuse(405, 'errorPage.methodNotAllowed')
 
+  const type = (request.headers.get('Content-Type') ?? '').toLowerCase()
+  if (!isApi && type.startsWith('multipart/form-data')) {
+    // An uploaded file is bytes (an XLSX is a zip: NULs are its data); only the typed fields must be text.
+    const form = await request
+      .clone()
+      .formData()
+      .catch(() => refuse(400, 'errorPage.malformed'))
+    for (const value of form.values()) if (typeof value === 'string' && containsNul(value)) refuse(400, 'errorPage.badCharacters')
+    return next()
+  }
   const body = await request.clone().text()
   if (containsNul(body)) refuse(400, 'errorPage.badCharacters')
   if (!isApi) {
-    const type = (request.headers.get('Content-Type') ?? '').toLowerCase()
     if (!FORM_TYPES.some((formType) => type.startsWith(formType))) refuse(415, 'errorPage.unsupportedType')
     try {
       await request.clone().formData()

@@ -84,6 +84,9 @@ export const CreateRegistryExportSchema = CreateExportSchema.extend({
   }),
 })
 
+/** "Launch" on a list's confirm page (issue 31): the modal's fields; the list is the page's (its URL). */
+export const LaunchListSchema = CreateExportSchema.extend({ intent: z.literal('launch-list') })
+
 export const ResumeCommandSchema = z.object({ intent: z.literal('resume') })
 export const DeleteCommandSchema = z.object({ intent: z.literal('delete') })
 export const AddEnrichmentCommandSchema = z.object({ intent: z.literal('add-enrichment'), options: EnrichmentChoiceSchema })

@@ -21,7 +21,7 @@ import { LazyCompaniesExportModal } from '#app/components/companies/lazy-compani
 import { env } from '#app/.server/env.server.ts'
 import { currentFillRates } from '#app/.server/exports/fill-rates.ts'
 import { createExportWithinBudget } from '#app/.server/exports/service.ts'
-import { exportFormRefusal } from '#app/.server/exports/export-form-answer.ts'
+import { exportFormRefusal, sentExportForm } from '#app/.server/exports/export-form-answer.ts'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateRegistryExportSchema, EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -124,11 +124,7 @@ function exportName(nafCodes: string[], place: string, lang: 'fr' | 'en'): strin
 }
 
 /** The modal's fields as they were sent, so a refused form renders again as the user left it. */
-function sentForm(payload: Record<string, unknown>): Pick<ExportFormState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
-  const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
-  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
-  return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france: true }), maxLeads: text(payload.maxLeads), onlyNew: payload.onlyNew === 'on' }
-}
+const sentForm = (payload: Record<string, unknown>) => sentExportForm(payload, true)
 
 /** "Export these companies": the registry's establishments of the page's filters, matched to the map (service.ts). */
 export async function action({ request, context }: Route.ActionArgs) {

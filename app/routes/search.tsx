@@ -17,7 +17,7 @@ import { runPreview } from '#app/.server/search/preview.ts'
 import { resolveCriteria } from '#app/.server/search/resolve-criteria.ts'
 import { paidPositions } from '#app/.server/exports/paid-positions.ts'
 import { createExportWithinBudget } from '#app/.server/exports/service.ts'
-import { exportFormRefusal } from '#app/.server/exports/export-form-answer.ts'
+import { exportFormRefusal, sentExportForm } from '#app/.server/exports/export-form-answer.ts'
 import { getLeadSource } from '#app/.server/sources/index.ts'
 import { sourceNotices } from '#app/.server/sources/selection.ts'
 import type { ExportCostInfo } from '#app/components/exports/export-cost-panel.tsx'
@@ -161,13 +161,6 @@ async function exportCostInfo(user: SessionUser, search: Extract<SearchOutcome, 
 /** "Bakeries – Brest": the default name of an export or a saved search of this search. */
 function searchName(category: string, criteria: SearchCriteria): string {
   return [category, criteria.city || criteria.department || criteria.region || criteria.country].filter(Boolean).join(' – ').slice(0, EXPORT_NAME_MAX)
-}
-
-/** The modal's fields as they were sent, so a refused form renders again as the user left it. */
-function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick<ExportFormState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
-  const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
-  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
-  return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france }), maxLeads: text(payload.maxLeads), onlyNew: payload.onlyNew === 'on' }
 }
 
 /** The export's cap and filters: a cap above the export limit is refused under its field, bad filters above the form. */

@@ -142,3 +142,32 @@ export function demoRegistryUniverse(nafCodes: readonly string[], place: Registr
   }
   return universe
 }
+
+/** One category per built-in demo sector, all of them (the map's businesses of a place are theirs). */
+function everySector(): ResolvedCategory[] {
+  return SECTORS.flatMap((s) => allCategories().filter((c) => c.osm.key === s.osm.key && c.osm.value === s.osm.value && c.naf.length > 0).slice(0, 1)).map(resolved)
+}
+
+const namedActivities = new LRUCache<string, Map<string, string>>({ max: 256 })
+
+/**
+ * The activity code a demo map business of `postalCode` is registered under, found by its name: a name search that
+ * names no activity (a user's list of names) finds the bakery as a bakery, as the real registry would. Null for a name
+ * the demo map does not show there.
+ */
+export function demoActivityOfName(name: string, postalCode: string, normalize: (text: string) => string): string | null {
+  let byName = namedActivities.get(postalCode)
+  if (!byName) {
+    byName = new Map()
+    const criteria = registryPlaceCriteria({ kind: 'postcode', code: postalCode })
+    for (const category of criteria ? everySector() : []) {
+      const naf = category.naf?.[0]
+      if (!naf) continue
+      for (const business of demoBusinesses(searchParamsOf(criteria!, 'fr'), category, DEMO_WEBSITES)) {
+        if (business.postalCode === postalCode && !byName.has(normalize(business.name))) byName.set(normalize(business.name), naf)
+      }
+    }
+    namedActivities.set(postalCode, byName)
+  }
+  return byName.get(normalize(name)) ?? null
+}

@@ -26,7 +26,7 @@ import { foldToAscii } from '#app/domain/text.ts'
 import { env } from '#app/.server/env.server.ts'
 import { cityName, franceData } from '#app/.server/geo/france.ts'
 import type { RegistryPlace } from '#app/domain/registry-search.ts'
-import { demoRegistryUniverse, nameSeed, type MakeCompany } from './registry-universe.ts'
+import { demoActivityOfName, demoRegistryUniverse, nameSeed, type MakeCompany } from './registry-universe.ts'
 
 /** Options of the shared demo server; the port is remembered as "demo-registry". */
 export type DemoRegistryOptions = DemoServerOptions
@@ -161,7 +161,8 @@ export function routeRegistryRequest(method: string, rawUrl: string): Reply {
     }
   } else {
     const postalCode = url.searchParams.get('code_postal')?.split(',')[0]?.trim() || null
-    const naf = url.searchParams.get('activite_principale')?.split(',')[0]?.trim() || null
+    // No activity asked (a list of names): a business the demo map shows there is registered under its sector's.
+    const naf = url.searchParams.get('activite_principale')?.split(',')[0]?.trim() || (postalCode ? demoActivityOfName(q, postalCode, normalize) : null)
     const seed = nameSeed(q, postalCode, normalize)
     if (seed % 10 !== 0) {
       const company = makeCompany({ name: q, postalCode, naf, seed })

@@ -6,9 +6,18 @@ import { env } from '#app/.server/env.server.ts'
 import { getInstance } from '#app/.server/i18n.ts'
 import { refusalAnswer, type Refusal } from '#app/.server/rate-limit.ts'
 import { exportErrorMessageKey } from '#app/domain/exports.ts'
+import { optionsFromValues } from '#app/domain/enrichment.ts'
+import { EnrichmentChoiceSchema } from '#app/domain/export-commands.ts'
 import type { ExportFailure } from './service.ts'
 
 type Sent = Pick<ExportFormState, 'name' | 'options' | 'maxLeads'>
+
+/** The modal's fields as they were sent, so a refused form renders again as the user left it. */
+export function sentExportForm(payload: Record<string, unknown>, france: boolean): Pick<ExportFormState, 'name' | 'options' | 'maxLeads' | 'onlyNew'> {
+  const chosen = EnrichmentChoiceSchema.safeParse([payload.options ?? []].flat())
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+  return { name: text(payload.name), options: optionsFromValues(chosen.data ?? [], { france }), maxLeads: text(payload.maxLeads), onlyNew: payload.onlyNew === 'on' }
+}
 
 export function exportFormRefusal(context: Readonly<RouterContextProvider>, sent: Sent, outcome: { refused: Refusal } | { result: ExportFailure }) {
   if ('refused' in outcome) {

@@ -30,6 +30,7 @@ import type { RegistryFilters } from '#app/domain/registry-search.ts'
 import type { PlanId } from '#app/domain/plans.ts'
 import { registryExportCriteria } from './registry-criteria.ts'
 import { env } from '#app/.server/env.server.ts'
+import { LIST_MAX_ROWS } from '#app/domain/list-columns.ts'
 import { withinBudget } from '#app/.server/rate-limit.ts'
 import { createExportCallback } from '#app/.server/webhooks/endpoints.ts'
 
@@ -173,7 +174,9 @@ function validateCommand(args: CreateExportArgs, criteria: ResolvedCriteria) {
     enrichmentOptions: args.registry ? { ...args.enrichmentOptions, admin_fr_info: true } : args.enrichmentOptions,
   })
   if (!validation.ok) return fail(validation.code)
-  if (args.maxLeads !== undefined && args.maxLeads !== null && !(Number.isInteger(args.maxLeads) && args.maxLeads >= 1 && args.maxLeads <= env.EXPORT_MAX_LEADS)) {
+  // A list's export holds its rows (up to LIST_MAX_ROWS); an area search's, EXPORT_MAX_LEADS.
+  const cap = args.list ? LIST_MAX_ROWS : env.EXPORT_MAX_LEADS
+  if (args.maxLeads !== undefined && args.maxLeads !== null && !(Number.isInteger(args.maxLeads) && args.maxLeads >= 1 && args.maxLeads <= cap)) {
     return fail('max_leads_invalid')
   }
   return validation

@@ -26,6 +26,9 @@ export type ListCommandError = 'unauthenticated' | 'forbidden_role' | 'not_found
 
 type Failure = { ok: false; code: ListCommandError; messageKey?: string }
 
+/** The HTTP status of each refusal, for every door (pages, API). */
+export const LIST_COMMAND_STATUS: Record<ListCommandError, number> = { unauthenticated: 401, forbidden_role: 403, not_found: 404, already_launched: 409, mapping_invalid: 400 }
+
 function signedIn(user: SessionUser | null | undefined): user is SessionUser {
   return Boolean(user?.id && user.workspace)
 }

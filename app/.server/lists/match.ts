@@ -139,11 +139,18 @@ function createMapMatcher(options: ListMatcherOptions) {
 
   /** The map business of this name at this place (registry-first rules), taken so no second row gets it. */
   async function onMap(name: string, postalCode: string | null, city: string | null, nafCode: string | null = null) {
-    const index = await mapOf(postalCode, city, nafCode)
-    if (!index) return null
-    const match = matchOnMap({ name, postalCode, latitude: null, longitude: null } as Parameters<typeof matchOnMap>[0], index, taken)
-    if (match) taken.add(match.business)
-    return match
+    const establishment = { name, postalCode, latitude: null, longitude: null } as Parameters<typeof matchOnMap>[0]
+    // The activity's category first; a business the map files under another one (its registered code is not what it
+    // does) is found in the place's listing of every category.
+    for (const code of nafCode ? [nafCode, null] : [null]) {
+      const index = await mapOf(postalCode, city, code)
+      const match = index ? matchOnMap(establishment, index, taken) : null
+      if (match) {
+        taken.add(match.business)
+        return match
+      }
+    }
+    return null
   }
 
   return { onMap }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { applyToggleRules, NO_ENRICHMENT, optionsFromValues, selectedTypes, type EnrichmentOptions } from '#app/domain/enrichment.ts'
 import { EXPORT_NAME_MAX } from '#app/domain/enrichment.ts'
-import type { CreateExportSchema, CreateRegistryExportSchema } from '#app/domain/export-commands.ts'
+import type { CreateExportSchema, CreateRegistryExportSchema, LaunchListSchema } from '#app/domain/export-commands.ts'
 import { canStartExport, errorNeedsPlans, PLANS_PATH } from '#app/domain/exports.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { useLazyValidation } from '#app/utils/lazy-validation.ts'
@@ -66,7 +66,7 @@ export interface ExportCommand {
   fields: React.ReactNode
   formId: string
   /** The schema the action parses the command with, loaded with the modal's validation. */
-  loadSchema: () => Promise<typeof CreateExportSchema | typeof CreateRegistryExportSchema>
+  loadSchema: () => Promise<typeof CreateExportSchema | typeof CreateRegistryExportSchema | typeof LaunchListSchema>
 }
 
 /**

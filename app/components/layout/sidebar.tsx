@@ -9,6 +9,7 @@ const NAV_ITEMS: Array<{ to: string; labelKey: string; icon: IconName; also?: st
   { to: '/', labelKey: 'nav.findLeads', icon: 'search', also: ['/search'] },
   { to: '/companies', labelKey: 'nav.companies', icon: 'companies' },
   { to: '/saved-searches', labelKey: 'nav.savedSearches', icon: 'bookmark' },
+  { to: '/lists/new', labelKey: 'nav.lists', icon: 'upload', also: ['/lists'] },
   { to: '/exports', labelKey: 'nav.exports', icon: 'exports' },
   { to: '/subscription', labelKey: 'nav.subscription', icon: 'subscription' },
   { to: '/settings', labelKey: 'nav.settings', icon: 'settings' },
@@ -29,7 +30,7 @@ export function SidebarNav({ collapsed = false, onNavigate }: { collapsed?: bool
     <nav aria-label={t('nav.mainMenu')} className="flex flex-1 flex-col">
       <ul className="flex flex-1 flex-col gap-1">
         {NAV_ITEMS.map((item) => {
-          const extraActive = item.also?.some((path) => location.pathname === path) ?? false
+          const extraActive = item.also?.some((path) => location.pathname === path || location.pathname.startsWith(`${path}/`)) ?? false
           return (
             <li key={item.to}>
               <NavLink
