@@ -77,7 +77,10 @@ test.describe('enrich a list', () => {
     await expect(page.getByLabel('SIRET')).toHaveValue('siret')
     await expect(page.getByLabel('Code postal')).toHaveValue('postal_code')
     await expect(page.getByLabel('Commentaire')).toHaveValue('ignore')
-    await expect(page.getByTestId('list-counts')).toContainText('5 rows to match · 1 rows with nothing to match by · 1 repeated rows left out')
+    await expect(page.getByTestId('list-counts')).toContainText('5 rows to match')
+    await expect(page.getByTestId('list-counts')).toContainText('1 row with nothing to match by')
+    await expect(page.getByTestId('list-counts')).toContainText('1 repeated row left out')
+    await expect(page.getByTestId('list-preview')).toContainText('Repeats an earlier row: left out')
     await expect(page.getByTestId('list-problems')).toContainText('Line 8 — A name without postal code or city')
     await expect(page.getByTestId('list-preview')).toContainText('73282932000009')
     await expectNoA11yViolations(page)
@@ -151,6 +154,7 @@ test.describe('enrich a list', () => {
     const confirm = page.url()
     for (const language of ['en', 'fr']) {
       if (language === 'fr') {
+        await page.goto('/lists/new')
         await page.getByRole('button', { name: 'Français' }).click()
         await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
       }
@@ -158,7 +162,9 @@ test.describe('enrich a list', () => {
         await page.setViewportSize({ width, height })
         for (const [name, url] of [['upload', '/lists/new'], ['mapping', mapping], ['confirm', confirm], ['launch', `${confirm}?launch=1`]] as const) {
           await page.goto(url)
-          await page.screenshot({ path: `${dir}/${name}-${language}-${width}.png`, fullPage: true })
+          // The modal fades in: its screen once it has.
+          if (name === 'launch') await page.getByRole('dialog').evaluate((dialog) => Promise.all(dialog.getAnimations().map((animation) => animation.finished)))
+          await page.screenshot({ path: `${dir}/${name}-${language}-${width}.png`, fullPage: name !== 'launch' })
         }
       }
     }

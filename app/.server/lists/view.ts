@@ -3,8 +3,9 @@
  * preview rows and the rows that cannot be matched (with why), the confirm page's match estimate.
  */
 import type { SessionUser } from '#app/.server/auth.ts'
-import { guessColumnKinds, type ListColumnKind, type ListRowProblem } from '#app/domain/list-columns.ts'
-import { estimateMatches, type ListMatchEstimate, type ListSampleSummary } from '#app/domain/list-match.ts'
+import { guessColumnKinds, type ListColumnKind } from '#app/domain/list-columns.ts'
+import { estimateMatches } from '#app/domain/list-match.ts'
+import type { ListConfirmView, ListMappingView, ListStage, ListSummary } from '#app/domain/list-views.ts'
 import { readListRows } from './list-rows.ts'
 import { readList, readLists, readOwnListCells, type StoredList } from './store.ts'
 
@@ -14,17 +15,6 @@ const LIST_PROBLEMS_SHOWN = 20
 /** Values per column the mapping form shows beside its choice. */
 const COLUMN_EXAMPLES = 3
 
-export type ListStage = 'mapping' | 'ready' | 'launched'
-
-export interface ListSummary {
-  id: string
-  fileName: string
-  rowCount: number
-  createdAt: string
-  stage: ListStage
-  exportId: string | null
-}
-
 function stageOf(list: Pick<StoredList, 'exportId' | 'sample'>): ListStage {
   if (list.exportId) return 'launched'
   return list.sample ? 'ready' : 'mapping'
@@ -33,20 +23,6 @@ function stageOf(list: Pick<StoredList, 'exportId' | 'sample'>): ListStage {
 export async function readRecentLists(user: SessionUser): Promise<ListSummary[]> {
   const lists = await readLists(user)
   return lists.map((list) => ({ id: list.id, fileName: list.fileName, rowCount: list.rowCount, createdAt: list.createdAt, stage: stageOf(list), exportId: list.exportId }))
-}
-
-export interface ListMappingView {
-  list: Pick<StoredList, 'id' | 'fileName' | 'format' | 'headers' | 'rowCount' | 'repeatedRows' | 'exportId'>
-  /** What each column holds: the sent mapping, else the saved one, else the guesses. */
-  columns: ListColumnKind[]
-  /** The first values of each column (blank ones skipped). */
-  examples: string[][]
-  /** The first rows, as the file gave them: the preview reads them through the mapping (in the browser too). */
-  previewRows: string[][]
-  usable: number
-  unusable: Array<{ line: number; problem: Omit<ListRowProblem, 'cells'> }>
-  unusableCount: number
-  duplicates: Array<{ line: number; sameAs: number }>
 }
 
 /** The mapping step of the member's list for `columns` (default: saved, else guessed), or undefined when not theirs. */
@@ -66,13 +42,8 @@ export async function readListMapping(user: SessionUser, listId: string, columns
     unusable: reading.unusable.slice(0, LIST_PROBLEMS_SHOWN).map(({ line, problem: { cells: _cells, ...problem } }) => ({ line, problem })),
     unusableCount: reading.unusable.length,
     duplicates: reading.duplicates.slice(0, LIST_PROBLEMS_SHOWN),
+    duplicateCount: reading.duplicates.length,
   }
-}
-
-export interface ListConfirmView {
-  list: Pick<StoredList, 'id' | 'fileName' | 'rowCount' | 'repeatedRows' | 'exportId'>
-  sample: ListSampleSummary
-  estimate: ListMatchEstimate
 }
 
 export async function readListConfirm(user: SessionUser, listId: string): Promise<ListConfirmView | undefined | 'unmapped'> {

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
-import type { ListMappingView } from '#app/.server/lists/view.ts'
-import { LIST_COLUMN_KINDS, rowToListInput, type ListColumnKind } from '#app/domain/list-columns.ts'
+import type { ListMappingView } from '#app/domain/list-views.ts'
+import { dedupeKeyOfRow, LIST_COLUMN_KINDS, rowToListInput, type ListColumnKind } from '#app/domain/list-columns.ts'
 import { rowMatchKind } from '#app/domain/list-match.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { numberFormat } from '#app/utils/number-format.ts'
@@ -69,9 +69,17 @@ export function ListMappingForm({ view, error }: { view: ListMappingView; error?
         <h2 id="list-counts-title" className="text-sm font-semibold text-slate-900">
           {t('lists.mapping.countsTitle')}
         </h2>
-        <p className="mt-2 text-sm text-slate-700">
-          {t('lists.mapping.counts', { usable: format(view.usable), unusable: format(view.unusableCount), duplicates: format(view.duplicates.length + view.list.repeatedRows) })}
-        </p>
+        <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
+          {(
+            [
+              ['usable', view.usable],
+              ['unusable', view.unusableCount],
+              ['duplicates', view.duplicateCount + view.list.repeatedRows],
+            ] as const
+          ).map(([key, count]) => (
+            <li key={key}>{t(`lists.mapping.counts.${key}`, { count, formatted: format(count) })}</li>
+          ))}
+        </ul>
         <UnusableRows view={view} />
       </section>
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
@@ -90,6 +98,15 @@ export function ListMappingForm({ view, error }: { view: ListMappingView; error?
 function MappingPreview({ rows, columns }: { rows: string[][]; columns: ListColumnKind[] }) {
   const { t } = useTranslation()
   const read = rows.map((row) => rowToListInput(row, { columns }))
+  // A row naming the company of an earlier one is left out, as the server's reading does (dedupeKeyOfRow).
+  const firstOf = new Map<string, number>()
+  const repeats = read.map((outcome, i) => {
+    const key = 'input' in outcome ? dedupeKeyOfRow(outcome.input) : null
+    if (key === null) return null
+    const first = firstOf.get(key)
+    if (first === undefined) firstOf.set(key, i)
+    return first ?? null
+  })
   return (
     <section aria-labelledby="list-preview-title" className="rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
       <h2 id="list-preview-title" className="border-b border-slate-100 px-6 py-4 text-sm font-semibold text-slate-900">
@@ -114,7 +131,9 @@ function MappingPreview({ rows, columns }: { rows: string[][]; columns: ListColu
                   <td className="px-4 py-2 text-slate-700">{outcome.input.domain ?? '—'}</td>
                   <td className="px-4 py-2 whitespace-nowrap text-slate-700 tabular-nums">{outcome.input.siret ?? outcome.input.siren ?? '—'}</td>
                   <td className="px-4 py-2 text-slate-700">{[outcome.input.postalCode, outcome.input.city].filter(Boolean).join(' ') || '—'}</td>
-                  <td className="px-4 py-2 whitespace-nowrap text-slate-700">{t(`lists.matchBy.${rowMatchKind(outcome.input)}`)}</td>
+                  <td className="px-4 py-2 whitespace-nowrap text-slate-700">
+                    {repeats[i] !== null ? t('lists.mapping.repeatOf') : t(`lists.matchBy.${rowMatchKind(outcome.input)}`)}
+                  </td>
                 </tr>
               ) : (
                 <tr key={i} className="bg-amber-50/60">
@@ -141,7 +160,7 @@ function UnusableRows({ view }: { view: ListMappingView }) {
       {view.unusable.map(({ line, problem }) => (
         <li key={`u${line}`}>
           {t('lists.mapping.line', { line })} — {t(`lists.problems.${problem.code}`)}
-          {problem.value ? <span className="text-slate-500"> («{problem.value}»)</span> : null}
+          {problem.value ? <span className="text-slate-500"> {t('lists.mapping.value', { value: problem.value })}</span> : null}
         </li>
       ))}
       {view.duplicates.map(({ line, sameAs }) => (

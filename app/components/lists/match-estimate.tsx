@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { ListConfirmView } from '#app/.server/lists/view.ts'
+import type { ListConfirmView } from '#app/domain/list-views.ts'
 import { LIST_MATCH_KINDS } from '#app/domain/list-match.ts'
 import { numberFormat } from '#app/utils/number-format.ts'
 

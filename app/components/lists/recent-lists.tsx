@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import type { ListSummary } from '#app/.server/lists/view.ts'
+import type { ListSummary } from '#app/domain/list-views.ts'
 import { numberFormat } from '#app/utils/number-format.ts'
 
 const STAGE_CLASSES: Record<ListSummary['stage'], string> = {
