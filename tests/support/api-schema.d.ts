@@ -219,6 +219,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/enrichments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrich your own list
+         * @description Your companies as JSON rows (up to 1 000), or a CSV / XLSX file as `multipart/form-data` (up to 50 000 rows), with what each column holds. Each row is matched to a business by its SIRET or SIREN (the registry), its website, or its name with its postal code or city (the registry and the map), then enriched as an export: credits only for what is found, never twice; rows nothing matches come back "not found" and cost nothing; your do-not-contact list is honoured. The export's file has your columns first. With `Idempotency-Key`, the same key and list within 24 hours return the same export (200).
+         */
+        post: operations["createEnrichment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/exports/{id}/leads": {
         parameters: {
             query?: never;
@@ -1007,6 +1027,87 @@ export interface components {
         };
         AddEnrichments: {
             enrichments: components["schemas"]["EnrichmentType"][];
+        };
+        /**
+         * @example {
+         *       "name": "Salon 2026",
+         *       "rows": [
+         *         {
+         *           "Raison sociale": "Boulangerie Martin",
+         *           "Code postal": "29200",
+         *           "Ville": "Brest"
+         *         },
+         *         {
+         *           "Raison sociale": "",
+         *           "SIRET": "73282932000074"
+         *         },
+         *         {
+         *           "Site web": "https://www.exemple-boulangerie.fr"
+         *         }
+         *       ],
+         *       "enrichments": [
+         *         "phone",
+         *         "email",
+         *         "admin_fr_info"
+         *       ]
+         *     }
+         */
+        CreateEnrichment: {
+            /** @example Salon 2026 */
+            name: string;
+            /** @description Your companies, one object per row (1000 at most; send a bigger list as a file). The keys are the columns; every row comes back in the file with its own values first. */
+            rows: {
+                [key: string]: string | number | null;
+            }[];
+            /**
+             * @description What each column holds, by its name (a key of `rows`, a header of the file): `name`, `website`, `siren`, `siret`, `address`, `postal_code`, `city`, `phone`, `email`, `country` or `ignore`. A column left out is ignored. Without `mapping`, the columns are guessed from their names (French and English) and values, as the upload page does.
+             * @example {
+             *       "Raison sociale": "name",
+             *       "SIRET": "siret",
+             *       "Code postal": "postal_code"
+             *     }
+             */
+            mapping?: {
+                [key: string]: "name" | "website" | "siren" | "siret" | "address" | "postal_code" | "city" | "phone" | "email" | "country" | "ignore";
+            };
+            /**
+             * @example [
+             *       "phone",
+             *       "email",
+             *       "admin_fr_info"
+             *     ]
+             */
+            enrichments: components["schemas"]["EnrichmentType"][];
+            /** @description Only businesses none of your exports delivered before. */
+            only_new?: boolean;
+            /**
+             * @description Called once when the export ends, as for POST /exports.
+             * @example https://example.com/leadatlas/callback
+             */
+            webhook_url?: string;
+        };
+        UploadEnrichment: {
+            /**
+             * Format: binary
+             * @description The list: CSV (any separator, UTF-8 or Windows-1252) or XLSX, up to 50 000 rows and 30 MB.
+             * @example salon-2026.csv
+             */
+            file: string;
+            /** @description The export's name; default the file's. */
+            name?: string;
+            /**
+             * @description The mapping as JSON (as in the JSON body).
+             * @example {"Raison sociale":"name","SIRET":"siret"}
+             */
+            mapping?: string;
+            /**
+             * @description The enrichments: repeated fields, or one comma-separated.
+             * @example phone,email,admin_fr_info
+             */
+            enrichments: string | string[];
+            /** @enum {string} */
+            only_new?: "true" | "false";
+            webhook_url?: string;
         };
         AddDoNotContact: {
             /**
@@ -2021,7 +2122,7 @@ export interface components {
              * @description Stable and machine-readable: branch on this, not on `detail`.
              * @enum {string}
              */
-            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "member_cap_reached" | "budget_too_small" | "forbidden_role" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "too_many_saved_searches" | "too_many_connections" | "crm_refused" | "integrations_unconfigured" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
+            code: "invalid_api_key" | "validation_failed" | "bad_json" | "invalid_cursor" | "unsupported_media_type" | "payload_too_large" | "not_found" | "method_not_allowed" | "plan_restricted" | "insufficient_credits" | "member_cap_reached" | "budget_too_small" | "forbidden_role" | "invalid_location" | "not_resumable" | "not_completed" | "too_many_entries" | "too_many_endpoints" | "too_many_saved_searches" | "too_many_connections" | "crm_refused" | "integrations_unconfigured" | "file_refused" | "delivery_in_flight" | "idempotency_conflict" | "rate_limited" | "source_unavailable" | "service_unavailable" | "internal_error";
             /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
             errors?: {
                 /** @example body.criteria.country */
@@ -7192,6 +7293,504 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "validation_failed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests (`rate_limited`): per key, per user across their keys, per client address after failed keys, and for this command per user (its own limit; a refused command is not counted, nor a replay with the same Idempotency-Key). Wait Retry-After seconds; the RateLimit-* headers show the tightest limit. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `rate_limited`.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An unexpected error on our side (`internal_error`): retry; give the X-Request-Id to support if it persists. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `internal_error`.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A service we depend on is unavailable right now (`service_unavailable`): retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `service_unavailable`.
+                         * @enum {string}
+                         */
+                        code: "service_unavailable";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createEnrichment: {
+        parameters: {
+            query?: {
+                /** @description The language the businesses are described in: category names in `business_types` (default en), never the Accept-Language header: the same request always gives the same values. */
+                lang?: "en" | "fr";
+            };
+            header?: {
+                /** @description Any string up to 200 characters: a retry with it never creates a second export. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEnrichment"];
+                "multipart/form-data": components["schemas"]["UploadEnrichment"];
+            };
+        };
+        responses: {
+            /** @description The same Idempotency-Key and list were sent before: that export. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/exports/{id}. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedExport"];
+                };
+            };
+            /** @description The list was stored and its export is running. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    /** @description The path of the answered object: /api/v1/exports/{id}. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedExport"];
+                };
+            };
+            /** @description The body is not JSON, or a NUL character was sent (`bad_json`, `validation_failed`). */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `bad_json`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "bad_json";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `invalid_api_key`.
+                         * @enum {string}
+                         */
+                        code: "invalid_api_key";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credits left (`insufficient_credits`). */
+            402: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `insufficient_credits`.
+                         * @enum {string}
+                         */
+                        code: "insufficient_credits";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The key's member has a role that may not do this (`forbidden_role`): it needs member or above. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `forbidden_role`.
+                         * @enum {string}
+                         */
+                        code: "forbidden_role";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such resource for this key's owner (`not_found`): another user's id is not found either. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `not_found`.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The method is not one this path takes (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `method_not_allowed`.
+                         * @enum {string}
+                         */
+                        code: "method_not_allowed";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another list (`idempotency_conflict`). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `idempotency_conflict`.
+                         * @enum {string}
+                         */
+                        code: "idempotency_conflict";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The file is over 30 MB or 50 000 rows (`file_refused`). The body is over 1 MB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `payload_too_large`, `file_refused`.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large" | "file_refused";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not application/json, or its encoding is unknown (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `unsupported_media_type`.
+                         * @enum {string}
+                         */
+                        code: "unsupported_media_type";
+                        /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
+                        errors?: {
+                            /** @example body.criteria.country */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The file cannot be read — binary, wrong encoding, no header, an XLSX that unpacks too large (`file_refused`); or the mapping names a column the rows do not have, or maps no column a company can be matched by (`validation_failed`). */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window by the tightest limit counted for this request: the key, the user (all keys), or the command (exports created, previews…). */
+                    "RateLimit-Limit": string;
+                    /** @description Requests left in the current window of that limit. */
+                    "RateLimit-Remaining": string;
+                    /** @description Seconds until that window resets. */
+                    "RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @description A link to the description of this kind of problem. */
+                        type: string;
+                        /** @description The HTTP status's reason phrase. */
+                        title: string;
+                        status: number;
+                        /** @description What went wrong, for people, in the request's language (Accept-Language). */
+                        detail: string;
+                        /**
+                         * @description Stable and machine-readable: branch on this, not on `detail`. Here: `validation_failed`, `file_refused`.
+                         * @enum {string}
+                         */
+                        code: "validation_failed" | "file_refused";
                         /** @description For `validation_failed` (422) and `invalid_cursor` (400): each refused field or parameter. */
                         errors?: {
                             /** @example body.criteria.country */

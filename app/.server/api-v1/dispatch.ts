@@ -15,7 +15,7 @@ import { apiAuthFailureBlockedSeconds, countApiAuthFailure, meterLimit, rewardLi
 import { REFUNDED_WHEN_REFUSED, type LimitName, type MeteredOutcome } from '#app/.server/rate-limiter.ts'
 import { decodeCursor, InvalidCursor } from './cursor.ts'
 import { authenticateApiKey } from './keys.ts'
-import { API_BASE, type ApiAnswer, type ApiContext, type ApiOperation } from './operation.ts'
+import { API_BASE, type ApiAnswer, type ApiContext, type ApiOperation, type UploadedFile } from './operation.ts'
 import { API_OPERATIONS } from './operations/index.ts'
 import { openApiDocument } from './openapi.ts'
 import { ApiProblem, apiProblem, problemBody, type ProblemFieldError } from './problem.ts'
@@ -99,6 +99,28 @@ async function readBody(request: Request, t: ApiContext['t']): Promise<unknown> 
   } catch {
     return apiProblem(400, 'bad_json', t('api.badJson'))
   }
+}
+
+/**
+ * A multipart request's fields as text (a repeated field as a list) and its one file: the file's bytes are data (NULs
+ * and all), the fields must be text. Validated like a body (path "body.<field>").
+ */
+async function readUpload(request: Request, spec: NonNullable<ApiOperation['upload']>, t: ApiContext['t']): Promise<{ fields: unknown; file: UploadedFile }> {
+  const form = await request.formData().catch(() => apiProblem(400, 'bad_json', t('errorPage.malformed')))
+  const fields: Record<string, string | string[]> = {}
+  let file: UploadedFile | undefined
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== 'string') {
+      if (name === spec.file && !file) file = { name: value.name, bytes: new Uint8Array(await value.arrayBuffer()) }
+      else apiProblem(422, 'validation_failed', t('api.v1.validationFailed'), [{ path: `body.${name}`, message: t('api.v1.unknownField') }])
+      continue
+    }
+    if (containsNul(value)) apiProblem(400, 'bad_json', t('errorPage.badCharacters'))
+    const before = fields[name]
+    fields[name] = before === undefined ? value : [before, value].flat()
+  }
+  if (!file) apiProblem(422, 'validation_failed', t('api.v1.validationFailed'), [{ path: `body.${spec.file}`, message: t('api.v1.fileRequired') }])
+  return { fields: parsePart(spec.schema, { ...fields, [spec.file]: file.name }, 'body', t), file }
 }
 
 /** The headers an operation declares (names as documented, matched case-insensitively). */
@@ -206,8 +228,10 @@ async function run(request: Request, context: Readonly<RouterContextProvider>, h
   if (takesCursor(operation)) checkCursor(url.searchParams.get('cursor'))
   const query = parsePart(operation.query, firstValues(url.searchParams), 'query', t)
   const headerValues = parsePart(operation.headers, namedHeaders(operation.headers, request), 'header', t)
-  const body = operation.body ? parsePart(operation.body, await readBody(request, t), 'body', t) : undefined
-  const input = { ctx, params, query, headers: headerValues, body }
+  const multipart = operation.upload !== undefined && (request.headers.get('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')
+  const upload = multipart ? await readUpload(request, operation.upload!, t) : undefined
+  const body = !multipart && operation.body ? parsePart(operation.body, await readBody(request, t), 'body', t) : undefined
+  const input = { ctx, params, query, headers: headerValues, body, upload }
   // A replay (the same Idempotency-Key) creates nothing: its stored answer is given even past the command's limit.
   const counted = operation.limit && !(await operation.isReplay?.(input)) ? operation.limit : undefined
   if (counted) await meter(meters, counted, owner.user.id, t)

@@ -122,7 +122,17 @@ function describe(operation: ApiOperation): ZodOpenApiOperationObject {
       ...(operation.query ? { query: operation.query } : {}),
       ...(operation.headers ? { header: operation.headers } : {}),
     },
-    ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
+    ...(operation.body || operation.upload
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              ...(operation.body ? { 'application/json': { schema: operation.body } } : {}),
+              ...(operation.upload ? { 'multipart/form-data': { schema: operation.upload.schema } } : {}),
+            },
+          },
+        }
+      : {}),
     responses,
   } as ZodOpenApiOperationObject
 }

@@ -34,6 +34,21 @@ interface ApiResponseSpec {
 
 type Input<T> = T extends z.ZodType ? z.output<T> : undefined
 
+/** A file sent as multipart/form-data, as the handler receives it. */
+export interface UploadedFile {
+  name: string
+  bytes: Uint8Array
+}
+
+/**
+ * An operation that also takes its input as multipart/form-data (a file and text fields): `schema` validates the
+ * fields as text (the file field holds the file's name), `file` names the file field. Either this or `body` per request.
+ */
+interface UploadSpec {
+  schema: z.ZodType
+  file: string
+}
+
 export interface OperationSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, H extends z.ZodType | undefined, B extends z.ZodType | undefined> {
   /** operationId: also the key of the operation's French texts (developers.operations.<id>). */
   id: string
@@ -47,6 +62,7 @@ export interface OperationSpec<P extends z.ZodType | undefined, Q extends z.ZodT
   query?: Q
   headers?: H
   body?: B
+  upload?: UploadSpec
   responses: Record<number, ApiResponseSpec>
   /**
    * A limit of the command itself (counted per user, shared with the form doing the same thing). A request the
@@ -60,7 +76,8 @@ export interface OperationSpec<P extends z.ZodType | undefined, Q extends z.ZodT
   handler: (input: OperationInput<P, Q, H, B>) => Promise<ApiAnswer>
 }
 
-type OperationInput<P, Q, H, B> = { ctx: ApiContext; params: Input<P>; query: Input<Q>; headers: Input<H>; body: Input<B> }
+/** `body` for a JSON request; `upload` (its fields parsed by `upload.schema`, and the file) for a multipart one (then `body` is undefined). */
+type OperationInput<P, Q, H, B> = { ctx: ApiContext; params: Input<P>; query: Input<Q>; headers: Input<H>; body: Input<B>; upload?: { fields: unknown; file: UploadedFile } }
 
 // The list holds operations of every input type; each handler is type-checked against its own schemas where it is defined.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -26,6 +26,7 @@ export const PROBLEM_CODES = [
   'too_many_connections',
   'crm_refused',
   'integrations_unconfigured',
+  'file_refused',
   'delivery_in_flight',
   'idempotency_conflict',
   'rate_limited',

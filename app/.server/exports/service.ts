@@ -74,7 +74,7 @@ export interface CreateExportArgs {
    * The list stands for `criteria` (France: the registry's country); the plan's location rules, which bound an area
    * search, do not apply. The list must be the workspace's and not launched yet (checked again here, under lock).
    */
-  list?: { id: string }
+  list?: { id: string; fingerprint?: string }
 }
 
 /** The list was launched by another request between the caller's check and this export (it keeps the first). */
@@ -196,7 +196,9 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}), ...(args.list ? { list: { id: args.list.id } } : {}) }
   const webhookUrl = args.webhookUrl || undefined
   // The callback URL is part of the command only when sent: the fingerprints of exports without one stay as they were.
-  const command = { name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits, onlyNew: Boolean(args.onlyNew) }
+  // A list is the same command when its content is (a retry uploads it again, as a new list: lists/commands.ts).
+  const commandLimits = args.list ? { ...limits, list: { content: args.list.fingerprint ?? args.list.id } } : limits
+  const command = { name: validation.name, location: criteria.location, sector: criteria.sector, options: validation.enrichmentOptions, limits: commandLimits, onlyNew: Boolean(args.onlyNew) }
   const fingerprint = fingerprintOf(webhookUrl ? { ...command, webhookUrl } : command)
 
   const { country = '', countryCode, region = '', department = '', city = '' } = criteria.location

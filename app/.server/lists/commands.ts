@@ -11,6 +11,7 @@ import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { doNotContactGate } from '#app/.server/exports/exclusion-gates.ts'
 import type { ExportRow } from '#app/.server/exports/export-run.ts'
 import { getLeadSource, type LeadSource } from '#app/.server/sources/index.ts'
+import { createHash } from 'node:crypto'
 import pMap from 'p-map'
 import { can } from '#app/domain/workspace-roles.ts'
 import { createExport, ListAlreadyLaunched, type ExportFailure } from '#app/.server/exports/service.ts'
@@ -176,6 +177,8 @@ export interface LaunchListArgs {
   maxLeads?: number | null
   onlyNew?: boolean
   webhookUrl?: string
+  /** What the list holds (listFingerprint): an Idempotency-Key replays the export of the same content. */
+  fingerprint?: string
 }
 
 /**
@@ -190,11 +193,19 @@ export async function launchList(args: LaunchListArgs): Promise<{ ok: true; expo
   if (!list) return { ok: false, code: 'not_found' }
   if (!list.mapping) return { ok: false, code: 'mapping_invalid', messageKey: 'lists.errors.mappingRequired' }
   const command = () =>
-    createExport({ user, name: args.name, criteria: { sector: '', country: '', region: '', department: '', city: '' }, enrichmentOptions: args.enrichmentOptions, idempotencyKey: args.idempotencyKey, lang: args.lang, maxLeads: args.maxLeads, onlyNew: args.onlyNew, webhookUrl: args.webhookUrl, list: { id: list.id } })
+    createExport({ user, name: args.name, criteria: { sector: '', country: '', region: '', department: '', city: '' }, enrichmentOptions: args.enrichmentOptions, idempotencyKey: args.idempotencyKey, lang: args.lang, maxLeads: args.maxLeads, onlyNew: args.onlyNew, webhookUrl: args.webhookUrl, list: { id: list.id, ...(args.fingerprint ? { fingerprint: args.fingerprint } : {}) } })
   try {
     return await command()
   } catch (error) {
     if (error instanceof ListAlreadyLaunched) return { ok: false, code: 'already_launched' }
     throw error
   }
+}
+
+/** What a list holds and how it is read: its table and its mapping, as one digest. */
+export function listFingerprint(table: { headers: readonly string[]; rows: readonly (readonly string[])[] }, columns: readonly ListColumnKind[]): string {
+  const hash = createHash('sha256')
+  hash.update(JSON.stringify([table.headers, columns]))
+  for (const row of table.rows) hash.update(JSON.stringify(row))
+  return hash.digest('base64url')
 }

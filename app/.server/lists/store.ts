@@ -120,3 +120,8 @@ export async function listOfExport(db: Kysely<Database>, listId: string) {
   const row = await db.selectFrom('lists').select([...LIST_COLUMNS]).where('id', '=', listId).executeTakeFirst()
   return row ? toStoredList(row as ListRowRecord) : undefined
 }
+
+/** A list no export took (an API request that replayed or was refused after storing it): removed with its rows. */
+export async function deleteUnlaunchedList(user: SessionUser, listId: string, db: Kysely<Database> = adminDb()): Promise<void> {
+  await db.deleteFrom('lists').where('id', '=', listId).where('user_id', '=', user.workspace.id).where('export_id', 'is', null).execute()
+}

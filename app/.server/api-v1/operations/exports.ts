@@ -19,7 +19,7 @@ import { isFrance } from '#app/domain/enrichment.ts'
 
 export const ExportIdParams = z.object({ id: z.uuid().meta({ description: 'The export id.' }) })
 
-async function exportAnswer(ctx: ApiContext, id: string, status: number, { located = false } = {}) {
+export async function exportAnswer(ctx: ApiContext, id: string, status: number, { located = false } = {}) {
   const exp = await withUser(ctx.user.claims, (trx) => loadApiExport(trx, id))
   if (!exp) apiProblem(404, 'not_found', ctx.t('exports.errors.notFound'))
   return { status, body: exp, ...(located ? { headers: locationOf('exports', exp.id) } : {}) }
@@ -31,7 +31,7 @@ export const EXPORT_LOCATION = '/api/v1/exports/{id}'
 const ListCursor = CreatedCursor
 
 /** The creation's answer: the export, with its callback's secret when it has one (`webhook_url`). */
-const CreatedExportSchema = ApiExportSchema.extend({
+export const CreatedExportSchema = ApiExportSchema.extend({
   webhook: z
     .object({
       url: z.string().meta({ example: 'https://example.com/leadatlas/callback' }),
