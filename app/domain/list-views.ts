@@ -40,6 +40,8 @@ export interface ListMappingView {
   /** Rows naming the company of an earlier row (the first ones), and how many in all. */
   duplicates: Array<{ line: number; sameAs: number }>
   duplicateCount: number
+  /** Cells noticed in rows still matched, by ListRowNoteCode (formula_text, invalid_email…). */
+  notes: Record<string, number>
 }
 
 export interface ListConfirmView {

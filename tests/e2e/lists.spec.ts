@@ -107,6 +107,7 @@ test.describe('enrich a list', () => {
     await page.waitForURL(/\/exports\/[0-9a-f-]{36}/)
     await waitForStatus(page)
     const exportId = new URL(page.url()).pathname.split('/').pop()!
+    await expect(page.getByTestId('export-source')).toHaveText('salon-2026.csv · 4 of 5 rows matched')
 
     // The file: the user's columns first, as uploaded, then what was found, then the match.
     const csv = await (await page.request.get(`/api/exports/${exportId}/download?format=csv&separator=comma`)).text()

@@ -201,9 +201,14 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
     if (!row) return null
     const counts = await trx
       .selectFrom('export_leads')
-      .select([sql<string>`count(*)`.as('count'), sql<string>`coalesce(sum((select count(*) from jsonb_object_keys(reused))), 0)`.as('reused')])
+      .select([
+        sql<string>`count(*)`.as('count'),
+        sql<string>`coalesce(sum((select count(*) from jsonb_object_keys(reused))), 0)`.as('reused'),
+        sql<string>`count(*) filter (where list_match ->> 'status' = 'matched')`.as('matched'),
+      ])
       .where('export_id', '=', exportId)
       .executeTakeFirst()
+    const list = row.list_id ? await trx.selectFrom('lists').select('file_name').where('id', '=', row.list_id).executeTakeFirst() : undefined
     const total = Number(counts?.count ?? 0)
     const pageCount = Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE))
     const page = Math.min(Math.max(1, Number.isFinite(requestedPage) ? Math.floor(requestedPage) : 1), pageCount)
@@ -230,6 +235,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         filters: storedFilters(row.search_params?.filters),
         maxLeads: storedMaxLeads(row.search_params?.maxLeads),
         onlyNew: row.search_params?.onlyNew === true || undefined,
+        ...(list ? { list: { fileName: list.file_name, rows: Number(counts?.count ?? 0), matched: Number(counts?.matched ?? 0) } } : {}),
       },
       enrichmentOptions: normalizeEnrichmentOptions(row.enrichment_options),
       leads: leads.map(leadView),

@@ -77,6 +77,10 @@ function matchDeps(): ListMatchDeps {
 
 /** Sample rows matched at once: the registry's budget is what bounds them. */
 const SAMPLE_CONCURRENCY = 4
+/** The sample answers within this (the public registry takes 7 lookups a second, the map a few seconds a place). */
+const SAMPLE_DEADLINE_MS = 25_000
+/** Places the sample lists on the map: beyond, a name the registry does not know counts as not found in the sample. */
+const SAMPLE_MAP_PLACES = 10
 
 /**
  * The match of a sample of the usable rows, spread over the file: counts by kind, rows the workspace already has,
@@ -86,12 +90,14 @@ async function matchSample(user: SessionUser, listId: string, reading: ListReadi
   const rowsByKind = emptyKindCounts(() => 0)
   for (const row of reading.rows) rowsByKind[rowMatchKind(row)]++
   const positions = samplePositions(reading.rows.length)
-  const matcher = createListMatcher({ ...deps, listId, websiteColumn: columns.indexOf('website'), lang })
+  // The member waits for the sample: past its deadline, what is not decided counts as undecided (said on the page).
+  const deadline = AbortSignal.timeout(SAMPLE_DEADLINE_MS)
+  const matcher = createListMatcher({ ...deps, listId, websiteColumn: columns.indexOf('website'), lang, signal: deadline, maxMapPlaces: SAMPLE_MAP_PLACES })
   const outcomes = await pMap(positions, async (position) => {
     try {
       return await matcher.match(reading.rows[position]!)
     } catch (error) {
-      if (error instanceof ListMatchFailed) return null
+      if (error instanceof ListMatchFailed || deadline.aborted) return null
       throw error
     }
   }, { concurrency: SAMPLE_CONCURRENCY })

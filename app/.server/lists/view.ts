@@ -25,6 +25,13 @@ export async function readRecentLists(user: SessionUser): Promise<ListSummary[]>
   return lists.map((list) => ({ id: list.id, fileName: list.fileName, rowCount: list.rowCount, createdAt: list.createdAt, stage: stageOf(list), exportId: list.exportId }))
 }
 
+/** What was noticed in the rows still matched (a formula kept as text, an unreadable email…), counted by kind. */
+function noteCounts(rows: ReadonlyArray<{ notes: ReadonlyArray<{ code: string }> }>): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const row of rows) for (const note of row.notes) counts[note.code] = (counts[note.code] ?? 0) + 1
+  return counts
+}
+
 /** The mapping step of the member's list for `columns` (default: saved, else guessed), or undefined when not theirs. */
 export async function readListMapping(user: SessionUser, listId: string, columns?: ListColumnKind[]): Promise<ListMappingView | undefined> {
   const list = await readList(user, listId)
@@ -43,6 +50,7 @@ export async function readListMapping(user: SessionUser, listId: string, columns
     unusableCount: reading.unusable.length,
     duplicates: reading.duplicates.slice(0, LIST_PROBLEMS_SHOWN),
     duplicateCount: reading.duplicates.length,
+    notes: noteCounts(reading.rows),
   }
 }
 

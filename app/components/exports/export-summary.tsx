@@ -14,6 +14,8 @@ export interface ExportSearchParams {
   filters?: SearchFilters
   maxLeads?: number | null
   onlyNew?: boolean
+  /** An export of the member's own list: its file and how many of its rows matched a business. */
+  list?: { fileName: string; rows: number; matched: number }
 }
 
 /** The search as one line: sector or "all sectors", then the places from the most precise, or "all countries". */
@@ -47,9 +49,17 @@ export function ExportSummary({
   return (
     <dl className="grid gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4">
       <div className="sm:col-span-2">
-        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('exports.detail.search')}</dt>
-        <dd className="mt-1 text-sm text-slate-900">
-          <span className="font-medium">{summary.sector}</span> · {summary.place}
+        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t(searchParams.list ? 'exports.detail.list' : 'exports.detail.search')}</dt>
+        <dd className="mt-1 text-sm text-slate-900" data-testid="export-source">
+          {searchParams.list ? (
+            <>
+              <span className="font-medium break-all">{searchParams.list.fileName}</span> · {t('exports.detail.listMatched', { matched: number.format(searchParams.list.matched), rows: number.format(searchParams.list.rows) })}
+            </>
+          ) : (
+            <>
+              <span className="font-medium">{summary.sector}</span> · {summary.place}
+            </>
+          )}
         </dd>
         {searchParams.filters ? <ExportSearchLimits filters={searchParams.filters} maxLeads={searchParams.maxLeads ?? null} /> : null}
         <dd className="mt-3 flex flex-wrap gap-1.5" aria-label={t('exports.detail.enrichments')}>

@@ -80,6 +80,7 @@ export function ListMappingForm({ view, error }: { view: ListMappingView; error?
             <li key={key}>{t(`lists.mapping.counts.${key}`, { count, formatted: format(count) })}</li>
           ))}
         </ul>
+        <NoteLines notes={view.notes} />
         <UnusableRows view={view} />
       </section>
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
@@ -148,6 +149,22 @@ function MappingPreview({ rows, columns }: { rows: string[][]; columns: ListColu
         </table>
       </div>
     </section>
+  )
+}
+
+const NOTE_CODES = ['formula_text', 'invalid_email', 'invalid_phone', 'invalid_website', 'shared_website'] as const
+
+/** What was noticed in rows that are still matched: each kind once, with how many. */
+function NoteLines({ notes }: { notes: Record<string, number> }) {
+  const { t, i18n } = useTranslation()
+  const shown = NOTE_CODES.filter((code) => (notes[code] ?? 0) > 0)
+  if (shown.length === 0) return null
+  return (
+    <ul className="mt-3 space-y-1 text-sm text-slate-600" data-testid="list-notes">
+      {shown.map((code) => (
+        <li key={code}>{t(`lists.notes.${code}`, { count: notes[code], formatted: numberFormat(i18n.language).format(notes[code]!) })}</li>
+      ))}
+    </ul>
   )
 }
 
