@@ -35,7 +35,7 @@ const serverOnlyMessages = {
  * pages' first load too), and `signedIn`, every other namespace the browser needs (app-layout.tsx and the sandbox
  * billing pages load it). A new namespace lands in `signedIn`: a signed-out page that needs it must list it above.
  */
-const SINGLE_PAGE_NAMESPACES = ['companies', 'webhooks', 'apiSettings', 'team', 'billing', 'doNotContact', 'integrations', 'lists']
+const SINGLE_PAGE_NAMESPACES = ['companies', 'webhooks', 'apiSettings', 'team', 'billing', 'doNotContact', 'integrations', 'lists', 'subscription']
 function bundleNamespaces(bundle: string, all: string[]): string[] {
   if (SINGLE_PAGE_NAMESPACES.includes(bundle)) return [bundle]
   if (bundle === 'signedIn') return all.filter((namespace) => ![...SIGNED_OUT_NAMESPACES, ...SERVER_ONLY_NAMESPACES, ...SINGLE_PAGE_NAMESPACES].includes(namespace))

@@ -47,6 +47,7 @@ const PAGE_MESSAGES = {
   billing: { en: () => import('virtual:page-messages/en/billing'), fr: () => import('virtual:page-messages/fr/billing') },
   integrations: { en: () => import('virtual:page-messages/en/integrations'), fr: () => import('virtual:page-messages/fr/integrations') },
   lists: { en: () => import('virtual:page-messages/en/lists'), fr: () => import('virtual:page-messages/fr/lists') },
+  subscription: { en: () => import('virtual:page-messages/en/subscription'), fr: () => import('virtual:page-messages/fr/subscription') },
 } satisfies Record<string, Record<Language, () => Promise<{ default: Messages }>>>
 type PageBundle = keyof typeof PAGE_MESSAGES
 

@@ -11,7 +11,7 @@ import { SandboxSessionError } from '#app/components/billing/sandbox-session-err
 import { pageTexts } from '#app/i18n.ts'
 
 // The signed-in app's texts come with its pages, not with the signed-out pages' messages (app/i18n.ts).
-await Promise.all([pageTexts('signedIn'), pageTexts('billing')])
+await Promise.all([pageTexts('signedIn'), pageTexts('billing'), pageTexts('subscription')])
 
 /**
  * The sandbox's hosted checkout (no STRIPE_SECRET_KEY): the user confirms a test payment for the

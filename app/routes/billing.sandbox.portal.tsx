@@ -12,7 +12,7 @@ import { isBillingFrequency, isPaidPlanId } from '#app/domain/billing.ts'
 import { pageTexts } from '#app/i18n.ts'
 
 // The signed-in app's texts come with its pages, not with the signed-out pages' messages (app/i18n.ts).
-await Promise.all([pageTexts('signedIn'), pageTexts('billing')])
+await Promise.all([pageTexts('signedIn'), pageTexts('billing'), pageTexts('subscription')])
 
 /**
  * The sandbox's customer portal (no STRIPE_SECRET_KEY): change plan or billing frequency, cancel at

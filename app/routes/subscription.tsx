@@ -13,6 +13,10 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { isBillingFrequency, isPaidPlanId, parseFrequency, recommendedPlan } from '#app/domain/billing.ts'
 import { PAID_PLAN_IDS } from '#app/domain/plans.ts'
 import { cn } from '#app/utils/misc.ts'
+import { pageTexts } from '#app/i18n.ts'
+
+// The plans' texts come with the page (and the sandbox billing pages), not with every signed-in page's first load.
+await pageTexts('subscription')
 
 export const handle: AppHandle = { titleKey: 'pages.subscription' }
 
