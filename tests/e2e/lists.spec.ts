@@ -103,6 +103,7 @@ test.describe('enrich a list', () => {
     await expect(page.getByRole('dialog', { name: 'Enrich this list' })).toBeVisible()
     await expect(page.getByLabel('Export name')).toHaveValue('salon-2026')
     await expect(page.getByTestId('cost-leads')).toHaveText('4')
+    await expectNoA11yViolations(page)
     await page.getByRole('button', { name: 'Start export' }).click()
     await page.waitForURL(/\/exports\/[0-9a-f-]{36}/)
     await waitForStatus(page)
