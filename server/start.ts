@@ -21,6 +21,7 @@ import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
 import { registerCrmJobs } from '#app/.server/integrations/push-queue.ts'
+import { registerListJobs } from '#app/.server/lists/retention.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
@@ -75,6 +76,7 @@ async function main() {
     registrations: [
       (boss) => registerBillingJobs(boss, { log: workerLog }),
       (boss) => registerSavedSearchJobs(boss, { log: workerLog }),
+      (boss) => registerListJobs(boss, { log: workerLog }),
       ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log: workerLog }), (boss: PgBoss) => registerCrmJobs(boss, { log: workerLog })] : []),
     ],
   })

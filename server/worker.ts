@@ -15,6 +15,7 @@ import { registerBillingJobs } from '#app/.server/billing/reload.ts'
 import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { registerCrmJobs } from '#app/.server/integrations/push-queue.ts'
+import { registerListJobs } from '#app/.server/lists/retention.ts'
 import { startWorker } from './worker-slot.ts'
 import { EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 import { resolveSourceSelection, setSourceSelection } from '#app/.server/sources/selection.ts'
@@ -44,7 +45,7 @@ async function main() {
     log,
     config,
     consumeExports: true,
-    registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerWebhookDelivery(boss, { log }), (boss) => registerSavedSearchJobs(boss, { log }), (boss) => registerCrmJobs(boss, { log })],
+    registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerWebhookDelivery(boss, { log }), (boss) => registerSavedSearchJobs(boss, { log }), (boss) => registerListJobs(boss, { log }), (boss) => registerCrmJobs(boss, { log })],
   })
   // For orchestrators: /healthz, /readyz (database, migrations, this worker's queue), /metrics (token or METRICS_PORT).
   const ops = { pool: getPool, queue: trackQueue(worker.boss) }

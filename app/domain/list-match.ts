@@ -62,6 +62,8 @@ export interface ListSampleSummary {
   rowsByKind: Record<ListMatchKind, number>
   /** Matched sample rows the workspace already has as leads (their paid enrichments are free again). */
   alreadyYours: number
+  /** Matched sample rows whose enrichment of each type (option key) was paid within the reuse window. */
+  paidByType?: Record<string, number>
   /** Sample rows whose match could not be decided (the registry did not answer). */
   failed: number
   /** Every usable row was matched: the figures are exact, not an estimate. */
@@ -114,4 +116,15 @@ export function estimateMatches(sample: ListSampleSummary): ListMatchEstimate {
     alreadyYours,
     exact: false,
   }
+}
+
+/**
+ * Never pay twice, in the cost panel's terms (PaidPositions): each type's share of already-paid rows in the sample,
+ * applied to the `leads` the estimate counts (the first positions, as the panel reads them).
+ */
+export function estimatedPaidPositions(sample: Pick<ListSampleSummary, 'matched' | 'paidByType'>, leads: number): Record<string, number[]> {
+  if (!sample.matched) return {}
+  return Object.fromEntries(
+    Object.entries(sample.paidByType ?? {}).map(([type, paid]) => [type, Array.from({ length: Math.min(leads, Math.round((paid / sample.matched) * leads)) }, (_, i) => i)]),
+  )
 }

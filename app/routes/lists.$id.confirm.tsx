@@ -23,6 +23,8 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { LaunchListSchema } from '#app/domain/export-commands.ts'
 import { LIST_MAX_ROWS } from '#app/domain/list-columns.ts'
+import { estimatedPaidPositions } from '#app/domain/list-match.ts'
+import { env } from '#app/.server/env.server.ts'
 import { can } from '#app/domain/workspace-roles.ts'
 import { pageTexts } from '#app/i18n.ts'
 
@@ -50,7 +52,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
           credits: (await requireCreditsSummary(user)).remaining,
           defaultName: listExportName(view.list.fileName),
           // The most the list can cost: every row the estimate may match (its upper bound).
-          cost: { matches: { value: view.estimate.high, exact: true }, exportCap: LIST_MAX_ROWS, fillRates: await currentFillRates() },
+          cost: {
+            matches: { value: view.estimate.high, exact: true },
+            exportCap: LIST_MAX_ROWS,
+            fillRates: await currentFillRates(),
+            paid: estimatedPaidPositions(view.sample, view.estimate.high),
+            reuseDays: env.ENRICHMENT_REUSE_DAYS,
+          },
         }
       : null
   return { view, launch, canLaunch }

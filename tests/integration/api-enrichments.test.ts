@@ -21,7 +21,7 @@ afterAll(async () => {
   await admin?.end()
 })
 
-const ROWS = [
+const ROWS: Array<Record<string, string | null>> = [
   { 'Raison sociale': 'Boulangerie Martin', 'Code postal': '29200', Ville: 'Brest', Note: 'stand 4' },
   { 'Raison sociale': '', SIRET: '732 829 320 00009', Note: 'vu au salon' },
   { 'Site web': 'https://www.exemple-boulangerie.fr', Note: null },

@@ -18,6 +18,7 @@ import { processExport } from '#app/.server/exports/processor.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
 import { confirmListMapping, launchList, uploadList } from '#app/.server/lists/commands.ts'
 import { readList } from '#app/.server/lists/store.ts'
+import { deleteStaleLists } from '#app/.server/lists/retention.ts'
 import { resolveCriteria, searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
 import { resolveCategory } from '#app/.server/search/preview.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
@@ -203,6 +204,20 @@ describe('a list from a trade show', () => {
     expect(body.filter((row) => row[match] === 'Trouvé par SIRET')).toHaveLength(8)
   })
 
+  it('a second upload of the same file says which businesses are already yours and what is already paid', async () => {
+    const again = await uploadList({ user, fileName: 'salon-2026-bis.csv', bytes: csvWindows1252(HEADERS, tradeShowRows()) })
+    if (!again.ok) throw new Error(`upload refused: ${again.code}`)
+    const confirmed = await confirmListMapping({ user, listId: again.listId, columns: ['name', 'siret', 'website', 'postal_code', 'city', 'ignore'], lang: 'fr', deps: { enrichers, source } })
+    if (!confirmed.ok) throw new Error(`mapping refused: ${confirmed.code}`)
+    const { rows } = await admin.query<{ phones: number; emails: number }>(
+      `select count(*) filter (where phone_status = 'success')::int as phones, count(*) filter (where email_status = 'success')::int as emails
+         from public.export_leads where export_id = $1`,
+      [exportId],
+    )
+    expect(confirmed.list.sample).toMatchObject({ matched: 24, alreadyYours: 24, paidByType: { phone: rows[0]!.phones, email: rows[0]!.emails } })
+    expect(estimateMatches(confirmed.list.sample!)).toMatchObject({ matched: 24, newBusinesses: 0, alreadyYours: 24 })
+  })
+
   it('another workspace neither sees nor launches the list', async () => {
     const other = await createUser()
     expect(await readList(other, listId)).toBeUndefined()
@@ -241,5 +256,23 @@ describe('an XLSX list and the do-not-contact list', () => {
     expect(refused).toMatchObject({ ok: false, code: 'file_refused', refusal: { refused: 'binary' } })
     const { rows } = await admin.query('select count(*)::int as n from public.lists where user_id = $1', [user.workspace.id])
     expect(rows[0].n).toBe(0)
+  })
+})
+
+describe('retention', () => {
+  it('removes lists no export took after 30 days, with their rows, and keeps a launched one', async () => {
+    const user = await createUser()
+    const stale = await uploadList({ user, fileName: 'vieux.csv', bytes: new TextEncoder().encode('Site web\nexemple.fr\n') })
+    const fresh = await uploadList({ user, fileName: 'neuf.csv', bytes: new TextEncoder().encode('Site web\nexemple.fr\n') })
+    if (!stale.ok || !fresh.ok) throw new Error('upload refused')
+    await admin.query(`update public.lists set created_at = now() - interval '31 days' where id = $1`, [stale.listId])
+    // The trade-show list, launched above, is older than that too: its export holds it.
+    const launched = await admin.query<{ id: string }>(`update public.lists set created_at = now() - interval '31 days' where file_name = 'salon-2026.csv' and export_id is not null returning id`)
+    expect(launched.rowCount).toBeGreaterThanOrEqual(1)
+    expect(await deleteStaleLists()).toBeGreaterThanOrEqual(1)
+    const { rows } = await admin.query<{ id: string }>('select id from public.lists where id = any($1::uuid[])', [[stale.listId, fresh.listId]])
+    expect(rows.map((row) => row.id)).toEqual([fresh.listId])
+    expect((await admin.query('select 1 from public.list_rows where list_id = $1', [stale.listId])).rowCount).toBe(0)
+    expect((await admin.query('select 1 from public.lists where id = any($1::uuid[])', [launched.rows.map((row) => row.id)])).rowCount).toBe(launched.rowCount)
   })
 })

@@ -1,7 +1,7 @@
 // The match before launching (app/domain/list-match.ts): which identifier a row is matched by, a sample spread over
 // the whole file, the 95 % interval a sample gives, and the file's figures from its sample.
 import { describe, expect, it } from 'vitest'
-import { emptyKindCounts, estimateMatches, rowMatchKind, samplePositions, wilsonInterval, type ListSampleSummary } from '#app/domain/list-match.ts'
+import { emptyKindCounts, estimatedPaidPositions, estimateMatches, rowMatchKind, samplePositions, wilsonInterval, type ListSampleSummary } from '#app/domain/list-match.ts'
 
 const row = (ids: Partial<{ siret: string; siren: string; domain: string }>) => ({ siret: null, siren: null, domain: null, ...ids })
 
@@ -79,5 +79,13 @@ describe('estimateMatches', () => {
   it('counts a kind the sample missed at the sample\'s overall rate', () => {
     const estimate = estimateMatches(summary({ sampled: 10, matched: 5, byKind: { ...emptyKindCounts(() => ({ sampled: 0, matched: 0 })), name: { sampled: 10, matched: 5 } }, rowsByKind: { siret: 0, siren: 0, domain: 2, name: 100 } }))
     expect(estimate.matched).toBe(51)
+  })
+})
+
+describe('estimatedPaidPositions', () => {
+  it('gives each type its sample share of already-paid rows, as the first positions of the leads counted', () => {
+    expect(estimatedPaidPositions({ matched: 40, paidByType: { phone: 10, email: 0 } }, 100)).toEqual({ phone: Array.from({ length: 25 }, (_, i) => i), email: [] })
+    expect(estimatedPaidPositions({ matched: 0, paidByType: { phone: 3 } }, 100)).toEqual({})
+    expect(estimatedPaidPositions({ matched: 4 }, 100)).toEqual({})
   })
 })

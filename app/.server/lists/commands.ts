@@ -6,6 +6,8 @@
  */
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb } from '#app/.server/db.ts'
+import { env } from '#app/.server/env.server.ts'
+import { paidPositions } from '#app/.server/exports/paid-positions.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { doNotContactGate } from '#app/.server/exports/exclusion-gates.ts'
@@ -111,6 +113,7 @@ async function matchSample(user: SessionUser, listId: string, reading: ListReadi
     byKind: emptyKindCounts(() => ({ sampled: 0, matched: 0 })),
     rowsByKind,
     alreadyYours: await alreadyYours(user, kept),
+    paidByType: await paidByType(user, kept),
     failed: outcomes.filter((outcome) => outcome === null).length,
     exact: positions.length === reading.rows.length && outcomes.every((outcome) => outcome !== null),
   }
@@ -126,6 +129,17 @@ async function matchSample(user: SessionUser, listId: string, reading: ListReadi
     }
   })
   return summary
+}
+
+/** Never pay twice, before the launch: how many matched sample rows have each enrichment already paid (free again). */
+async function paidByType(user: SessionUser, candidates: readonly ListCandidate[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {}
+  const bySource = Map.groupBy(candidates, (candidate) => candidate.source)
+  for (const [source, group] of bySource) {
+    const paid = await paidPositions(user, source, group.map((candidate) => candidate.placeId), env.ENRICHMENT_REUSE_DAYS)
+    for (const [option, positions] of Object.entries(paid)) counts[option] = (counts[option] ?? 0) + positions.length
+  }
+  return counts
 }
 
 /** Matched businesses the workspace already has as leads (their paid enrichments are free again). */
@@ -170,7 +184,7 @@ export async function confirmListMapping(args: { user: SessionUser | null | unde
 function unsampled(reading: ListReading): ListSampleSummary {
   const rowsByKind = emptyKindCounts(() => 0)
   for (const row of reading.rows) rowsByKind[rowMatchKind(row)]++
-  return { sampled: 0, matched: 0, byKind: emptyKindCounts(() => ({ sampled: 0, matched: 0 })), rowsByKind, alreadyYours: 0, failed: 0, exact: false }
+  return { sampled: 0, matched: 0, byKind: emptyKindCounts(() => ({ sampled: 0, matched: 0 })), rowsByKind, alreadyYours: 0, paidByType: {}, failed: 0, exact: false }
 }
 
 export interface LaunchListArgs {
