@@ -74,9 +74,7 @@ async function main() {
   const worker = await startWorker({
     log: workerLog,
     registrations: [
-      (boss) => registerBillingJobs(boss, { log: workerLog }),
-      (boss) => registerSavedSearchJobs(boss, { log: workerLog }),
-      (boss) => registerListJobs(boss, { log: workerLog }),
+      ...[registerBillingJobs, registerSavedSearchJobs, registerListJobs].map((register) => (boss: PgBoss) => register(boss, { log: workerLog })),
       ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log: workerLog }), (boss: PgBoss) => registerCrmJobs(boss, { log: workerLog })] : []),
     ],
   })

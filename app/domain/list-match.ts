@@ -29,7 +29,7 @@ export function rowMatchKind(input: Pick<ListRowInput, 'siret' | 'siren' | 'doma
 }
 
 /** Rows matched before launching: all of a small file, else this many spread over the file. */
-export const LIST_SAMPLE_SIZE = 60
+const LIST_SAMPLE_SIZE = 60
 
 /**
  * The positions (0-based, of `total`) of a sample of `size` spread evenly over the file: a file sorted by region or

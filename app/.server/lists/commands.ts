@@ -18,7 +18,7 @@ import pMap from 'p-map'
 import { can } from '#app/domain/workspace-roles.ts'
 import { createExport, ListAlreadyLaunched, type ExportFailure } from '#app/.server/exports/service.ts'
 import type { EnrichmentOptions } from '#app/domain/enrichment.ts'
-import { ListMappingSchema, type ListColumnKind, type ListFileRefusalCode } from '#app/domain/list-columns.ts'
+import { ListMappingSchema, type ListColumnKind } from '#app/domain/list-columns.ts'
 import { emptyKindCounts, rowMatchKind, samplePositions, type ListSampleSummary } from '#app/domain/list-match.ts'
 import { isListFileRefusal, parseListFile, type ListFileRefusal, type ParsedList } from './parse-file.ts'
 import { readListRows, type ListReading } from './list-rows.ts'
@@ -63,7 +63,6 @@ export async function storeJsonList(user: SessionUser, rows: ReadonlyArray<Recor
   return insertList(user, name, tableOfJsonRows(rows))
 }
 
-export type { ListFileRefusalCode }
 
 /** What the run and the sample need: the registry through the enrichers, the map source. */
 export interface ListMatchDeps {

@@ -247,5 +247,3 @@ export function createListMatcher(options: ListMatcherOptions) {
     },
   }
 }
-
-export type ListMatcher = ReturnType<typeof createListMatcher>

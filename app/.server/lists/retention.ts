@@ -9,7 +9,7 @@ import type { PgBoss } from 'pg-boss'
 import { adminDb, type Database } from '#app/.server/db.ts'
 
 /** Days an uploaded list waits for its launch. */
-export const LIST_RETENTION_DAYS = 30
+const LIST_RETENTION_DAYS = 30
 const LIST_RETENTION_QUEUE = 'list-retention'
 /** Once a day, at a quiet hour. */
 const LIST_RETENTION_CRON = '17 3 * * *'

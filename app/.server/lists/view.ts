@@ -10,7 +10,7 @@ import { readListRows } from './list-rows.ts'
 import { readList, readLists, readOwnListCells, type StoredList } from './store.ts'
 
 /** Rows the mapping step shows as read; rows it lists as unusable at most. */
-export const LIST_PREVIEW_ROWS = 8
+const LIST_PREVIEW_ROWS = 8
 const LIST_PROBLEMS_SHOWN = 20
 /** Values per column the mapping form shows beside its choice. */
 const COLUMN_EXAMPLES = 3

@@ -35,7 +35,7 @@ const MappingSchema = z.record(z.string().min(1).max(200), z.enum(LIST_COLUMN_KI
 
 const CellSchema = z.union([z.string().max(2000), z.number(), z.null()])
 
-export const CreateEnrichmentBodySchema = z
+const CreateEnrichmentBodySchema = z
   .object({
     name: z.string().max(1000).meta({ example: 'Salon 2026' }),
     rows: z
