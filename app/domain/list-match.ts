@@ -18,6 +18,8 @@ export interface ListMatchRecord {
   /** 0..1: the registry's or the map's confidence; a site that answers is 0.9 (its own legal notice is not read yet). */
   confidence: number | null
   line: number
+  /** The row gave the lead's website: finding it is never charged (search-phase.ts, add enrichment). */
+  givenWebsite?: boolean
 }
 
 /** The identifier a row is matched by first. */

@@ -15,6 +15,7 @@ import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.t
 import { openExportDownload } from '#app/.server/exports/download.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
+import { addEnrichment } from '#app/.server/exports/service.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
 import { confirmListMapping, launchList, uploadList } from '#app/.server/lists/commands.ts'
 import { readList } from '#app/.server/lists/store.ts'
@@ -188,6 +189,23 @@ describe('a list from a trade show', () => {
     expect(money[0]!.charged).toBe(money[0]!.successes)
     expect(money[0]!.used).toBe(money[0]!.charged)
     expect((await readList(user, listId))?.exportId).toBe(exportId)
+  })
+
+  it('an enrichment added later leaves the rows nothing matched free, and the sites the rows gave uncharged', async () => {
+    const added = await addEnrichment({ user, exportId, options: ['website', 'social'] })
+    if (!added.ok) throw new Error(`add enrichment refused: ${added.code}`)
+    expect((await processExport(exportId, { enrichers, source, concurrency: 4 })).outcome).toBe('completed')
+    const { rows } = await admin.query<{ kind: string; status: string; website_status: string; social_media_status: string }>(
+      `select list_match ->> 'kind' as kind, list_match ->> 'status' as status, website_status, social_media_status from public.export_leads where export_id = $1`,
+      [exportId],
+    )
+    expect(rows.filter((row) => row.status === 'not_found').map((row) => [row.website_status, row.social_media_status])).toEqual([['not_found', 'not_found'], ['not_found', 'not_found']])
+    expect(rows.filter((row) => row.kind === 'domain').every((row) => row.website_status === 'not_required')).toBe(true)
+    const { rows: money } = await admin.query<{ used: number; charged: number }>(
+      `select e.total_credits_used as used, (select coalesce(-sum(delta), 0)::int from public.credit_ledger where export_id = e.id) as charged from public.exports e where e.id = $1`,
+      [exportId],
+    )
+    expect(money[0]!.used).toBe(money[0]!.charged)
   })
 
   it('the file has the user\'s columns first, as uploaded, then the enrichment, then the match', async () => {

@@ -363,10 +363,12 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
     const noCredits = await spendRefusal(trx, user)
     if (noCredits) return noCredits
 
-    // not_required -> pending for the new types, on every lead of the export (one statement).
+    // not_required -> pending for the new types, on every lead of the export (one statement). A list's row nothing
+    // matched has nothing to enrich (not_found, free); a website the row gave is not found again for a credit.
     const sets = validation.added.map((type) => {
       const column = STATUS_COLUMN[type]
-      return sql.raw(`${column} = case when ${column} = 'not_required' then 'pending' else ${column} end`)
+      const givenSite = type === 'website' ? `when list_match ->> 'givenWebsite' = 'true' then 'not_required'` : ''
+      return sql.raw(`${column} = case when ${column} <> 'not_required' then ${column} when list_match ->> 'status' = 'not_found' then 'not_found' ${givenSite} else 'pending' end`)
     })
     await sql`update public.export_leads set ${sql.join(sets, sql`, `)} where export_id = ${exp.id}`.execute(trx)
     const merged: EnrichmentOptionsJson = { ...(exp.enrichment_options ?? {}) }
