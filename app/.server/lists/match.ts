@@ -8,7 +8,7 @@
  * before anything is spent, and the search phase records it like any other.
  */
 import type { JsonObject } from '#app/.server/db.ts'
-import { findCommune } from '#app/.server/geo/france.ts'
+import { findCommune, franceData, type Commune } from '#app/.server/geo/france.ts'
 import { indexMap, matchOnMap, registryPlaceId } from '#app/.server/registry/map-match.ts'
 import { registryPlaceCriteria } from '#app/.server/registry/place.ts'
 import { searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
@@ -45,6 +45,23 @@ export interface ListMatcherOptions {
   maxMapPlaces?: number
   /** Businesses read from the map per place (default 2 000). */
   mapListingLimit?: number
+}
+
+/** A match in the listing of every category (no activity code to narrow it) needs this much, not the usual 0.5. */
+const EVERY_CATEGORY_MIN_CONFIDENCE = 0.7
+
+let townOfPostcode: Map<string, Commune> | undefined
+
+/** The town of a French postcode (the first of the towns sharing it, as the registry's place does). */
+function communeOfPostcode(postalCode: string): Commune | undefined {
+  if (!townOfPostcode) {
+    townOfPostcode = new Map()
+    for (const commune of franceData().communes) {
+      if (commune.isArrondissement) continue
+      for (const code of commune.codesPostaux) if (!townOfPostcode.has(code)) townOfPostcode.set(code, commune)
+    }
+  }
+  return townOfPostcode.get(postalCode)
 }
 
 /** A site that answers is the company's, but until its legal notice is read that is all we know. */
@@ -104,22 +121,26 @@ function createMapMatcher(options: ListMatcherOptions) {
   const maxMapPlaces = options.maxMapPlaces ?? 200
   const mapLimit = options.mapListingLimit ?? 2000
   const maps = new Map<string, Promise<Map<string, Business[]> | null>>()
-  const taken = new Set<Business>()
+  // By source and id: one business appears in several listings (its category's, every category's).
+  const taken = new Set<string>()
+  const idOf = (business: Business) => `${business.source}\u0000${business.placeId}`
+  // matchOnMap asks only whether a business is taken.
+  const takenIds = { has: (business: Business) => taken.has(idOf(business)) } as ReadonlySet<Business>
 
   /**
    * The map's businesses of the row's postcode (else town) in the category of the registry's activity code (every
    * category without one), listed once per run; null beyond the cap or for a place our geography does not know.
    */
   function mapOf(postalCode: string | null, city: string | null, nafCode: string | null): Promise<Map<string, Business[]> | null> {
-    const commune = !postalCode && city ? findCommune(city) : undefined
+    // A postcode's listing is its town's (the map is searched by town): one listing per town, whatever its postcodes.
+    const commune = postalCode ? communeOfPostcode(postalCode) : city ? findCommune(city) : undefined
     const categoryId = nafCode ? categoriesForNafCodes([nafCode])[0] : undefined
-    const place = postalCode ? `cp:${postalCode}` : commune ? `commune:${commune.code}` : null
-    if (!place) return Promise.resolve(null)
-    const key = `${place}|${categoryId ?? '*'}`
+    if (!commune) return Promise.resolve(null)
+    const key = `${commune.code}|${categoryId ?? '*'}`
     const known = maps.get(key)
     if (known) return known
     if (maps.size >= maxMapPlaces) return Promise.resolve(null)
-    const criteria = postalCode ? registryPlaceCriteria({ kind: 'postcode', code: postalCode }) : registryPlaceCriteria({ kind: 'commune', code: commune!.code })
+    const criteria = registryPlaceCriteria({ kind: 'commune', code: commune.code })
     const listing = (async () => {
       if (!criteria) return null
       const found: Business[] = []
@@ -144,9 +165,11 @@ function createMapMatcher(options: ListMatcherOptions) {
     // does) is found in the place's listing of every category.
     for (const code of nafCode ? [nafCode, null] : [null]) {
       const index = await mapOf(postalCode, city, code)
-      const match = index ? matchOnMap(establishment, index, taken) : null
-      if (match) {
-        taken.add(match.business)
+      if (!index) continue
+      const match = matchOnMap(establishment, index, takenIds)
+      // Across every category a name alone must be closer: "Coiffure Fontaine" is not "Les Fleurs de la Fontaine".
+      if (match && (code !== null || match.confidence >= EVERY_CATEGORY_MIN_CONFIDENCE)) {
+        taken.add(idOf(match.business))
         return match
       }
     }
