@@ -14,7 +14,9 @@ export type ListMatchKind = (typeof LIST_MATCH_KINDS)[number]
 /** What an export lead made from a list row keeps of its match (export_leads.list_match). */
 export interface ListMatchRecord {
   kind: ListMatchKind
-  status: 'matched' | 'not_found'
+  /** `same_company`: the business an earlier row (`sameAs`) was matched to; it comes back once, enriched there. */
+  status: 'matched' | 'not_found' | 'same_company'
+  sameAs?: number
   /** 0..1: the registry's or the map's confidence; a site that answers is 0.9 (its own legal notice is not read yet). */
   confidence: number | null
   line: number

@@ -199,7 +199,7 @@ type StatusValues = Record<EnrichmentStatusColumn, 'pending' | 'not_required'>
 function listRowColumns(business: Candidate, statuses: StatusValues) {
   if (!business.listMatch) return {}
   const columns = { list_cells: storable(business.listCells ?? []), list_match: jsonb({ ...business.listMatch, ...(business.givenWebsite ? { givenWebsite: true } : {}) }) }
-  if (business.listMatch.status === 'not_found') {
+  if (business.listMatch.status !== 'matched') {
     const notFound = Object.fromEntries(Object.entries(statuses).map(([column, status]) => [column, status === 'pending' ? 'not_found' : status]))
     return { ...columns, ...notFound }
   }

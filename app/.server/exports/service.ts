@@ -368,7 +368,7 @@ export async function addEnrichment(args: { user: SessionUser | null | undefined
     const sets = validation.added.map((type) => {
       const column = STATUS_COLUMN[type]
       const givenSite = type === 'website' ? `when list_match ->> 'givenWebsite' = 'true' then 'not_required'` : ''
-      return sql.raw(`${column} = case when ${column} <> 'not_required' then ${column} when list_match ->> 'status' = 'not_found' then 'not_found' ${givenSite} else 'pending' end`)
+      return sql.raw(`${column} = case when ${column} <> 'not_required' then ${column} when list_match ->> 'status' <> 'matched' then 'not_found' ${givenSite} else 'pending' end`)
     })
     await sql`update public.export_leads set ${sql.join(sets, sql`, `)} where export_id = ${exp.id}`.execute(trx)
     const merged: EnrichmentOptionsJson = { ...(exp.enrichment_options ?? {}) }

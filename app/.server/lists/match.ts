@@ -179,13 +179,26 @@ function createMapMatcher(options: ListMatcherOptions) {
   return { onMap }
 }
 
-export function createListMatcher(options: ListMatcherOptions) {
+function candidate(business: Business, row: ListRow, kind: ListMatchKind, status: ListMatchRecord['status'], confidence: number | null, extra: Partial<ListCandidate> = {}): ListCandidate {
+  return { ...business, ...extra, listMatch: { kind, status, confidence, line: row.line }, listCells: row.cells, givenWebsite: Boolean(business.website && row.domain) }
+}
+
+/** A row whose business an earlier row already brought: its own lead, with nothing to enrich, naming that row. */
+function sameCompany(listId: string, row: ListRow, sameAs: number): ListCandidate {
+  const found = notFound(listId, row)
+  return { ...found, listMatch: { ...found.listMatch, status: 'same_company', sameAs } }
+}
+
+function notFound(listId: string, row: ListRow): ListCandidate {
+  const name = row.name ?? row.domain ?? row.siret ?? row.siren ?? ''
+  const business: Business = { ...emptyBusiness('list', `row:${listId}:${row.line}`, name), city: row.city, postalCode: row.postalCode, countryCode: row.countryCode }
+  return candidate(business, row, rowMatchKind(row), 'not_found', null)
+}
+
+/** Each row to its business on its own (createListMatcher adds the one-row-per-business rule). */
+function createRowMatcher(options: ListMatcherOptions) {
   const { enrichers, source, listId, signal } = options
   const { onMap } = createMapMatcher(options)
-
-  function candidate(business: Business, row: ListRow, kind: ListMatchKind, status: ListMatchRecord['status'], confidence: number | null, extra: Partial<ListCandidate> = {}): ListCandidate {
-    return { ...business, ...extra, listMatch: { kind, status, confidence, line: row.line }, listCells: row.cells, givenWebsite: Boolean(business.website && row.domain) }
-  }
 
   /** The row's company in the registry, with its map business when the map knows it. */
   async function fromRegistry(row: ListRow, kind: ListMatchKind, info: JsonObject): Promise<ListCandidate> {
@@ -248,25 +261,36 @@ export function createListMatcher(options: ListMatcherOptions) {
     return map ? candidate(map.business, row, 'name', 'matched', map.confidence) : null
   }
 
-  function notFound(row: ListRow): ListCandidate {
-    const name = row.name ?? row.domain ?? row.siret ?? row.siren ?? ''
-    const business: Business = { ...emptyBusiness('list', `row:${listId}:${row.line}`, name), city: row.city, postalCode: row.postalCode, countryCode: row.countryCode }
-    return candidate(business, row, rowMatchKind(row), 'not_found', null)
-  }
+  return matchRow
 
+  async function matchRow(row: ListRow): Promise<ListCandidate> {
+    signal?.throwIfAborted()
+    const ids = Boolean(row.siret || row.siren)
+    if (ids) {
+      const info = await lookup(row, true)
+      const by = info?.matched_by
+      if (info && (by === 'siret' || by === 'siren')) return fromRegistry(row, row.siret ? 'siret' : 'siren', info)
+      // The registry client searched by the name when the identifier found nothing: a name match is one.
+      if (info) return fromRegistry(row, 'name', info)
+    }
+    return (await bySite(row)) ?? (await byName(row, ids)) ?? notFound(listId, row)
+  }
+}
+
+export function createListMatcher(options: ListMatcherOptions) {
+  const matchRow = createRowMatcher(options)
+  // The first row matched to each business, by its id: a later row matched to it too keeps its own line in the file.
+  const firstRowOf = new Map<string, number>()
   return {
     /** Throws ListMatchFailed when the registry cannot answer now (nothing is decided for the row). */
     async match(row: ListRow): Promise<ListCandidate> {
-      signal?.throwIfAborted()
-      const ids = Boolean(row.siret || row.siren)
-      if (ids) {
-        const info = await lookup(row, true)
-        const by = info?.matched_by
-        if (info && (by === 'siret' || by === 'siren')) return fromRegistry(row, row.siret ? 'siret' : 'siren', info)
-        // The registry client searched by the name when the identifier found nothing: a name match is one.
-        if (info) return fromRegistry(row, 'name', info)
-      }
-      return (await bySite(row)) ?? (await byName(row, ids)) ?? notFound(row)
+      const found = await matchRow(row)
+      if (found.listMatch.status !== 'matched') return found
+      const id = `${found.source}\u0000${found.placeId}`
+      const first = firstRowOf.get(id)
+      if (first !== undefined && first !== row.line) return sameCompany(options.listId, row, first)
+      firstRowOf.set(id, row.line)
+      return found
     },
   }
 }

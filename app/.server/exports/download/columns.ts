@@ -236,6 +236,9 @@ const MATCH_LABELS: Record<ListMatchKind | 'not_found', FileLabel> = {
   not_found: { en: 'Not found', fr: 'Non trouvé' },
 }
 
+/** A row whose business an earlier row brought: it is enriched there, once. */
+const SAME_COMPANY: FileLabel = { en: 'Same company as line {line}', fr: 'Même entreprise que la ligne {line}' }
+
 function matchOf(row: LeadExportRow): Partial<ListMatchRecord> {
   return row.list_match && typeof row.list_match === 'object' ? (row.list_match as Partial<ListMatchRecord>) : {}
 }
@@ -252,7 +255,8 @@ export function withListColumns(columns: Column[], headers: readonly string[], l
       header: MATCH_HEADERS.match[lang],
       width: 22,
       value: (row) => {
-        const { status, kind } = matchOf(row)
+        const { status, kind, sameAs } = matchOf(row)
+        if (status === 'same_company') return SAME_COMPANY[lang].replace('{line}', String(sameAs ?? ''))
         return status === 'matched' && kind ? MATCH_LABELS[kind]?.[lang] ?? null : MATCH_LABELS.not_found[lang]
       },
     },
