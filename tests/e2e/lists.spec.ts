@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import ExcelJS from 'exceljs'
 import { routeRegistryRequest } from '#server/demo/registry.ts'
 import { resolveCriteria, searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
 import { resolveCategory } from '#app/.server/search/preview.ts'
@@ -127,6 +128,25 @@ test.describe('enrich a list', () => {
     // The list is its export now: its pages lead there.
     await page.goto('/lists/new')
     await expect(page.getByTestId('recent-lists')).toContainText('Launched')
+  })
+
+  test('an Excel file from a trade show: two columns guessed, matched, ready to launch', async ({ page, baseURL }, testInfo) => {
+    await signUpViaRequest(page, baseURL, { email: uniqueEmail('lists-xlsx', testInfo) })
+    const { names } = await tradeShow()
+    const book = new ExcelJS.Workbook()
+    const sheet = book.addWorksheet('Visiteurs')
+    sheet.addRow(['Société', 'CP', 'Prénom du visiteur'])
+    for (const name of names) sheet.addRow([name, 29200, 'Camille'])
+    await page.goto('/lists/new')
+    await page.getByLabel('Your file').setInputFiles({ name: 'visiteurs.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(await book.xlsx.writeBuffer()) })
+    await page.getByRole('button', { name: 'Upload and map the columns' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Map the columns of visiteurs.xlsx' })).toBeVisible()
+    await expect(page.getByLabel('Société')).toHaveValue('name')
+    await expect(page.getByLabel('CP')).toHaveValue('postal_code')
+    await expect(page.getByLabel('Prénom du visiteur')).toHaveValue('ignore')
+    await page.getByRole('button', { name: 'Continue to the match' }).click()
+    await expect(page.getByTestId('list-stat-matched')).toHaveText('3 (100%)')
+    await expect(page.getByRole('link', { name: 'Choose enrichments and launch' })).toBeVisible()
   })
 
   test('a file of 50 001 rows is refused whole, in French', async ({ page, baseURL }, testInfo) => {

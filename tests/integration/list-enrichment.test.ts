@@ -30,6 +30,7 @@ import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { guessColumnKinds } from '#app/domain/list-columns.ts'
 import { estimateMatches } from '#app/domain/list-match.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
+import { createUserWithCredits } from '#tests/support/credited-user.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 
 let admin: pg.Pool
@@ -79,9 +80,7 @@ afterAll(async () => {
 })
 
 async function createUser(credits = 10_000): Promise<SessionUser> {
-  const id = randomUUID()
-  await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@example.test`, {}])
-  await admin.query(`select public.apply_credit_change($1, $2 - (select remaining_credits from public.user_credits where user_id = $1), 'adjustment', $3)`, [id, credits, `test:${randomUUID()}`])
+  const id = await createUserWithCredits(admin, credits)
   return personalSession(id, `${id}@example.test`)
 }
 

@@ -14,7 +14,7 @@ import { registryPlaceCriteria } from '#app/.server/registry/place.ts'
 import { searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
 import { resolveCategory } from '#app/.server/search/preview.ts'
 import { categoriesForNafCodes } from '#app/.server/exports/registry-criteria.ts'
-import type { Business, LeadSource } from '#app/.server/sources/types.ts'
+import { blankBusiness, type Business, type LeadSource } from '#app/.server/sources/types.ts'
 import { rowMatchKind, type ListMatchKind, type ListMatchRecord } from '#app/domain/list-match.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import type { ListRow } from './list-rows.ts'
@@ -76,32 +76,6 @@ interface RegistryResultJson {
   commune?: string | null
   activite_principale?: string | null
   etat_administratif?: string | null
-}
-
-function emptyBusiness(source: string, placeId: string, name: string): Business {
-  return {
-    source: source as Business['source'],
-    placeId,
-    name,
-    address: null,
-    fullAddressArray: [],
-    city: null,
-    postalCode: null,
-    countryCode: null,
-    latitude: null,
-    longitude: null,
-    businessTypes: [],
-    website: null,
-    phone: null,
-    email: [],
-    rating: null,
-    reviewCount: null,
-    googleMapsUrl: null,
-    openingHours: null,
-    operationalState: null,
-    socialMedia: {},
-    siret: null,
-  }
 }
 
 /** The address of the row's site: the cell as written when it is a web address, else its domain. */
@@ -191,7 +165,7 @@ function sameCompany(listId: string, row: ListRow, sameAs: number): ListCandidat
 
 function notFound(listId: string, row: ListRow): ListCandidate {
   const name = row.name ?? row.domain ?? row.siret ?? row.siren ?? ''
-  const business: Business = { ...emptyBusiness('list', `row:${listId}:${row.line}`, name), city: row.city, postalCode: row.postalCode, countryCode: row.countryCode }
+  const business: Business = { ...blankBusiness('list', `row:${listId}:${row.line}`, name), city: row.city, postalCode: row.postalCode, countryCode: row.countryCode }
   return candidate(business, row, rowMatchKind(row), 'not_found', null)
 }
 
@@ -213,7 +187,7 @@ function createRowMatcher(options: ListMatcherOptions) {
       return candidate(business, row, kind, 'matched', confidence, { adminFrInfo: info })
     }
     const business: Business = {
-      ...emptyBusiness(source.name, registryPlaceId({ siren, siret }), name),
+      ...blankBusiness(source.name, registryPlaceId({ siren, siret }), name),
       address: result.adresse ?? row.address,
       fullAddressArray: result.adresse ? [result.adresse] : [],
       city: result.commune ?? row.city,
@@ -240,7 +214,7 @@ function createRowMatcher(options: ListMatcherOptions) {
     const reached = enrichers.reachSite ? await enrichers.reachSite(url, { signal }) : url
     if (!reached) return null
     const business: Business = {
-      ...emptyBusiness('list', `site:${row.domain}`, row.name ?? row.domain),
+      ...blankBusiness('list', `site:${row.domain}`, row.name ?? row.domain),
       address: row.address,
       fullAddressArray: row.address ? [row.address] : [],
       city: row.city,

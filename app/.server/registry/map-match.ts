@@ -8,7 +8,7 @@
  */
 import type { JsonObject } from '#app/.server/db.ts'
 import { nameSimilarity } from '#app/.server/enrichment/registry-names.ts'
-import type { Business, LeadSourceName } from '#app/.server/sources/types.ts'
+import { blankBusiness, type Business, type LeadSourceName } from '#app/.server/sources/types.ts'
 import { positionEvidence } from '#app/domain/geo-distance.ts'
 import type { RegistryEstablishment } from '#app/domain/registry-search.ts'
 
@@ -116,9 +116,7 @@ export function registryCandidate(establishment: RegistryEstablishment, match: M
     return { ...match.business, siret: establishment.siret ?? match.business.siret ?? null, adminFrInfo: registryAdminInfo(establishment, match.confidence) }
   }
   return {
-    source,
-    placeId: registryPlaceId(establishment),
-    name: establishment.name ?? '',
+    ...blankBusiness(source, registryPlaceId(establishment), establishment.name ?? ''),
     address: establishment.address,
     fullAddressArray: establishment.address ? [establishment.address] : [],
     city: establishment.city,
@@ -127,15 +125,7 @@ export function registryCandidate(establishment: RegistryEstablishment, match: M
     latitude: establishment.latitude,
     longitude: establishment.longitude,
     businessTypes: establishment.activityCode ? [establishment.activityCode] : [],
-    website: null,
-    phone: null,
-    email: [],
-    rating: null,
-    reviewCount: null,
-    googleMapsUrl: null,
-    openingHours: null,
     operationalState: establishment.active ? null : 'CLOSED_PERMANENTLY',
-    socialMedia: {},
     siret: establishment.siret,
     adminFrInfo: registryAdminInfo(establishment, null),
   }

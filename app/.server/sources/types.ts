@@ -99,3 +99,30 @@ export class LeadSourceError extends Error {
     this.retryAfterSeconds = retryAfterSeconds
   }
 }
+
+/** A business known by its id and name only: every other field empty, for the caller to fill (a registry or list lead). */
+export function blankBusiness(source: string, placeId: string, name: string): Business {
+  return {
+    source: source as LeadSourceName,
+    placeId,
+    name,
+    address: null,
+    fullAddressArray: [],
+    city: null,
+    postalCode: null,
+    countryCode: null,
+    latitude: null,
+    longitude: null,
+    businessTypes: [],
+    website: null,
+    phone: null,
+    email: [],
+    rating: null,
+    reviewCount: null,
+    googleMapsUrl: null,
+    openingHours: null,
+    operationalState: null,
+    socialMedia: {},
+    siret: null,
+  }
+}
