@@ -16,7 +16,6 @@ import { openExportDownload } from '#app/.server/exports/download.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
 import { addEnrichment } from '#app/.server/exports/service.ts'
-import { parseEnv } from '#app/.server/env.server.ts'
 import { confirmListMapping, launchList, uploadList } from '#app/.server/lists/commands.ts'
 import { readList } from '#app/.server/lists/store.ts'
 import { deleteStaleLists } from '#app/.server/lists/retention.ts'
@@ -29,13 +28,11 @@ import { parseDncEntry } from '#app/domain/do-not-contact.ts'
 import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { guessColumnKinds } from '#app/domain/list-columns.ts'
 import { estimateMatches } from '#app/domain/list-match.ts'
-import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { createUserWithCredits } from '#tests/support/credited-user.ts'
-import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
+import { startDemoServices, type DemoServices } from '#tests/support/demo-services.ts'
 
 let admin: pg.Pool
-let sites: DemoWebsites
-let registry: DemoRegistry
+let demo: DemoServices
 let enrichers: Enrichers
 let source: LeadSource
 const bakeries: Array<Business & { siret: string }> = []
@@ -48,10 +45,9 @@ const HEADERS = ['Raison sociale', 'SIRET', 'Site web', 'Code postal', 'Ville', 
 beforeAll(async () => {
   process.env.DATABASE_URL = inject('databaseUrl')
   admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 4 })
-  sites = await startDemoWebsites({ latencyMs: 1 })
-  registry = await startDemoRegistry()
-  enrichers = createDefaultEnrichers(parseEnv({ DEMO_WEBSITES_URL: sites.url, REGISTRY_URL: registry.url, ENRICH_ALLOW_HOSTS: `${new URL(sites.url).host},${new URL(registry.url).host}` }))
-  source = createDemoSource({ websitesBaseUrl: sites.url })
+  demo = await startDemoServices({ latencyMs: 1 })
+  enrichers = createDefaultEnrichers(demo.env)
+  source = createDemoSource({ websitesBaseUrl: demo.sites.url })
   const criteria = resolveCriteria({ sector: 'bakery', country: 'France', region: 'Bretagne', department: 'Finistère', city: 'Brest' })
   if (!criteria.ok) throw new Error('Brest does not resolve')
   const found: Business[] = []
@@ -73,8 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await enrichers?.close?.()
-  await registry?.stop()
-  await sites?.stop()
+  await demo?.stop()
   await closeDb()
   await admin?.end()
 })

@@ -6,6 +6,7 @@ import type { MatchCount } from '#app/domain/search.ts'
 import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
+import { StatGrid } from '../ui/stat-grid.tsx'
 import { numberFormat } from '#app/utils/number-format.ts'
 
 export interface ExportCostInfo {
@@ -74,16 +75,7 @@ export function ExportCostPanel({
       <h3 id="export-cost-title" className="text-sm font-semibold text-slate-900">
         {t('exports.modal.cost.title')}
       </h3>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        {stats.map(({ key, value }) => (
-          <div key={key} className="rounded-lg bg-white px-3 py-2 ring-1 ring-slate-200">
-            <dt className="text-xs font-medium text-slate-500">{t(`exports.modal.cost.${key}`)}</dt>
-            <dd className="mt-0.5 text-lg font-semibold text-slate-900 tabular-nums" data-testid={`cost-${key}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <StatGrid className="sm:grid-cols-4" stats={stats.map(({ key, value }) => ({ label: t(`exports.modal.cost.${key}`), value, testId: `cost-${key}` }))} />
       <AlreadyPaidNote leads={estimate.leads} paidLeads={estimate.paidLeads} reuseDays={cost.reuseDays ?? 0} />
       <p className="text-xs text-slate-500">{t('exports.modal.cost.expectedHint')}</p>
       {estimate.exceedsBalance ? (

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import type { ListConfirmView } from '#app/domain/list-views.ts'
 import { LIST_MATCH_KINDS } from '#app/domain/list-match.ts'
 import { numberFormat } from '#app/utils/number-format.ts'
+import { StatGrid } from '../ui/stat-grid.tsx'
 
 /**
  * The match before launching: how many rows are expected to match (with the sample's interval, or exact for a small
@@ -23,16 +24,7 @@ export function MatchEstimate({ view }: { view: ListConfirmView }) {
       <h2 id="list-estimate-title" className="text-sm font-semibold text-slate-900">
         {t('lists.confirm.estimateTitle')}
       </h2>
-      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        {stats.map(({ key, value }) => (
-          <div key={key} className="rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
-            <dt className="text-xs font-medium text-slate-500">{t(`lists.confirm.stats.${key}`)}</dt>
-            <dd className="mt-0.5 text-lg font-semibold text-slate-900 tabular-nums" data-testid={`list-stat-${key}`}>
-              {value}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <StatGrid tone="slate" className="lg:grid-cols-4" stats={stats.map(({ key, value }) => ({ label: t(`lists.confirm.stats.${key}`), value, testId: `list-stat-${key}` }))} />
       <p className="text-sm text-slate-600" data-testid="list-estimate-basis">
         {estimate.exact
           ? t('lists.confirm.exact', { count: estimate.usable, formatted: number.format(estimate.usable) })
