@@ -313,7 +313,7 @@ export const envSchema = z.object({
   RATE_LIMIT_CRM_PUSH: rateLimit('30/3600'),
   /** "points/seconds": connection tests and connects per user (each calls the CRM). */
   RATE_LIMIT_CRM_CONNECT: rateLimit('20/600'),
-  /** "points/seconds": lists one user may upload and match (each parses a file and matches a sample on the registry). */
+  /** "points/seconds": list uploads and confirmed mappings per user (a file parsed; a sample matched on the registry). */
   RATE_LIMIT_LIST_UPLOAD: rateLimit('30/3600'),
 
   // Billing

@@ -7,6 +7,7 @@ import { requireUser } from '#app/.server/auth.ts'
 import { getInstance, getLocale } from '#app/.server/i18n.ts'
 import { confirmListMapping, LIST_COMMAND_STATUS } from '#app/.server/lists/commands.ts'
 import { readListMapping } from '#app/.server/lists/view.ts'
+import { refusalAnswer } from '#app/.server/rate-limit.ts'
 import { ListMappingForm } from '#app/components/lists/mapping-form.tsx'
 import { RouteErrorCard } from '#app/components/route-error-card.tsx'
 import { BackLink } from '#app/components/ui/back-link.tsx'
@@ -43,6 +44,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const confirmed = await confirmListMapping({ user, listId: params.id, columns: submission.value.columns, lang })
   if (confirmed.ok) throw redirect(`/lists/${params.id}/confirm`)
+  if ('refusal' in confirmed) {
+    const { status, message, headers } = refusalAnswer(context, confirmed.refusal)
+    return data({ view, error: message }, { status, headers })
+  }
   if (confirmed.code === 'not_found') throw data({ message: 'List not found' }, { status: 404 })
   return data({ view, error: t(confirmed.messageKey ?? `lists.errors.${confirmed.code}`) }, { status: LIST_COMMAND_STATUS[confirmed.code] })
 }

@@ -271,6 +271,19 @@ describe('an XLSX list and the do-not-contact list', () => {
   })
 })
 
+describe('the list budget', () => {
+  it('counts each confirmed mapping (its sample asks the registry) against the member\'s list budget', async () => {
+    const user = await createUser()
+    const uploaded = await uploadList({ user, fileName: 'un.csv', bytes: new TextEncoder().encode(`SIRET\n${bakeries[0]!.siret}\n`) })
+    if (!uploaded.ok) throw new Error('upload refused')
+    const confirm = () => confirmListMapping({ user, listId: uploaded.listId, columns: ['siret'], lang: 'fr', deps: { enrichers, source } })
+    for (let i = 0; i < 30; i++) expect((await confirm()).ok).toBe(true)
+    expect(await confirm()).toMatchObject({ ok: false, code: 'rate_limited', refusal: { ok: false } })
+    // The API's mapping matches no sample: it asks nothing of that budget.
+    expect((await confirmListMapping({ user, listId: uploaded.listId, columns: ['siret'], lang: 'fr', sample: false })).ok).toBe(true)
+  })
+})
+
 describe('retention', () => {
   it('removes lists no export took after 30 days, with their rows, and keeps a launched one', async () => {
     const user = await createUser()

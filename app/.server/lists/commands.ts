@@ -6,6 +6,7 @@
  */
 import type { SessionUser } from '#app/.server/auth.ts'
 import { adminDb } from '#app/.server/db.ts'
+import { withinBudget, type Refusal } from '#app/.server/rate-limit.ts'
 import { env } from '#app/.server/env.server.ts'
 import { paidPositions } from '#app/.server/exports/paid-positions.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
@@ -163,7 +164,14 @@ export async function readMappedList(listId: string, columns: readonly ListColum
  * Confirms the mapping of the member's list and matches a sample of it. The mapping is ListMappingSchema's (the
  * form's and the API's), one kind per column of the file.
  */
-export async function confirmListMapping(args: { user: SessionUser | null | undefined; listId: string; columns: unknown; lang: 'fr' | 'en'; deps?: ListMatchDeps; sample?: boolean }): Promise<{ ok: true; list: StoredList; reading: ListReading } | Failure> {
+export async function confirmListMapping(args: {
+  user: SessionUser | null | undefined
+  listId: string
+  columns: unknown
+  lang: 'fr' | 'en'
+  deps?: ListMatchDeps
+  sample?: boolean
+}): Promise<{ ok: true; list: StoredList; reading: ListReading; table: { rows: string[][]; lines: number[] } } | Failure | { ok: false; code: 'rate_limited'; refusal: Refusal }> {
   const refusal = roleRefusal(args.user)
   if (refusal) return refusal
   const user = args.user as SessionUser
@@ -173,10 +181,18 @@ export async function confirmListMapping(args: { user: SessionUser | null | unde
   const parsed = ListMappingSchema.safeParse({ columns: args.columns })
   if (!parsed.success) return { ok: false, code: 'mapping_invalid', messageKey: parsed.error.issues[0]?.message }
   if (parsed.data.columns.length !== list.headers.length) return { ok: false, code: 'mapping_invalid', messageKey: 'lists.errors.mappingRequired' }
-  const reading = await readMappedList(list.id, parsed.data.columns)
-  const sample = args.sample === false ? unsampled(reading) : await matchSample(user, list.id, reading, parsed.data.columns, args.deps ?? matchDeps(), args.lang)
-  await saveListMapping(user, list.id, parsed.data, sample)
-  return { ok: true, list: { ...list, mapping: parsed.data, sample }, reading }
+  const table = await readListCells(adminDb(), list.id)
+  const reading = readListRows(table, { columns: parsed.data.columns })
+  if (args.sample === false) {
+    const sample = unsampled(reading)
+    await saveListMapping(user, list.id, parsed.data, sample)
+    return { ok: true, list: { ...list, mapping: parsed.data, sample }, reading, table }
+  }
+  // A sample asks the registry (and the map): it takes from the member's list budget, as an upload does.
+  const budgeted = await withinBudget('listUpload', user.id, () => matchSample(user, list.id, reading, parsed.data.columns, args.deps ?? matchDeps(), args.lang), { made: () => true })
+  if (budgeted.refused) return { ok: false, code: 'rate_limited', refusal: budgeted.refused }
+  await saveListMapping(user, list.id, parsed.data, budgeted.result)
+  return { ok: true, list: { ...list, mapping: parsed.data, sample: budgeted.result }, reading, table }
 }
 
 /** The API launches without a sample: the figures are the run's. */

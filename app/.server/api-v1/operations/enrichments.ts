@@ -122,12 +122,13 @@ async function launch(ctx: ApiContext, list: ListInput, mapping: Record<string, 
     const firstRows = (await readListCells(adminDb(), list.listId, 50)).rows
     const columns = columnsOf(ctx, list.headers, firstRows, mapping, mappingField)
     const mapped = await confirmListMapping({ user: ctx.user, listId: list.listId, columns, lang: args.lang, sample: false })
-    if (!mapped.ok) {
+    // No sample here (the run's figures are the answer), so no list budget is asked: mapping refusals only.
+    if (!mapped.ok && !('refusal' in mapped)) {
       const detail = ctx.t(mapped.messageKey ?? `lists.errors.${mapped.code}`)
       return apiProblem(mapped.code === 'mapping_invalid' ? 422 : LIST_COMMAND_STATUS[mapped.code], 'validation_failed', detail, [{ path: mappingField, message: detail }])
     }
-    const cells = await readListCells(adminDb(), list.listId)
-    const result = await launchList({ ...args, user: ctx.user, listId: list.listId, fingerprint: listFingerprint({ headers: list.headers, rows: cells.rows }, columns) })
+    if (!mapped.ok) throw new Error('createEnrichment: a mapping without a sample was rate limited')
+    const result = await launchList({ ...args, user: ctx.user, listId: list.listId, fingerprint: listFingerprint({ headers: list.headers, rows: mapped.table.rows }, columns) })
     if (!result.ok) return 'status' in result ? exportProblem(result, ctx.t) : apiProblem(LIST_COMMAND_STATUS[result.code], 'validation_failed', ctx.t(`lists.errors.${result.code}`))
     launched = !result.duplicate
     return result
