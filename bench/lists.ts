@@ -20,6 +20,7 @@ import os from 'node:os'
 import { performance } from 'node:perf_hooks'
 import pMap from 'p-map'
 import pg from 'pg'
+import { benchAccount } from './lib/accounts.ts'
 import type { SessionUser } from '#app/.server/auth.ts'
 import { closeDb } from '#app/.server/db.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
@@ -37,7 +38,6 @@ import { resolveCriteria, searchParamsOf } from '#app/.server/search/resolve-cri
 import { Rng } from '#app/.server/sources/demo/prng.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { personalSession } from '#app/.server/workspaces/current.ts'
 import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { guessColumnKinds, type ListColumnKind } from '#app/domain/list-columns.ts'
 import { estimateMatches, LIST_MATCH_KINDS, rowMatchKind, type ListSampleSummary } from '#app/domain/list-match.ts'
@@ -98,13 +98,7 @@ const enrichers: Enrichers = {
 }
 const source = createDemoSource({ websitesBaseUrl: sites.url })
 
-/** An account of its own per export: a second export of the same businesses would be free (never pay twice). */
-async function newUser(): Promise<SessionUser> {
-  const id = randomUUID()
-  await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@bench.test`, {}])
-  await admin.query(`select public.apply_credit_change($1, 1000000, 'adjustment', $2)`, [id, `bench:${id}`])
-  return personalSession(id, `${id}@bench.test`)
-}
+const newUser = () => benchAccount(admin)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Phases: time, CPU, RSS and what they asked of the registry and the sites

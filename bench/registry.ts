@@ -15,7 +15,6 @@
 import { randomUUID } from 'node:crypto'
 import os from 'node:os'
 import pg from 'pg'
-import type { SessionUser } from '#app/.server/auth.ts'
 import { closeDb } from '#app/.server/db.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
@@ -30,11 +29,11 @@ import { resolveCategory } from '#app/.server/search/preview.ts'
 import { franceData } from '#app/.server/geo/france.ts'
 import { NO_ENRICHMENT } from '#app/domain/enrichment.ts'
 import { registryFiltersSchema } from '#app/domain/registry-search.ts'
+import { benchAccount } from './lib/accounts.ts'
 import { startBenchDatabase } from './lib/database.ts'
 import { startDemoProcess } from './lib/demo-process.ts'
 import { printTable } from './lib/table.ts'
 import { timed } from './lib/timing.ts'
-import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 1000)
 const DEPARTMENT = process.env.BENCH_DEPARTMENT ?? '75'
@@ -69,13 +68,7 @@ try {
   })
   const source = createDemoSource({ websitesBaseUrl: sites.url })
 
-  /** A user of their own per export: a second export of the same businesses would be free (never pay twice). */
-  async function newUser(): Promise<SessionUser> {
-    const id = randomUUID()
-    await admin.query('insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)', [id, `${id}@bench.test`, {}])
-    await admin.query(`select public.apply_credit_change($1, 1000000, 'adjustment', $2)`, [id, `bench:${id}`])
-    return personalSession(id, `${id}@bench.test`)
-  }
+  const newUser = () => benchAccount(admin)
 
   const nafCodes = [...new Set(CATEGORIES.flatMap((id) => resolveCategory(id, 'fr')?.naf ?? []))]
   const filters = registryFiltersSchema.parse({ nafCodes, place: { kind: 'department', code: DEPARTMENT }, activeOnly: false })
