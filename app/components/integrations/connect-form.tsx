@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import { CRM_LABEL_MAX, CRM_PROVIDERS, CrmConnectSchema } from '#app/domain/crm.ts'
 import { useIsPending } from '#app/utils/misc.ts'
-import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
+import { ConnectFormHeader } from './connect-form-header.tsx'
 import { ProviderLabelFields } from './provider-label-fields.tsx'
 
 const TEXTAREA =
@@ -32,16 +32,7 @@ export function ConnectForm({ lastResult, disabled }: { lastResult?: SubmissionR
   const secretErrors = translate(fields.secret.errors)
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
-      <div>
-        <h2 className="text-lg font-semibold text-slate-900">{t('integrations.connectTitle')}</h2>
-        <p className="mt-1 text-sm text-slate-600">{t('integrations.connectHint')}</p>
-      </div>
-      {form.errors?.length ? (
-        <Alert tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </Alert>
-      ) : null}
-      <input type="hidden" name="intent" value="connect" />
+      <ConnectFormHeader title={t('integrations.connectTitle')} hint={t('integrations.connectHint')} errors={form.errors} errorId={form.errorId} intent="connect" />
       <ProviderLabelFields provider={fields.provider} label={fields.label} providers={CRM_PROVIDERS} />
       <div>
         <label htmlFor={fields.secret.id} className="block text-sm font-medium text-slate-700">

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import { CRM_LABEL_MAX, CrmOAuthStartSchema } from '#app/domain/crm.ts'
 import { useIsPending } from '#app/utils/misc.ts'
-import { Alert } from '../ui/alert.tsx'
 import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
+import { ConnectFormHeader } from './connect-form-header.tsx'
 import { ProviderLabelFields } from './provider-label-fields.tsx'
 
 /**
@@ -27,16 +27,7 @@ export function OAuthConnectForm({ providers, lastResult, disabled }: { provider
   const translate = (errors?: string[]) => errors?.map((error) => t(error, { max: CRM_LABEL_MAX }))
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
-      <div>
-        <h2 className="text-lg font-semibold text-slate-900">{t('integrations.oauthTitle')}</h2>
-        <p className="mt-1 text-sm text-slate-600">{t('integrations.oauthHint')}</p>
-      </div>
-      {form.errors?.length ? (
-        <Alert tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </Alert>
-      ) : null}
-      <input type="hidden" name="intent" value="oauth" />
+      <ConnectFormHeader title={t('integrations.oauthTitle')} hint={t('integrations.oauthHint')} errors={form.errors} errorId={form.errorId} intent="oauth" />
       <ProviderLabelFields provider={fields.provider} label={fields.label} providers={providers} />
       {providers.includes('sheets') ? (
         <Field
