@@ -33,7 +33,7 @@ describe('createListMatcher', () => {
     const bySiret = await match.match(row(2, { siret: COMPANY.siret, siren: COMPANY.siren }))
     expect(bySiret).toMatchObject({ placeId: 'registry-73282932000009', name: 'BOULANGERIE MARTIN', listMatch: { kind: 'siret', status: 'matched', confidence: 1, line: 2 }, adminFrInfo: { matched_by: 'siret' } })
     const bySite = await match.match(row(3, { domain: 'fournil.fr', cells: ['https://www.fournil.fr/contact'] }))
-    expect(bySite).toMatchObject({ source: 'list', placeId: 'site:fournil.fr', website: 'https://www.fournil.fr/contact', givenWebsite: true, listMatch: { kind: 'domain', status: 'matched', confidence: 0.9 } })
+    expect(bySite).toMatchObject({ source: 'list', placeId: 'site:fournil.fr', website: 'https://www.fournil.fr/contact', listMatch: { kind: 'domain', status: 'matched', confidence: 0.9, givenWebsite: true } })
     expect(lookups).toEqual([COMPANY.siret])
   })
 

@@ -19,7 +19,7 @@ import { listCandidates, storedListId } from './list-source.ts'
  * A business to record; a registry-first export's come with their registry data (admin_fr_info), a list's with the
  * row they were matched from (list-source.ts).
  */
-type Candidate = Business & { adminFrInfo?: JsonObject } & Partial<Pick<ListCandidate, 'listMatch' | 'listCells' | 'givenWebsite'>>
+type Candidate = Business & { adminFrInfo?: JsonObject } & Partial<Pick<ListCandidate, 'listMatch' | 'listCells'>>
 
 const SEARCH_BATCH = 100
 /** How many businesses the source may yield per lead kept, when gates leave some out. */
@@ -198,12 +198,12 @@ type StatusValues = Record<EnrichmentStatusColumn, 'pending' | 'not_required'>
  */
 function listRowColumns(business: Candidate, statuses: StatusValues) {
   if (!business.listMatch) return {}
-  const columns = { list_cells: storable(business.listCells ?? []), list_match: jsonb({ ...business.listMatch, ...(business.givenWebsite ? { givenWebsite: true } : {}) }) }
+  const columns = { list_cells: storable(business.listCells ?? []), list_match: jsonb({ ...business.listMatch }) }
   if (business.listMatch.status !== 'matched') {
     const notFound = Object.fromEntries(Object.entries(statuses).map(([column, status]) => [column, status === 'pending' ? 'not_found' : status]))
     return { ...columns, ...notFound }
   }
-  return business.givenWebsite && statuses.website_status === 'pending' ? { ...columns, website_status: 'not_required' as const } : columns
+  return business.listMatch.givenWebsite && statuses.website_status === 'pending' ? { ...columns, website_status: 'not_required' as const } : columns
 }
 
 /** The businesses as the user's leads: source facts refreshed, enriched values kept. */

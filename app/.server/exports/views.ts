@@ -193,6 +193,24 @@ function reusedByOption(marks: Record<string, string> | null): Record<string, st
   return Object.fromEntries(ENRICHMENT_TABLE.flatMap((entry) => (marks?.[entry.task] ? [[entry.key, String(marks[entry.task])]] : [])))
 }
 
+/** The file a list's export was made from and how many of its rows matched a business. */
+async function listSummary(trx: Transaction<Database>, listId: string, exportId: string) {
+  const found = await trx
+    .selectFrom('lists')
+    .select((eb) => [
+      'file_name',
+      eb
+        .selectFrom('export_leads')
+        .select(sql<string>`count(*)`.as('n'))
+        .where('export_id', '=', exportId)
+        .where(sql<boolean>`list_match ->> 'status' = 'matched'`)
+        .as('matched'),
+    ])
+    .where('id', '=', listId)
+    .executeTakeFirst()
+  return found ? { fileName: found.file_name, matched: Number(found.matched ?? 0) } : undefined
+}
+
 /** One export and one page of its leads (exact count), or null when it is not the user's. */
 export async function getExportDetail(user: SessionUser, exportId: string, requestedPage: number): Promise<ExportDetail | null> {
   if (!isUuid(exportId)) return null
@@ -201,14 +219,11 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
     if (!row) return null
     const counts = await trx
       .selectFrom('export_leads')
-      .select([
-        sql<string>`count(*)`.as('count'),
-        sql<string>`coalesce(sum((select count(*) from jsonb_object_keys(reused))), 0)`.as('reused'),
-        sql<string>`count(*) filter (where list_match ->> 'status' = 'matched')`.as('matched'),
-      ])
+      .select([sql<string>`count(*)`.as('count'), sql<string>`coalesce(sum((select count(*) from jsonb_object_keys(reused))), 0)`.as('reused')])
       .where('export_id', '=', exportId)
       .executeTakeFirst()
-    const list = row.list_id ? await trx.selectFrom('lists').select('file_name').where('id', '=', row.list_id).executeTakeFirst() : undefined
+    // Only a list's export reads its rows' matches (every other export's page keeps its one count).
+    const list = row.list_id ? await listSummary(trx, row.list_id, exportId) : undefined
     const total = Number(counts?.count ?? 0)
     const pageCount = Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE))
     const page = Math.min(Math.max(1, Number.isFinite(requestedPage) ? Math.floor(requestedPage) : 1), pageCount)
@@ -235,7 +250,7 @@ export async function getExportDetail(user: SessionUser, exportId: string, reque
         filters: storedFilters(row.search_params?.filters),
         maxLeads: storedMaxLeads(row.search_params?.maxLeads),
         onlyNew: row.search_params?.onlyNew === true || undefined,
-        ...(list ? { list: { fileName: list.file_name, rows: Number(counts?.count ?? 0), matched: Number(counts?.matched ?? 0) } } : {}),
+        ...(list ? { list: { ...list, rows: Number(counts?.count ?? 0) } } : {}),
       },
       enrichmentOptions: normalizeEnrichmentOptions(row.enrichment_options),
       leads: leads.map(leadView),

@@ -53,15 +53,17 @@ export async function uploadList(args: { user: SessionUser | null | undefined; f
 }
 
 /** Rows given as JSON (the API): objects of one shape become a table, its headers their keys in first-seen order. */
-export function tableOfJsonRows(rows: ReadonlyArray<Record<string, string | number | null>>): Omit<ParsedList, 'format'> & { format: 'json' } {
+function tableOfJsonRows(rows: ReadonlyArray<Record<string, string | number | null>>): Omit<ParsedList, 'format'> & { format: 'json' } {
   const headers: string[] = []
   for (const row of rows) for (const key of Object.keys(row)) if (!headers.includes(key)) headers.push(key)
   const cells = rows.map((row) => headers.map((header) => (row[header] === null || row[header] === undefined ? '' : String(row[header]))))
   return { headers, rows: cells, lines: cells.map((_, i) => i + 1), format: 'json', duplicates: 0, emptyColumns: [] }
 }
 
-export async function storeJsonList(user: SessionUser, rows: ReadonlyArray<Record<string, string | number | null>>, name: string): Promise<string> {
-  return insertList(user, name, tableOfJsonRows(rows))
+/** JSON rows (the API) as a stored list: its id and the headers its table took from the rows' keys. */
+export async function storeJsonList(user: SessionUser, rows: ReadonlyArray<Record<string, string | number | null>>, name: string): Promise<{ listId: string; headers: string[] }> {
+  const table = tableOfJsonRows(rows)
+  return { listId: await insertList(user, name, table), headers: table.headers }
 }
 
 

@@ -24,8 +24,6 @@ export type ListCandidate = Business & {
   adminFrInfo?: JsonObject
   listMatch: ListMatchRecord
   listCells: string[]
-  /** The row gave the website: finding it again is not charged. */
-  givenWebsite: boolean
 }
 
 /** The registry did not answer (rate limited beyond what it waits, down): the run is retried, the sample says so. */
@@ -154,7 +152,8 @@ function createMapMatcher(options: ListMatcherOptions) {
 }
 
 function candidate(business: Business, row: ListRow, kind: ListMatchKind, status: ListMatchRecord['status'], confidence: number | null, extra: Partial<ListCandidate> = {}): ListCandidate {
-  return { ...business, ...extra, listMatch: { kind, status, confidence, line: row.line }, listCells: row.cells, givenWebsite: Boolean(business.website && row.domain) }
+  const givenWebsite = Boolean(business.website && row.domain)
+  return { ...business, ...extra, listMatch: { kind, status, confidence, line: row.line, ...(givenWebsite ? { givenWebsite } : {}) }, listCells: row.cells }
 }
 
 /** A row whose business an earlier row already brought: its own lead, with nothing to enrich, naming that row. */

@@ -3,7 +3,7 @@
 // command itself, so plan, credits, idempotency, limits and the `export.completed` webhook are an export's.
 import { z } from 'zod'
 import type { SessionUser } from '#app/.server/auth.ts'
-import { confirmListMapping, LIST_COMMAND_STATUS, launchList, listFingerprint, storeJsonList, tableOfJsonRows, uploadList, type LaunchListArgs } from '#app/.server/lists/commands.ts'
+import { confirmListMapping, LIST_COMMAND_STATUS, launchList, listFingerprint, storeJsonList, uploadList, type LaunchListArgs } from '#app/.server/lists/commands.ts'
 import { listRefusalMessage } from '#app/.server/lists/messages.ts'
 import { deleteUnlaunchedList, readListCells } from '#app/.server/lists/store.ts'
 import { adminDb } from '#app/.server/db.ts'
@@ -112,7 +112,7 @@ async function listOfFile(ctx: ApiContext, file: UploadedFile): Promise<ListInpu
 }
 
 async function listOfRows(user: SessionUser, name: string, rows: ReadonlyArray<Record<string, string | number | null>>): Promise<ListInput> {
-  return { listId: await storeJsonList(user, rows, name || 'api'), headers: tableOfJsonRows(rows).headers }
+  return storeJsonList(user, rows, name || 'api')
 }
 
 /** Maps, then launches the stored list; a list no export took (replayed, refused) is removed again. */
