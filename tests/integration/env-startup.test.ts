@@ -33,14 +33,14 @@ it('npm start stops at once, naming the variable, when a setting is invalid', as
   expect(output).toContain('Invalid environment variable EXPORT_CONCURRENCY: expected a number')
   // Nothing was started before the check.
   expect(output).not.toContain('Embedded Postgres ready')
-})
+}, 60_000)
 
 it('npm start refuses TRUST_PROXY=true (any client could choose its IP), naming the variable', async () => {
   const { code, output } = await start({ TRUST_PROXY: 'true' })
   expect(code).not.toBe(0)
   expect(output).toContain('[leadatlas] failed to start: Invalid environment variable TRUST_PROXY: expected a hop count')
   expect(output).not.toContain('Embedded Postgres ready')
-})
+}, 60_000)
 
 it('npm start refuses a hop count above the real proxies (TRUST_PROXY=999: any client could choose its IP), saying why', async () => {
   const { code, output } = await start({ TRUST_PROXY: '999' })
@@ -48,7 +48,7 @@ it('npm start refuses a hop count above the real proxies (TRUST_PROXY=999: any c
   expect(output).toContain('[leadatlas] failed to start: Invalid environment variable TRUST_PROXY: expected a hop count from 1 to 5, got 999')
   expect(output).toContain('so any client could choose its IP')
   expect(output).not.toContain('Embedded Postgres ready')
-})
+}, 60_000)
 
 it('LEADS_SOURCE=auto with Overpass and the registry unreachable: starts on demo data, logs why and shows the banner', async () => {
   const closed = await closedPortUrl()
