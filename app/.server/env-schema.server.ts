@@ -212,6 +212,18 @@ export const envSchema = z.object({
   /** For every process together (app/.server/registry/limiter.ts). Default 7, or 100 for the local demo registry. */
   REGISTRY_REQUESTS_PER_SECOND: positive().optional(),
   ENRICH_ALLOW_HOSTS: z.string().default(''),
+  /**
+   * Registry events (app/.server/registry-events/): the INSEE Sirene 3.11 API for the daily establishment flux (its
+   * key from api.insee.fr; without one the flux is not imported) and the DILA BODACC open-data exports (no key).
+   * Both default to the public services, or to the local demo servers with the demo source.
+   */
+  INSEE_API_URL: url().optional(),
+  INSEE_API_KEY: z.string().optional(),
+  BODACC_URL: url().optional(),
+  /** Pause between two Sirene calls (INSEE allows 30 requests a minute). */
+  INSEE_PAUSE_MS: nonNegative().default(2_000),
+  /** off: no daily import (the store keeps what it has; `npm run registry:load` still works). */
+  REGISTRY_EVENTS_IMPORT: z.enum(['on', 'off'], { error: 'expected on or off' }).default('on'),
   ENRICH_TIMEOUT_MS: positiveInt().default(8_000),
   ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
   /** A slot of a global limit held by a process that died comes back after this long (app/.server/limits/leases.ts). */

@@ -17,7 +17,11 @@ import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '#te
 import { personalSession } from '#app/.server/workspaces/current.ts'
 
 const LEADS = 40
-const LYON = { sector: 'boulangerie', country: 'France', countryCode: 'FR', region: 'Auvergne-Rhône-Alpes', department: 'Rhône', city: 'Lyon' }
+// Each case its own businesses: the second must not find the first's sites and registry answers already stored.
+const PLACES = {
+  lyon: { sector: 'boulangerie', country: 'France', countryCode: 'FR', region: 'Auvergne-Rhône-Alpes', department: 'Rhône', city: 'Lyon' },
+  marseille: { sector: 'boulangerie', country: 'France', countryCode: 'FR', region: "Provence-Alpes-Côte d'Azur", department: 'Bouches-du-Rhône', city: 'Marseille' },
+}
 
 let admin: pg.Pool
 let registry: DemoRegistry
@@ -25,12 +29,12 @@ const started: WorkerProcess[] = []
 const servers: DemoWebsites[] = []
 
 
-async function launch(userId: string): Promise<string> {
+async function launch(userId: string, criteria: (typeof PLACES)[keyof typeof PLACES]): Promise<string> {
   const user: SessionUser = personalSession(userId, `${userId}@example.test`)
   const result = await createExport({
     user,
     name: 'Shutdown',
-    criteria: LYON,
+    criteria,
     enrichmentOptions: { ...NO_ENRICHMENT, website: true, email: true, social: true, phone: true },
     idempotencyKey: randomUUID(),
     lang: 'fr',
@@ -80,15 +84,15 @@ describe('SIGTERM mid-export', () => {
   // grace 20 s, sites answering in 150 ms: the leads in flight are recorded, then the worker leaves.
   // grace 1 s, sites answering in 1.5 s: the leads in flight cannot finish, they are aborted and stay pending.
   it.each([
-    { graceSeconds: 20, latencyMs: 150, inFlight: 'recorded' },
-    { graceSeconds: 1, latencyMs: 1_500, inFlight: 'aborted' },
-  ])('grace $graceSeconds s, sites at $latencyMs ms: exits 0 within the grace, its leads in flight $inFlight; another worker completes the export', { timeout: 150_000 }, async ({ graceSeconds, latencyMs, inFlight }) => {
+    { graceSeconds: 20, latencyMs: 150, inFlight: 'recorded', place: 'lyon' as const },
+    { graceSeconds: 1, latencyMs: 1_500, inFlight: 'aborted', place: 'marseille' as const },
+  ])('grace $graceSeconds s, sites at $latencyMs ms: exits 0 within the grace, its leads in flight $inFlight; another worker completes the export', { timeout: 150_000 }, async ({ graceSeconds, latencyMs, inFlight, place }) => {
     const sites = await startDemoWebsites({ latencyMs })
     servers.push(sites)
     const userId = await createUserWithCredits(admin, 1_000)
     const first = await startWorkerProcess(workerEnv(sites, { WORKER_SHUTDOWN_GRACE_SECONDS: String(graceSeconds) }), { name: 'first' })
     started.push(first)
-    const exportId = await launch(userId)
+    const exportId = await launch(userId, PLACES[place])
     await waitFor(async () => (await successes(exportId)) >= 4, 'the first worker to make progress')
 
     const signalled = Date.now()

@@ -342,6 +342,47 @@ export interface RateLimits {
   points: Generated<number>;
 }
 
+export interface RegistryAnnouncements {
+  announcement: Json;
+  family: string;
+  id: string;
+  imported_at: Generated<Timestamp>;
+  published_on: Timestamp;
+  sirens: string[];
+}
+
+export interface RegistryEstablishments {
+  address: string | null;
+  city: string | null;
+  commune: string | null;
+  created_on: Timestamp | null;
+  department: string | null;
+  head_office: Generated<boolean>;
+  headcount: string | null;
+  imported_at: Generated<Timestamp>;
+  legal_form: string | null;
+  naf: string | null;
+  name: Generated<string>;
+  postcode: string | null;
+  processed_at: Timestamp;
+  siren: string;
+  siret: string;
+  source: string;
+  state: string;
+}
+
+export interface RegistryImports {
+  cursor: string | null;
+  day: Timestamp;
+  error: string | null;
+  finished_at: Timestamp | null;
+  lease_until: Timestamp | null;
+  rows: Generated<number>;
+  source: string;
+  started_at: Generated<Timestamp>;
+  status: Generated<string>;
+}
+
 export interface RegistryLimiter {
   demand: Generated<Json>;
   grant_classes: Generated<string[]>;
@@ -541,6 +582,9 @@ export interface DB {
   lists: Lists;
   notifications: Notifications;
   rate_limits: RateLimits;
+  registry_announcements: RegistryAnnouncements;
+  registry_establishments: RegistryEstablishments;
+  registry_imports: RegistryImports;
   registry_limiter: RegistryLimiter;
   registry_search_cache: RegistrySearchCache;
   saved_searches: SavedSearches;
