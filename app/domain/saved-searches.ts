@@ -170,7 +170,10 @@ interface LastRun {
   refusal: string | null
 }
 
-/** The filters a saved search keeps, as the search page read them (anything unreadable is "no filter"). */
+/**
+ * The filters a saved search keeps, as the search page read them (anything unreadable is "no filter"). The risk
+ * shield is on unless the saved search turned it off: a run nobody watches should not pay for failing companies.
+ */
 export function savedFilters(stored: Record<string, unknown>): SearchFilters {
   const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
   return {
@@ -179,5 +182,7 @@ export function savedFilters(stored: Record<string, unknown>): SearchFilters {
     minRating: number(stored.minRating),
     minReviews: number(stored.minReviews),
     excludeClosed: stored.excludeClosed === true,
+    excludeInsolvent: stored.excludeInsolvent !== false,
+    excludeRadiated: stored.excludeRadiated !== false,
   }
 }

@@ -12,11 +12,18 @@ export interface SearchFilters {
   /** A whole number ≥ 0, or null for no minimum. */
   minReviews: number | null
   excludeClosed: boolean
+  /**
+   * The risk shield (issue 32): companies in a collective procedure (sauvegarde, redressement, liquidation), or
+   * struck off, per their BODACC announcements. Judged by SIREN during the export, before anything is charged
+   * (exports/risk-gate.ts); the map does not know SIRENs, so the preview does not count them.
+   */
+  excludeInsolvent: boolean
+  excludeRadiated: boolean
 }
 
-export const NO_FILTERS: SearchFilters = { hasWebsite: false, hasPhone: false, minRating: null, minReviews: null, excludeClosed: false }
+export const NO_FILTERS: SearchFilters = { hasWebsite: false, hasPhone: false, minRating: null, minReviews: null, excludeClosed: false, excludeInsolvent: false, excludeRadiated: false }
 
-export const FILTER_FIELDS = ['hasWebsite', 'hasPhone', 'minRating', 'minReviews', 'excludeClosed'] as const
+export const FILTER_FIELDS = ['hasWebsite', 'hasPhone', 'minRating', 'minReviews', 'excludeClosed', 'excludeInsolvent', 'excludeRadiated'] as const
 export type FilterField = (typeof FILTER_FIELDS)[number]
 
 /** A checkbox sends its value when ticked and nothing otherwise; a stored filter is a boolean. */
@@ -50,6 +57,8 @@ const SearchFiltersSchema = z.object({
   minRating: minimum(MAX_RATING, false),
   minReviews: minimum(MAX_REVIEWS, true),
   excludeClosed: Checkbox,
+  excludeInsolvent: Checkbox,
+  excludeRadiated: Checkbox,
 })
 
 export type FiltersReading = { ok: true; filters: SearchFilters } | { ok: false; field: FilterField }
@@ -94,7 +103,7 @@ export interface FilterableBusiness {
 /**
  * Whether a business passes the filters. A minimum excludes businesses whose value is unknown: "at least 4 stars"
  * cannot be promised for a business nobody rated. Closed means closed for good (the source says so); a temporary
- * closure is kept.
+ * closure is kept. The risk shield's filters are not the map's to judge (see SearchFilters).
  */
 export function matchesFilters(business: FilterableBusiness, filters: SearchFilters): boolean {
   if (filters.hasWebsite && !business.website?.trim()) return false

@@ -911,6 +911,10 @@ export interface components {
             min_reviews?: number;
             /** @description Leave out businesses closed in the listing or the company registry. */
             exclude_closed?: boolean;
+            /** @description Leave out companies in a collective procedure (sauvegarde, redressement or liquidation judiciaire) per their BODACC announcements. France only. */
+            exclude_insolvent?: boolean;
+            /** @description Leave out companies struck off the trade register per their BODACC announcements. France only. */
+            exclude_radiated?: boolean;
         };
         /**
          * @description An enrichment: phone, website, email, technologies, social, admin_fr_info (French registry data).
@@ -1930,6 +1934,8 @@ export interface components {
                 /** @example 10 */
                 min_reviews: number | null;
                 exclude_closed: boolean;
+                exclude_insolvent: boolean;
+                exclude_radiated: boolean;
             };
             enrichments: components["schemas"]["EnrichmentType"][];
             /**

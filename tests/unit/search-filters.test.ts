@@ -9,8 +9,8 @@ describe('readSearchFilters', () => {
   })
 
   it('reads ticked boxes and minimums (a decimal comma too)', () => {
-    const read = readSearchFilters(new URLSearchParams('hasWebsite=1&hasPhone=on&excludeClosed=1&minRating=4,5&minReviews=10'))
-    expect(read).toEqual({ ok: true, filters: { hasWebsite: true, hasPhone: true, excludeClosed: true, minRating: 4.5, minReviews: 10 } })
+    const read = readSearchFilters(new URLSearchParams('hasWebsite=1&hasPhone=on&excludeClosed=1&minRating=4,5&minReviews=10&excludeInsolvent=1'))
+    expect(read).toEqual({ ok: true, filters: { hasWebsite: true, hasPhone: true, excludeClosed: true, minRating: 4.5, minReviews: 10, excludeInsolvent: true, excludeRadiated: false } })
   })
 
   it.each([
@@ -24,7 +24,7 @@ describe('readSearchFilters', () => {
   })
 
   it('round-trips through the URL parameters the form sends', () => {
-    const filters = { hasWebsite: true, hasPhone: false, minRating: 3.5, minReviews: null, excludeClosed: true }
+    const filters = { hasWebsite: true, hasPhone: false, minRating: 3.5, minReviews: null, excludeClosed: true, excludeInsolvent: false, excludeRadiated: true }
     expect(readSearchFilters(new URLSearchParams(filtersToParams(filters)))).toEqual({ ok: true, filters })
     expect(hasFilters(filters)).toBe(true)
     expect(hasFilters(NO_FILTERS)).toBe(false)

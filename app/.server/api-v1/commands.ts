@@ -52,6 +52,8 @@ export const ApiFiltersSchema = z
     min_rating: z.number().min(0).max(MAX_RATING).optional(),
     min_reviews: z.int().min(0).max(MAX_REVIEWS).optional(),
     exclude_closed: z.boolean().optional().meta({ description: 'Leave out businesses closed in the listing or the company registry.' }),
+    exclude_insolvent: z.boolean().optional().meta({ description: 'Leave out companies in a collective procedure (sauvegarde, redressement or liquidation judiciaire) per their BODACC announcements. France only.' }),
+    exclude_radiated: z.boolean().optional().meta({ description: 'Leave out companies struck off the trade register per their BODACC announcements. France only.' }),
   })
   .meta({ id: 'Filters', description: 'Applied before anything is charged: businesses that do not match are never exported.' })
 
@@ -70,6 +72,8 @@ export function toSearchFilters(filters: ApiFilters | undefined): SearchFilters 
     minRating: filters.min_rating ?? null,
     minReviews: filters.min_reviews ?? null,
     excludeClosed: filters.exclude_closed ?? false,
+    excludeInsolvent: filters.exclude_insolvent ?? false,
+    excludeRadiated: filters.exclude_radiated ?? false,
   }
 }
 

@@ -35,10 +35,10 @@ const NOTHING_RECORDED = sql.join(
 )
 
 /**
- * Takes the lead out of the export when nothing of it is recorded yet, and counts it; false when it holds results
- * (or is gone). One statement: a racing worker recording the same lead either sees it gone or keeps it.
+ * Takes the lead out of the export when nothing of it is recorded yet, and counts it under `reason`; false when it
+ * holds results (or is gone). One statement: a racing worker recording the same lead either sees it gone or keeps it.
  */
-export async function leaveOutClosedLead(db: Kysely<Database>, exportId: string, leadId: string): Promise<boolean> {
+export async function leaveOutLead(db: Kysely<Database>, exportId: string, leadId: string, reason: string = REGISTRY_CLOSED): Promise<boolean> {
   const { rows } = await sql<{ removed: number }>`
     with removed as (
       delete from public.export_leads
@@ -46,7 +46,7 @@ export async function leaveOutClosedLead(db: Kysely<Database>, exportId: string,
       returning 1
     ), counted as (
       update public.exports
-         set excluded = excluded || jsonb_build_object(${REGISTRY_CLOSED}::text, coalesce((excluded ->> ${REGISTRY_CLOSED})::int, 0) + 1),
+         set excluded = excluded || jsonb_build_object(${reason}::text, coalesce((excluded ->> ${reason})::int, 0) + 1),
              lead_count = greatest(lead_count - 1, 0)
        where id = ${exportId}::uuid and exists (select 1 from removed)
       returning 1

@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely'
 import pMap from 'p-map'
 import type { Database } from '#app/.server/db.ts'
 import { unverifiedEmailMark } from './email-dns-flag.ts'
-import { closedInRegistry, excludesClosed, leaveOutClosedLead } from './closed-leads.ts'
+import { closedInRegistry, excludesClosed, leaveOutLead } from './closed-leads.ts'
+import { riskAfterRegistry, riskFiltersOf } from './risk-gate.ts'
 import { abortError, exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
 import { finishEnrichment, type StopReason } from './finish-run.ts'
 import { hasPendingLeads, pendingLeads, pendingTasks, type PendingLead, type PositionRange } from './pending-leads.ts'
@@ -93,6 +94,7 @@ export async function runEnrichmentPhase(
   const { reuseDays, recheckDays } = options
   const context = { enrichers: options.enrichers, signal: stop.signal, exportCountryCode: search.countryCode, nafCodes: search.category?.naf, reuseDays, recheckDays }
   const excludeClosed = excludesClosed(row.search_params)
+  const riskFilters = riskFiltersOf(row.search_params)
   const markUnverified = unverifiedEmailMark(db, exportId)
   const { range, drain } = options
   const halted = () => stop.stopped() || drain?.aborted === true
@@ -101,7 +103,9 @@ export async function runEnrichmentPhase(
     const pending = pendingTasks(lead)
     if (pending.size === 0) return
     const result = await enrichWithStore(db, lead, pending, context)
-    if (excludeClosed && closedInRegistry(result) && (await leaveOutClosedLead(db, exportId, lead.lead_id))) return progress.flush()
+    if (excludeClosed && closedInRegistry(result) && (await leaveOutLead(db, exportId, lead.lead_id))) return progress.flush()
+    const risk = riskFilters ? await riskAfterRegistry(db, riskFilters, result) : null
+    if (risk && (await leaveOutLead(db, exportId, lead.lead_id, risk))) return progress.flush()
     const recorded = await recordLeadEnrichment(db, { userId: row.user_id, exportId, leadId: lead.lead_id, reuseDays }, result, log)
     if (recorded.missing) return stop.halt('gone')
     totals.enrichedLeads++

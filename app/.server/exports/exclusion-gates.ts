@@ -77,7 +77,7 @@ async function exportedElsewhere(db: Kysely<Database>, userId: string, exportId:
 }
 
 /** A registry-first candidate carries its registry establishment (search-phase.ts). */
-type WithRegistryData = Business & { adminFrInfo?: unknown }
+export type WithRegistryData = Business & { adminFrInfo?: unknown }
 
 const businessKey = (source: string, placeId: string) => `${source}\u0000${placeId}`
 
@@ -86,7 +86,7 @@ const businessKey = (source: string, placeId: string) => `${source}\u0000${place
  * matched it) and the account-wide results store's (what the enrichment would reuse instead of asking again). Any
  * age: an opt-out is honoured on the best knowledge there is, even one older than the reuse window.
  */
-async function storedMatches(db: Kysely<Database>, userId: string, batch: readonly Business[]): Promise<Map<string, CompanyIds[]>> {
+export async function storedMatches(db: Kysely<Database>, userId: string, batch: readonly Business[]): Promise<Map<string, CompanyIds[]>> {
   const sources = [...new Set(batch.map((business) => business.source))]
   const placeIds = [...new Set(batch.map((business) => storable(business.placeId)))]
   // Both lookups walk their table's unique key (user, source, place id / source, place id, task).
@@ -109,7 +109,7 @@ async function storedMatches(db: Kysely<Database>, userId: string, batch: readon
 }
 
 /** Every identity the search knows a business by (do-not-contact.ts DncCandidate.companies). */
-function companiesOf(business: WithRegistryData, stored: ReadonlyMap<string, CompanyIds[]>): CompanyIds[] {
+export function companiesOf(business: WithRegistryData, stored: ReadonlyMap<string, CompanyIds[]>): CompanyIds[] {
   const companies: CompanyIds[] = []
   const sourceSiret = business.siret?.replace(/\D/g, '')
   if (sourceSiret) companies.push({ siret: sourceSiret, siren: null })

@@ -11,6 +11,7 @@ import type { Business } from '#app/.server/sources/types.ts'
 import { alreadyExportedGate, doNotContactGate } from './exclusion-gates.ts'
 import type { ExportRow } from './export-run.ts'
 import { filterGate } from './filter-gate.ts'
+import { riskGate } from './risk-gate.ts'
 
 export interface LeadGate {
   /** Judges one batch: the reason each left-out business is left out for (businesses not in the map are kept). */
@@ -20,7 +21,7 @@ export interface LeadGate {
 /** Builds a gate for one run, or null when the export does not ask for it. */
 export type LeadGateFactory = (db: Kysely<Database>, row: ExportRow) => Promise<LeadGate | null>
 
-const GATE_FACTORIES: readonly LeadGateFactory[] = [filterGate, alreadyExportedGate, doNotContactGate]
+const GATE_FACTORIES: readonly LeadGateFactory[] = [filterGate, alreadyExportedGate, doNotContactGate, riskGate]
 
 export interface GateVerdict {
   kept: Business[]

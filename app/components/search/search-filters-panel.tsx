@@ -6,7 +6,7 @@ import { Field } from '../ui/field.tsx'
 /** The filters as the URL carries them (text, as typed), so a refused value is shown back in its field. */
 export type FilterValues = Record<FilterField, string>
 
-const CHECKBOXES = ['hasWebsite', 'hasPhone', 'excludeClosed'] as const satisfies readonly FilterField[]
+const CHECKBOXES = ['hasWebsite', 'hasPhone', 'excludeClosed', 'excludeInsolvent', 'excludeRadiated'] as const satisfies readonly FilterField[]
 
 /**
  * "Filters" inside the search's GET form: a native <details>, so it opens without JavaScript, and the fields are
