@@ -8,6 +8,7 @@
  * diffusion "P", partial diffusion): it is read as absent.
  */
 import type { RegistryEstablishmentRecord } from './registry-establishment.ts'
+import { sireneProcessedAt } from './sirene-record.ts'
 
 /** Without these a row means nothing to the store: the file is refused when one is missing. */
 export const STOCK_REQUIRED_COLUMNS = ['siret', 'dateCreationEtablissement', 'etatAdministratifEtablissement'] as const
@@ -52,8 +53,9 @@ const NO_PROCESSING = '1970-01-01T00:00:00Z'
 const NAF_REV2 = /^\d{2}\.\d{2}[A-Z]$/
 
 /**
- * The record of one row, or null when the row cannot be stored (no valid SIRET, an unknown state). Sirene's
- * processing times carry no zone: they are read as UTC, as the flux import reads the same field, so the two compare.
+ * The record of one row, or null when the row cannot be stored (no valid SIRET, an unknown state). Read as the flux
+ * reads the same fields (app/domain/sirene-record.ts): processing times as UTC, so the two compare; postcodes of five
+ * digits; communes of the geographic code, 99xxx being countries.
  */
 export function stockRecord(row: readonly string[], index: StockColumnIndex): RegistryEstablishmentRecord | null {
   const value = (column: StockColumn): string | null => {
@@ -73,14 +75,14 @@ export function stockRecord(row: readonly string[], index: StockColumnIndex): Re
     naf: nafOf(value('activitePrincipaleEtablissement'), value('nomenclatureActivitePrincipaleEtablissement')),
     legalForm: null,
     headcount: headcountOf(value('trancheEffectifsEtablissement')),
-    postcode: value('codePostalEtablissement'),
-    commune: value('codeCommuneEtablissement'),
+    postcode: postcodeOf(value('codePostalEtablissement')),
+    commune: communeOf(value('codeCommuneEtablissement')),
     city: value('libelleCommuneEtablissement') ?? value('libelleCommuneEtrangerEtablissement'),
     address: partial ? null : streetOf(value),
     state,
     createdOn: dateOf(value('dateCreationEtablissement')),
     headOffice: value('etablissementSiege') === 'true',
-    processedAt: processedAtOf(value('dateDernierTraitementEtablissement')),
+    processedAt: sireneProcessedAt(value('dateDernierTraitementEtablissement')) ?? NO_PROCESSING,
   }
 }
 
@@ -104,7 +106,10 @@ function dateOf(text: string | null): string | null {
   return text && /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : null
 }
 
-function processedAtOf(text: string | null): string {
-  if (!text || !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(text)) return NO_PROCESSING
-  return text.length === 10 ? `${text}T00:00:00Z` : `${text}Z`
+function postcodeOf(text: string | null): string | null {
+  return text && /^\d{5}$/.test(text) ? text : null
+}
+
+function communeOf(text: string | null): string | null {
+  return text && /^(\d{5}|2[AB]\d{3})$/.test(text) && !text.startsWith('99') ? text : null
 }

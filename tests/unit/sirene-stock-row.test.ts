@@ -26,7 +26,7 @@ describe('a stock row', () => {
   it('maps to the store record', () => {
     expect(stockRecord(row(base), index)).toEqual({
       siret: '12345678900011', siren: '123456789', name: 'BOULANGERIE DU PONT', naf: '10.71C', legalForm: null, headcount: '03', postcode: '69002', commune: '69123',
-      city: null, address: '4 RUE MERCIERE', state: 'A', createdOn: '2026-11-20', headOffice: true, processedAt: '2026-11-21T09:15:02Z',
+      city: null, address: '4 RUE MERCIERE', state: 'A', createdOn: '2026-11-20', headOffice: true, processedAt: '2026-11-21T09:15:02.000Z',
     })
   })
 
@@ -43,7 +43,7 @@ describe('a stock row', () => {
 
   it('gives a row without a processing time the oldest one, so it never replaces the flux', () => {
     expect(stockRecord(row({ ...base, dateDernierTraitementEtablissement: '' }), index)?.processedAt).toBe('1970-01-01T00:00:00Z')
-    expect(stockRecord(row({ ...base, dateDernierTraitementEtablissement: '2026-11-21' }), index)?.processedAt).toBe('2026-11-21T00:00:00Z')
+    expect(stockRecord(row({ ...base, dateDernierTraitementEtablissement: '2026-11-21' }), index)?.processedAt).toBe('2026-11-21T00:00:00.000Z')
   })
 
   it('is refused without a valid SIRET or a known state', () => {
