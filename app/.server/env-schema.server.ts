@@ -224,6 +224,8 @@ export const envSchema = z.object({
   INSEE_PAUSE_MS: nonNegative().default(2_000),
   /** off: no daily import (the store keeps what it has; `npm run registry:load` still works). */
   REGISTRY_EVENTS_IMPORT: z.enum(['on', 'off'], { error: 'expected on or off' }).default('on'),
+  /** Days back the daily import checks for days not imported yet (a worker down for a while catches up). */
+  REGISTRY_EVENTS_BACKFILL_DAYS: positiveInt().default(7),
   ENRICH_TIMEOUT_MS: positiveInt().default(8_000),
   ENRICH_HOST_CONCURRENCY: positiveInt().default(2),
   /** A slot of a global limit held by a process that died comes back after this long (app/.server/limits/leases.ts). */
