@@ -14,6 +14,7 @@ import {
   isRecord,
   num,
   REGISTRY_MATCH_METHODS,
+  RISK_STATUSES,
   SOCIAL_NETWORKS,
   socialUrl,
   text,
@@ -93,12 +94,17 @@ const registryShape = {
   directors: z.string().nullable(),
   matched_by: z.string().nullable().meta({ description: 'How the company was identified, in `lang`.' }),
   id_source_page: z.string().nullable(),
+  risk: z.string().nullable().meta({ description: "The company's open risk per its BODACC announcements, in `lang` (null: none known).", example: 'Liquidation judiciaire' }),
+  risk_date: z.string().nullable().meta({ description: 'The deciding judgment’s date (else the announcement’s), YYYY-MM-DD.', example: '2026-03-19' }),
+  risk_tribunal: z.string().nullable().meta({ example: 'TRIBUNAL DE COMMERCE DE BORDEAUX' }),
+  risk_announcement: z.string().nullable().meta({ description: 'The announcement on bodacc.fr.' }),
 } satisfies Record<keyof AdminFrFields, z.ZodType>
 
 /** The codes of the labels that have no code field of their own in the file. */
 const registryCodeShape = {
   administrative_state_code: z.enum(ADMINISTRATIVE_STATES).nullable().meta({ description: 'INSEE: A active, F closed (establishment), C ceased (company).', example: 'A' }),
   matched_by_code: z.enum(REGISTRY_MATCH_METHODS).nullable().meta({ description: 'How the company was identified: siret or siren printed on the site, name_postcode, site (printed, not in the registry), registry_map, registry_not_online.', example: 'siret' }),
+  risk_code: z.enum(RISK_STATUSES).nullable().meta({ description: 'The open risk per BODACC: sauvegarde, redressement or liquidation (judiciaire: a collective procedure), radiee (struck off); null when none is known.', example: 'liquidation' }),
 }
 
 const socialShape = Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, z.string().nullable()])) as Record<(typeof SOCIAL_NETWORKS)[number], z.ZodNullable<z.ZodString>>

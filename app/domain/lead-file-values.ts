@@ -108,12 +108,21 @@ export interface AdminFrFields {
   matched_by: string | null
   /** The page of the site that prints the SIRET/SIREN, when the identification rests on it. */
   id_source_page: string | null
+  /** The company's open risk per BODACC (a collective procedure, or struck off), labelled in the file's language. */
+  risk: string | null
+  /** The deciding judgment's date (else the announcement's), YYYY-MM-DD. */
+  risk_date: string | null
+  risk_tribunal: string | null
+  /** The announcement on bodacc.fr. */
+  risk_announcement: string | null
 }
 
 /** INSEE administrative states: A active, F closed (an establishment), C ceased (a legal unit). */
 export const ADMINISTRATIVE_STATES = ['A', 'F', 'C'] as const
 /** How a match says the company was identified (admin_fr_info.matched_by); the server labels each. */
 export const REGISTRY_MATCH_METHODS = ['siret', 'siren', 'name_postcode', 'site', 'registry_map', 'registry_not_online'] as const
+/** A company's open risk per BODACC (app/domain/risk-shield.ts LeadRisk), attached when the match is read. */
+export const RISK_STATUSES = ['sauvegarde', 'redressement', 'liquidation', 'radiee'] as const
 export type RegistryMatchMethod = (typeof REGISTRY_MATCH_METHODS)[number]
 
 /** The best match of a stored admin_fr_info (`results[0]`, else the object itself), its head office, and a reader of both. */
@@ -135,14 +144,25 @@ function registryMatch(value: unknown) {
 }
 
 /** The codes behind the labels `administrative_state` and `matched_by`, which have no column of their own. */
-export function adminFrCodes(value: unknown): { administrative_state_code: (typeof ADMINISTRATIVE_STATES)[number] | null; matched_by_code: RegistryMatchMethod | null } {
+export function adminFrCodes(value: unknown): {
+  administrative_state_code: (typeof ADMINISTRATIVE_STATES)[number] | null
+  matched_by_code: RegistryMatchMethod | null
+  risk_code: (typeof RISK_STATUSES)[number] | null
+} {
   const { info, pick } = registryMatch(value)
   const state = text(pick('etat_administratif'))
   const method = text(info.matched_by)
+  const risk = riskOf(info)
   return {
     administrative_state_code: ADMINISTRATIVE_STATES.find((code) => code === state) ?? null,
     matched_by_code: REGISTRY_MATCH_METHODS.find((code) => code === method) ?? null,
+    risk_code: RISK_STATUSES.find((code) => code === text(risk.status)) ?? null,
   }
+}
+
+/** The risk the read attached to the match (`admin_fr_info.risk`), or an empty record. */
+function riskOf(info: Record<string, unknown>): Record<string, unknown> {
+  return isRecord(info.risk) ? info.risk : {}
 }
 
 /** Directors as one cell: "First names NAME (role)" or "COMPANY (role)", semicolon-separated. */
@@ -190,6 +210,10 @@ export function adminFrFields(value: unknown): AdminFrFields {
     directors: personal(formatDirectors(best.dirigeants ?? info.dirigeants)),
     matched_by: text(info.matched_by_libelle) ?? text(info.matched_by),
     id_source_page: text(info.id_source_page),
+    risk: text(riskOf(info).status_libelle) ?? text(riskOf(info).status),
+    risk_date: text(riskOf(info).date),
+    risk_tribunal: text(riskOf(info).tribunal),
+    risk_announcement: text(riskOf(info).url),
   }
 }
 

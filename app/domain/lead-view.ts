@@ -5,6 +5,7 @@
 import type { LeadEnrichmentStatus } from './enrichment.ts'
 import type { PhoneDisplay, WebsiteDisplay } from './lead-format.ts'
 import type { PhoneType } from './phone-sources.ts'
+import type { LeadRisk } from './risk-shield.ts'
 
 export interface ExportLeadView {
   id: string
@@ -29,6 +30,8 @@ export interface ExportLeadView {
   registryClosed: boolean
   /** A registry-first export's establishment the map does not know: delivered with its registry data only. */
   notFoundOnline: boolean
+  /** Its company's open collective procedure or radiation per BODACC, read with the page. */
+  risk: LeadRisk | null
   /** The business as a do-not-contact entry (`<source>:<place id>`), for "Never export this business". */
   businessRef: string
 }

@@ -67,8 +67,13 @@ function registry(siret: string): Enrichments['admin_fr_info'] {
     directors: null,
     matched_by: null,
     id_source_page: null,
+    risk: null,
+    risk_date: null,
+    risk_tribunal: null,
+    risk_announcement: null,
     administrative_state_code: null,
     matched_by_code: null,
+    risk_code: null,
     source: null,
   }
 }

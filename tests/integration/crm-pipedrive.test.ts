@@ -31,8 +31,13 @@ function registry(siren: string, siret: string): Registry {
     directors: null,
     matched_by: null,
     id_source_page: null,
+    risk: null,
+    risk_date: null,
+    risk_tribunal: null,
+    risk_announcement: null,
     administrative_state_code: 'A',
     matched_by_code: 'siret',
+    risk_code: null,
     source: null,
   }
 }

@@ -23,7 +23,7 @@ const HEADERS_EN: Record<DownloadPreset, string[]> = {
     'Phone type', 'Other phones', 'Phone enrichment status', 'Website enrichment status', 'Emails', 'Email sources', 'Email status', 'Email enrichment status', 'Technologies', 'Technologies enrichment status',
     'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', 'Social media enrichment status',
     'SIREN', 'SIRET', 'Legal name', 'NAF code', 'Legal category', 'Headcount band', 'Creation date', 'Match confidence',
-    'Activity (NAF label)', 'Legal form', 'Headcount', 'Administrative state', 'Head office address', 'Directors', 'Identified by', 'SIREN/SIRET page', 'Company registry enrichment status',
+    'Activity (NAF label)', 'Legal form', 'Headcount', 'Administrative state', 'Head office address', 'Directors', 'Identified by', 'SIREN/SIRET page', 'Risk (BODACC)', 'Risk date', 'Court', 'BODACC announcement', 'Company registry enrichment status',
     ...PROVENANCE_EN,
   ],
   contacts: ['Name', 'Address', 'City', 'Postal code', 'Country code', 'Phone', 'Website', 'Phone type', 'Other phones', 'Emails', 'Email sources', 'Email status', 'Facebook', 'LinkedIn', 'X (Twitter)', 'Instagram', 'TikTok', ...PROVENANCE_EN],

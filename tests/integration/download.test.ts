@@ -70,6 +70,10 @@ const ALL_HEADERS = [
   'Directors',
   'Identified by',
   'SIREN/SIRET page',
+  'Risk (BODACC)',
+  'Risk date',
+  'Court',
+  'BODACC announcement',
   'Company registry enrichment status',
   ...PROVENANCE_HEADERS,
 ]
@@ -360,6 +364,10 @@ describe('CSV', () => {
       Directors: 'MARIE PAUL (Président)',
       'Identified by': 'SIRET printed on the site',
       'SIREN/SIRET page': 'https://boulangerie-paul.fr/mentions-legales',
+      'Risk (BODACC)': '',
+      'Risk date': '',
+      Court: '',
+      'BODACC announcement': '',
       'Company registry enrichment status': 'Found',
       Source: 'Demo data',
       'Source ID': `place-${ids.full}-1`,
@@ -721,6 +729,10 @@ describe('cell helpers (pure)', () => {
       directors: null,
       matched_by: null,
       id_source_page: null,
+      risk: null,
+      risk_date: null,
+      risk_tribunal: null,
+      risk_announcement: null,
     })
     expect(adminFrFields({ siren: '1', legal_name: 'X', naf_code: '01.11Z', match_confidence: 1 })).toMatchObject({
       siren: '1',

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { parse } from 'csv-parse/sync'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { adminDb, closeDb } from '#app/.server/db.ts'
@@ -12,6 +13,10 @@ import { CLOSED_MATCH_MIN_CONFIDENCE } from '#app/.server/exports/closed-leads.t
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import type { Enrichers } from '#app/.server/exports/enrichers.ts'
 import { processExport } from '#app/.server/exports/processor.ts'
+import { loadApiLeadsPage } from '#app/.server/exports/api-leads.ts'
+import { openExportDownload } from '#app/.server/exports/download.ts'
+import { getExportDetail } from '#app/.server/exports/views.ts'
+import { personalSession } from '#app/.server/workspaces/current.ts'
 import { readRisks, upsertAnnouncements } from '#app/.server/registry-events/store.ts'
 import { createDemoSource } from '#app/.server/sources/demo/source.ts'
 import type { LeadSource } from '#app/.server/sources/types.ts'
@@ -78,7 +83,8 @@ async function linkedIds(exportId: string): Promise<Set<string>> {
 function announcementAbout(fixture: string, siren: string, id: string) {
   const record = JSON.parse(fs.readFileSync(path.join(FIXTURES, `${fixture}.json`), 'utf8')).records[0] as Record<string, unknown>
   const spaced = `${siren.slice(0, 3)} ${siren.slice(3, 6)} ${siren.slice(6)}`
-  const text = JSON.stringify({ ...record, id }).replaceAll('833 310 592', spaced).replaceAll('833310592', siren)
+  const url = `https://www.bodacc.fr/pages/annonces-commerciales-detail/?q.id=id:${id}`
+  const text = JSON.stringify({ ...record, id, url_complete: url }).replaceAll('833 310 592', spaced).replaceAll('833310592', siren)
   return readBodaccRecord(JSON.parse(text)) ?? expect.unreachable(`${fixture} should read`)
 }
 
@@ -113,8 +119,24 @@ describe('risk shield', () => {
       announcementAbout('radiation-company-active', struckOff![1], `B2026${suffix}3`),
     ])
     const today = new Date().toISOString().slice(0, 10)
-    const risks = await readRisks(adminDb(), [liquidated![1], struckOff![1]], today)
+    const risks = await readRisks(adminDb(), sirens.map(([, siren]) => siren), today)
     expect([risks.get(liquidated![1])?.status, risks.get(struckOff![1])?.status]).toEqual(['liquidation', 'radiee'])
+
+    // The export made before the announcements shows them now: the table, the API and the file read the store.
+    const user = personalSession(userId, `${userId}@example.test`)
+    const detail = await getExportDetail(user, plain, 1)
+    const shown = new Map(detail?.leads.map((lead) => [lead.id, lead.risk]))
+    expect(shown.get(liquidated![0])).toMatchObject({ status: 'liquidation', tribunal: 'TRIBUNAL DE COMMERCE DE BORDEAUX', url: expect.stringContaining('bodacc.fr') })
+    const api = await loadApiLeadsPage(user.claims, plain, { lang: 'fr', limit: 100 })
+    const apiLead = api?.data.find((lead) => lead.id === liquidated![0])
+    expect(apiLead?.enrichments.admin_fr_info).toMatchObject({ risk_code: 'liquidation', risk: 'Liquidation judiciaire', risk_tribunal: 'TRIBUNAL DE COMMERCE DE BORDEAUX' })
+    const apiRisks = api?.data.flatMap((lead) => lead.enrichments.admin_fr_info?.risk_code ?? []).sort()
+    expect(apiRisks).toEqual(['liquidation', 'liquidation', 'radiee'])
+    const file = await openExportDownload({ claims: user.claims, exportId: plain, format: 'csv', lang: 'fr' })
+    const csv = await new Response(file?.body).text()
+    const records = parse(csv, { delimiter: ';', bom: true, columns: true }) as Array<Record<string, string>>
+    expect(records.map((record) => record['Risque (BODACC)']).filter(Boolean).sort()).toEqual(['Liquidation judiciaire', 'Liquidation judiciaire', 'Radiée'])
+    expect(records.find((record) => record['Risque (BODACC)'] === 'Radiée')?.['Annonce BODACC']).toContain('https://www.bodacc.fr/')
 
     // Another user: the account-wide results store holds the matches, so the gate leaves them out before any task
     // and the search takes the next businesses instead.

@@ -1750,6 +1750,20 @@ export interface components {
                     matched_by: string | null;
                     id_source_page: string | null;
                     /**
+                     * @description The company's open risk per its BODACC announcements, in `lang` (null: none known).
+                     * @example Liquidation judiciaire
+                     */
+                    risk: string | null;
+                    /**
+                     * @description The deciding judgment’s date (else the announcement’s), YYYY-MM-DD.
+                     * @example 2026-03-19
+                     */
+                    risk_date: string | null;
+                    /** @example TRIBUNAL DE COMMERCE DE BORDEAUX */
+                    risk_tribunal: string | null;
+                    /** @description The announcement on bodacc.fr. */
+                    risk_announcement: string | null;
+                    /**
                      * @description INSEE: A active, F closed (establishment), C ceased (company).
                      * @example A
                      */
@@ -1759,6 +1773,11 @@ export interface components {
                      * @example siret
                      */
                     matched_by_code: ("siret" | "siren" | "name_postcode" | "site" | "registry_map" | "registry_not_online") | null;
+                    /**
+                     * @description The open risk per BODACC: sauvegarde, redressement or liquidation (judiciaire: a collective procedure), radiee (struck off); null when none is known.
+                     * @example liquidation
+                     */
+                    risk_code: ("sauvegarde" | "redressement" | "liquidation" | "radiee") | null;
                     source: components["schemas"]["Provenance"] | null;
                 } | null;
             };

@@ -97,10 +97,10 @@ describe('toApiLead', () => {
 describe('registry codes beside their labels', () => {
   test('the state and how the company was identified answer their codes, whatever their labels say', () => {
     const labelled = { matched_by: 'registry_map', matched_by_libelle: 'Registre, trouvé sur la carte', results: [{ siren: '552100554', etat_administratif: 'F', etat_administratif_libelle: 'Fermé', siege: { siret: '55210055400013' } }] }
-    expect(adminFrCodes(labelled)).toEqual({ administrative_state_code: 'F', matched_by_code: 'registry_map' })
+    expect(adminFrCodes(labelled)).toEqual({ administrative_state_code: 'F', matched_by_code: 'registry_map', risk_code: null })
     // A match without results (the site printed a SIRET the registry lacks), and values that are no known code.
-    expect(adminFrCodes({ results: [{ siren: '552100554' }], matched_by: 'site' })).toEqual({ administrative_state_code: null, matched_by_code: 'site' })
-    expect(adminFrCodes({ etat_administratif: 'Actif', matched_by: 'guess' })).toEqual({ administrative_state_code: null, matched_by_code: null })
-    expect(adminFrCodes(null)).toEqual({ administrative_state_code: null, matched_by_code: null })
+    expect(adminFrCodes({ results: [{ siren: '552100554' }], matched_by: 'site' })).toEqual({ administrative_state_code: null, matched_by_code: 'site', risk_code: null })
+    expect(adminFrCodes({ etat_administratif: 'Actif', matched_by: 'guess' })).toEqual({ administrative_state_code: null, matched_by_code: null, risk_code: null })
+    expect(adminFrCodes(null)).toEqual({ administrative_state_code: null, matched_by_code: null, risk_code: null })
   })
 })

@@ -105,6 +105,10 @@ describe('download columns from the table', () => {
       'directors',
       'matched_by',
       'id_source_page',
+      'risk',
+      'risk_date',
+      'risk_tribunal',
+      'risk_announcement',
       'admin_fr_info_status',
     ])
   })

@@ -119,11 +119,26 @@ function labelled(result: Record<string, unknown>, lang: FileLang): Record<strin
   return { ...result, ...Object.fromEntries(Object.entries(labels).filter(([, label]) => label !== null)) }
 }
 
+/** The BODACC risk statuses (app/domain/risk-shield.ts), in the wording of the Annuaire des Entreprises. */
+const RISK_STATUS: Record<string, Record<FileLang, string>> = {
+  sauvegarde: { fr: 'Procédure de sauvegarde', en: 'Safeguard proceedings (sauvegarde)' },
+  redressement: { fr: 'Redressement judiciaire', en: 'Receivership (redressement judiciaire)' },
+  liquidation: { fr: 'Liquidation judiciaire', en: 'Judicial liquidation' },
+  radiee: { fr: 'Radiée', en: 'Struck off' },
+}
+
+/** The attached risk (`risk`, see app/.server/registry-events/lead-risks.ts) with its status labelled. */
+function labelledRisk(risk: unknown, lang: FileLang): unknown {
+  if (!isRecord(risk)) return risk
+  const label = RISK_STATUS[code(risk.status) ?? '']?.[lang]
+  return label ? { ...risk, status_libelle: label } : risk
+}
+
 /** A stored leads.admin_fr_info (its best match first in `results`, SPEC §3) with every match labelled in `lang`. */
 export function readableRegistryInfo(info: unknown, lang: FileLang): unknown {
   if (!isRecord(info)) return info
   const results = Array.isArray(info.results) ? info.results.map((result) => (isRecord(result) ? labelled(result, lang) : result)) : info.results
-  return { ...labelled(info, lang), ...(results !== undefined && { results }) }
+  return { ...labelled(info, lang), ...(results !== undefined && { results }), ...(info.risk !== undefined && { risk: labelledRisk(info.risk, lang) }) }
 }
 
 /** A sole trader (entreprise individuelle): its registry entry names a person. */

@@ -11,6 +11,7 @@ import { isUuid } from '#app/domain/ids.ts'
 import { withUser, type UserClaims } from '#app/.server/db.ts'
 import { readableRegistryInfo } from '#app/.server/enrichment/registry-labels.ts'
 import { LEAD_ROW_SELECT } from './lead-select.ts'
+import { withRisks } from '#app/.server/registry-events/lead-risks.ts'
 
 const API_LEADS_DEFAULT_LIMIT = 50
 /** A filter on no lead at all (`in ()` is not SQL). */
@@ -66,7 +67,7 @@ export async function loadApiLeadsPage(claims: UserClaims, exportId: string, que
     if (after) leads = leads.where('el.position', '>=', after[0]).where(sql<boolean>`(el.position, el.lead_id) > (${after[0]}, ${after[1]}::uuid)`)
     if (verifiedEmailsOnly) leads = leads.where(HAS_VERIFIED_EMAIL)
     if (leadIds) leads = leads.where('el.lead_id', 'in', leadIds.length ? [...leadIds] : [NO_LEAD])
-    const rows = await leads.orderBy('el.position').orderBy('el.lead_id').limit(limit + 1).execute()
+    const rows = await withRisks(await leads.orderBy('el.position').orderBy('el.lead_id').limit(limit + 1).execute())
     const chosen = chosenEnrichments(found.enrichment_options)
     // Registry codes are labelled in the request's language, as the file labels them (the tables stay server-side).
     const labelled = chosen.has('admin_fr_info')

@@ -18,6 +18,7 @@ import type { Readable } from 'node:stream'
 import type { InferResult, Kysely, Transaction } from 'kysely'
 import type pg from 'pg'
 import QueryStream from 'pg-query-stream'
+import { withRisksBatched } from '#app/.server/registry-events/lead-risks.ts'
 import { csvDialect, type CsvDialect, type CsvSeparator } from '#app/domain/csv-format.ts'
 import { DEFAULT_DOWNLOAD_PRESET, isDownloadPreset, type DownloadPreset } from '#app/domain/download-presets.ts'
 import { exportFileName } from '#app/domain/file-names.ts'
@@ -292,7 +293,7 @@ function leadStream({ signal, ...file }: LeadFile & { signal: AbortSignal | unde
 /** Pushes every row into the writer, honouring its backpressure; then ends the file. */
 async function feed(rows: QueryStream, writer: FormatWriter, columns: Column[]): Promise<void> {
   try {
-    for await (const row of rows as AsyncIterable<LeadExportRow>) {
+    for await (const row of withRisksBatched(rows as AsyncIterable<LeadExportRow>)) {
       const wait = writer.write(rowCells(columns, row))
       if (wait) await wait
     }

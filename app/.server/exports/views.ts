@@ -17,6 +17,8 @@ import { isClosedMatch } from '#app/.server/enrichment/registry-labels.ts'
 import { isNotFoundOnline } from '#app/.server/registry/map-match.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { ENRICHED_LEAD_SELECT, STATUS_SELECT } from './lead-select.ts'
+import { withRisks } from '#app/.server/registry-events/lead-risks.ts'
+import type { LeadRisk } from '#app/domain/risk-shield.ts'
 
 export const LEADS_PAGE_SIZE = 10
 interface ExportSummary {
@@ -149,6 +151,7 @@ function leadPage(trx: Transaction<Database>, exportId: string, page: number) {
     .select(['l.id', 'l.name', 'l.city', 'l.country_code', 'l.business_types', 'l.rating', 'l.review_count', 'l.source', 'el.reused', 'l.place_id', ...ENRICHED_LEAD_SELECT, ...STATUS_SELECT])
     .orderBy('el.position')
     .execute()
+    .then((rows) => withRisks(rows))
 }
 
 /**
@@ -184,8 +187,15 @@ function leadView(lead: Awaited<ReturnType<typeof leadPage>>[number]): ExportLea
     reused: reusedByOption(lead.reused),
     registryClosed: isClosedMatch(lead.admin_fr_info),
     notFoundOnline: isNotFoundOnline(lead.admin_fr_info),
+    risk: riskOfMatch(lead.admin_fr_info),
     businessRef: `${lead.source}:${lead.place_id}`,
   }
+}
+
+/** The risk withRisks attached to the match. */
+function riskOfMatch(info: unknown): LeadRisk | null {
+  const risk = info && typeof info === 'object' ? (info as { risk?: LeadRisk }).risk : undefined
+  return risk ?? null
 }
 
 /** export_leads.reused is keyed by task; the page speaks in option keys. */
