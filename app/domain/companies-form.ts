@@ -33,6 +33,8 @@ const companiesQuerySchema = z.object({
   label: list(z.enum(REGISTRY_LABEL_IDS)),
   /** "Active only", on unless a submitted form leaves it unchecked. */
   activeOnly: z.boolean(),
+  /** "Created after" (YYYY-MM-DD, a date input; empty: any date): read from the local registry store. */
+  createdAfter: z.union([z.literal(''), z.iso.date()]),
 })
 export type CompaniesQuery = z.output<typeof companiesQuerySchema>
 
@@ -48,10 +50,11 @@ export const COMPANIES_FIELDS = {
   legalForm: 'legalForm',
   label: 'label',
   activeOnly: 'active',
+  createdAfter: 'createdAfter',
   run: 'run',
 } as const
 
-export const EMPTY_COMPANIES_QUERY: CompaniesQuery = { sector: '', naf: [], nafAdd: '', region: '', department: '', city: '', headcount: [], legalForm: [], label: [], activeOnly: true }
+export const EMPTY_COMPANIES_QUERY: CompaniesQuery = { sector: '', naf: [], nafAdd: '', region: '', department: '', city: '', headcount: [], legalForm: [], label: [], activeOnly: true, createdAfter: '' }
 
 export type CompaniesQueryRead = { ok: true; query: CompaniesQuery; run: boolean } | { ok: false; query: CompaniesQuery; run: boolean }
 
@@ -73,6 +76,7 @@ export function readCompaniesQuery(params: URLSearchParams): CompaniesQueryRead 
     legalForm: params.getAll(COMPANIES_FIELDS.legalForm),
     label: params.getAll(COMPANIES_FIELDS.label),
     activeOnly: run ? params.get(COMPANIES_FIELDS.activeOnly) === '1' : params.get(COMPANIES_FIELDS.activeOnly) !== '0',
+    createdAfter: (params.get(COMPANIES_FIELDS.createdAfter) ?? '').trim(),
   }
   const parsed = companiesQuerySchema.safeParse(raw)
   if (parsed.success) return { ok: true, query: { ...parsed.data, naf: [...new Set(parsed.data.naf)] }, run }
@@ -94,6 +98,7 @@ export function readCompaniesQuery(params: URLSearchParams): CompaniesQueryRead 
       legalForm: keep(shape.legalForm, raw.legalForm),
       label: keep(shape.label, raw.label),
       activeOnly: raw.activeOnly,
+      createdAfter: shape.createdAfter.safeParse(raw.createdAfter).data ?? '',
     },
   }
 }

@@ -88,16 +88,32 @@ const registryPlaceSchema = z.union([
 ])
 export type RegistryPlace = z.output<typeof registryPlaceSchema>
 
-export const registryFiltersSchema = z.object({
-  /** A category's NAF codes, or codes picked by label; several at once (empty: every activity). */
-  nafCodes: z.array(z.string().trim().toUpperCase().regex(NAF_CODE)).max(100).default([]),
-  place: registryPlaceSchema.default({ kind: 'france' }),
-  headcountBands: z.array(z.enum(HEADCOUNT_BANDS)).default([]),
-  legalForms: z.array(z.enum(LEGAL_FORM_FAMILY_IDS)).default([]),
-  /** Active establishments of active units only (the default). */
-  activeOnly: z.boolean().default(true),
-  labels: z.array(z.enum(REGISTRY_LABEL_IDS)).default([]),
-})
+/** A calendar day, YYYY-MM-DD, that exists (2025-02-30 does not). */
+export const isoDaySchema = z.iso.date()
+
+export const registryFiltersSchema = z
+  .object({
+    /** A category's NAF codes, or codes picked by label; several at once (empty: every activity). */
+    nafCodes: z.array(z.string().trim().toUpperCase().regex(NAF_CODE)).max(100).default([]),
+    place: registryPlaceSchema.default({ kind: 'france' }),
+    headcountBands: z.array(z.enum(HEADCOUNT_BANDS)).default([]),
+    legalForms: z.array(z.enum(LEGAL_FORM_FAMILY_IDS)).default([]),
+    /** Active establishments of active units only (the default). */
+    activeOnly: z.boolean().default(true),
+    labels: z.array(z.enum(REGISTRY_LABEL_IDS)).default([]),
+    /**
+     * Establishments created after this day (exclusive). Set, the establishments come from the local registry store
+     * (registry-events/local-search.ts), not from the registry's API: the API cannot filter on a creation date.
+     */
+    createdAfter: isoDaySchema.optional(),
+    /** …and on or before this day: the new-companies watch's window ends at its run's cutoff. Only with createdAfter. */
+    createdBefore: isoDaySchema.optional(),
+  })
+  .superRefine((filters, ctx) => {
+    // The store keeps no labels (RGE, Qualiopi…): a filter it cannot apply is refused, never silently dropped.
+    if (filters.createdAfter && filters.labels.length) ctx.addIssue({ code: 'custom', path: ['labels'], message: 'companies.errors.labelsWithCreatedAfter' })
+    if (filters.createdBefore && !filters.createdAfter) ctx.addIssue({ code: 'custom', path: ['createdBefore'], message: 'companies.errors.invalidFilters' })
+  })
 export type RegistryFilters = z.output<typeof registryFiltersSchema>
 export type RegistryFiltersInput = z.input<typeof registryFiltersSchema>
 

@@ -6,6 +6,7 @@ import { EnrichmentChoiceSchema } from './export-commands.ts'
 import { EXPORT_NAME_MAX } from './exports.ts'
 import { isUuid } from './ids.ts'
 import { MAX_SAVED_SEARCH_PUSHES } from './crm.ts'
+import { registryFiltersSchema } from './registry-search.ts'
 import { isTimeZone, SCHEDULE_KINDS } from './saved-searches.ts'
 
 /** Empty is "none"; else a whole number at least 1 (conform sends numbers as text). */
@@ -62,6 +63,50 @@ export const UpdateSavedSearchSchema = z
     if (value.scheduleKind === 'monthly' && !value.day) ctx.addIssue({ code: 'custom', path: ['day'], message: 'savedSearches.errors.day' })
   })
 export type UpdateSavedSearch = z.output<typeof UpdateSavedSearchSchema>
+
+/** A watch runs by itself: weekly or monthly, never "none". */
+export const WATCH_SCHEDULE_KINDS = ['weekly', 'monthly'] as const
+
+/** The registry filters of the page, as one JSON field; the watch sets the creation window of each run itself. */
+const WatchFiltersSchema = z.string({ error: 'companies.errors.invalidFilters' }).transform((text, ctx) => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    value = undefined
+  }
+  const record = value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>), createdAfter: undefined, createdBefore: undefined } : value
+  const parsed = registryFiltersSchema.safeParse(record)
+  if (parsed.success && parsed.data.labels.length === 0) return parsed.data
+  // Labels are not in the registry store the watch reads (companies.errors.labelsWithCreatedAfter).
+  ctx.addIssue({ code: 'custom', message: parsed.success ? 'companies.errors.labelsWithCreatedAfter' : 'companies.errors.invalidFilters' })
+  return z.NEVER
+})
+
+/**
+ * "Watch new companies" on `/companies`, and POST /api/v1/saved-searches with kind new_companies (the API builds these
+ * fields from its body): the page's registry filters, what each run delivers (registry data always, free; the chosen
+ * enrichments for the establishments found on the map) and the schedule, with the edit page's schedule rules.
+ */
+export const WatchNewCompaniesSchema = z
+  .object({
+    intent: z.literal('watch-new-companies'),
+    name: NameSchema,
+    options: EnrichmentChoiceSchema,
+    preset: DeliveryFields.preset,
+    maxLeads: DeliveryFields.maxLeads,
+    filters: WatchFiltersSchema,
+    scheduleKind: z.enum(WATCH_SCHEDULE_KINDS, { error: 'savedSearches.errors.watchSchedule' }).default('weekly'),
+    weekday: z.coerce.number().int().min(1).max(7).optional(),
+    day: z.coerce.number().int().min(1).max(31).optional(),
+    hour: Hour.default(8),
+    timeZone: z.string({ error: 'savedSearches.errors.timeZone' }).trim().refine(isTimeZone, { error: 'savedSearches.errors.timeZone' }),
+  })
+  .superRefine((value, ctx) => {
+    if (value.scheduleKind === 'weekly' && !value.weekday) ctx.addIssue({ code: 'custom', path: ['weekday'], message: 'savedSearches.errors.weekday' })
+    if (value.scheduleKind === 'monthly' && !value.day) ctx.addIssue({ code: 'custom', path: ['day'], message: 'savedSearches.errors.day' })
+  })
+export type WatchNewCompanies = z.output<typeof WatchNewCompaniesSchema>
 
 const SavedSearchId = z.string().refine(isUuid)
 

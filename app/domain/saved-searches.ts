@@ -138,10 +138,18 @@ export function leadsWithinBudget(budget: number | null, maxCreditsPerLead: numb
   return maxLeads === null ? affordable : Math.min(maxLeads, affordable)
 }
 
+/** What a saved search watches: the map (criteria + filters), or the registry's new establishments. */
+export type SavedSearchKind = 'map' | 'new_companies'
+
 /** A saved search as the pages and the API read it. */
 export interface SavedSearch {
   id: string
   name: string
+  kind: SavedSearchKind
+  /** A new_companies watch's registry filters (registryFiltersSchema's input, no creation window); null for a map search. */
+  registryFilters: Record<string, unknown> | null
+  /** A watch's establishments delivered before they were online, still looked for on the map (D+7, D+30). */
+  watchWaiting: number
   criteria: { sector: string; country: string; countryCode?: string; region: string; department: string; city: string }
   filters: Record<string, unknown>
   enrichments: string[]

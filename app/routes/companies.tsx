@@ -24,6 +24,11 @@ import { createExportWithinBudget } from '#app/.server/exports/service.ts'
 import { exportFormRefusal, sentExportForm } from '#app/.server/exports/export-form-answer.ts'
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateRegistryExportSchema } from '#app/domain/export-commands.ts'
+import { WatchNewCompaniesSchema } from '#app/domain/saved-search-commands.ts'
+import { saveWatch } from '#app/.server/saved-searches/watch-commands.ts'
+import { registryStoreFreshness } from '#app/.server/registry-events/local-search.ts'
+import { WatchForm } from '#app/components/companies/watch-form.tsx'
+import { StoreSourceNote } from '#app/components/companies/store-source-note.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { readCompaniesQuery } from '#app/domain/companies-form.ts'
@@ -94,11 +99,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           },
         }
       : null
+  // "Created after" reads the local registry store: the page says so, with the last day imported.
+  const store = search?.status === 'ok' && search.result.filters.createdAfter ? { createdAfter: search.result.filters.createdAfter, importedUpTo: await registryStoreFreshness() } : null
+  const watchForm =
+    url.searchParams.get('watch') === '1' && search?.status === 'ok'
+      ? { filters: JSON.stringify(search.result.filters), defaultName: exportName(nafCodes, query.city || query.department || query.region, lang) }
+      : null
   // The category picker shows the category's label, whichever way it was sent (its id from the combobox, a label typed).
   const category = query.sector ? (getCategory(query.sector) ?? findCategory(query.sector, lang)) : undefined
   return data(
     {
       exportForm,
+      watchForm,
+      store,
       query,
       sectorLabel: category ? labelOf(category, lang) : query.sector,
       chosenNaf: nafCodes.map((code) => ({ code, label: nafLabelOf(code) })),
@@ -132,6 +145,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const t = getInstance(context).t
   const lang = getLocale(context) === 'fr' ? 'fr' : 'en'
   const formData = await request.formData()
+  if (formData.get('intent') === 'watch-new-companies') return watchAction(user, formData, { lang, t })
   if (formData.get('intent') !== 'create-registry-export') {
     return data({ name: '', options: NO_ENRICHMENT, error: t('errorPage.badRequest') } satisfies ExportFormState, { status: 400 })
   }
@@ -165,6 +179,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(`/exports/${result.exportId}?started=1`)
 }
 
+/** "Watch new companies": the page's filters saved as a new_companies saved search (saveWatch), then its list. */
+async function watchAction(user: Awaited<ReturnType<typeof requireUser>>, formData: FormData, { lang, t }: { lang: 'fr' | 'en'; t: (key: string, options?: Record<string, unknown>) => string }) {
+  const submission = parseWithZod(formData, { schema: WatchNewCompaniesSchema })
+  if (submission.status !== 'success') {
+    const filtersError = submission.error?.filters?.[0]
+    return data({ watchForm: { result: submission.reply(), ...(filtersError && { error: t(filtersError) }) } }, { status: 400 })
+  }
+  const saved = await saveWatch(user, submission.value, { lang })
+  if (saved.ok) throw redirect('/saved-searches?saved=1')
+  const error = saved.reason === 'location' ? t(saved.messageKey) : t('savedSearches.errors.limitReached', { count: saved.limit, plan: t(`plans.${saved.plan}`) })
+  return data({ watchForm: { result: submission.reply(), error } }, { status: saved.reason === 'location' ? 400 : 403 })
+}
+
 /** The page's URL with or without one parameter (a modal opened by URL). */
 function withParam(search: string, key: string, value: string | null): string {
   const params = new URLSearchParams([...new URLSearchParams(search)].filter(([name]) => name !== key && name !== 'index'))
@@ -176,8 +203,10 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation()
   const navigation = useNavigation()
   const location = useLocation()
-  const { search, exportForm } = loaderData
-  const last = useActionData<typeof action>()
+  const { search, exportForm, watchForm, store } = loaderData
+  const answer = useActionData<typeof action>()
+  const last = answer && !('watchForm' in answer) ? answer : undefined
+  const watchAnswer = answer && 'watchForm' in answer ? answer.watchForm : undefined
   const pending = navigation.state === 'loading' && navigation.location.pathname === '/companies'
   const errors: CompaniesFieldErrors = search?.status === 'error' && search.field ? { [search.field]: search.message } : {}
   const demo = search?.status === 'ok' && search.result.establishments.some((e) => e.demo)
@@ -209,15 +238,23 @@ export default function CompaniesRoute({ loaderData }: Route.ComponentProps) {
       ) : null}
       {search?.status === 'ok' ? (
         <>
+          {store ? <StoreSourceNote createdAfter={store.createdAfter} importedUpTo={store.importedUpTo} /> : null}
           <CompaniesResults total={search.result.total} capped={search.result.capped} establishments={search.result.establishments}>
             {search.result.total > 0 ? <CoveragePanel coverage={search.result.coverage} /> : null}
           </CompaniesResults>
-          {search.result.total > 0 ? (
-            <div className="flex justify-end">
+          <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+            {/* A watch of these filters delivers what is created from now on: offered even when nothing is yet. */}
+            <Link to={withParam(location.search, 'watch', '1')} preventScrollReset className={buttonClasses({ variant: 'secondary' })} data-testid="companies-watch">
+              {t('companies.watch.open')}
+            </Link>
+            {search.result.total > 0 ? (
               <Link to={withParam(location.search, 'export', '1')} preventScrollReset className={buttonClasses()} data-testid="companies-export">
                 {t('companies.export.open')}
               </Link>
-            </div>
+            ) : null}
+          </div>
+          {watchForm ? (
+            <WatchForm filters={watchForm.filters} defaultName={watchForm.defaultName} closeHref={withParam(location.search, 'watch', null)} lastResult={watchAnswer?.result} error={watchAnswer && 'error' in watchAnswer ? watchAnswer.error : undefined} />
           ) : null}
           {exportForm ? (
             <LazyCompaniesExportModal

@@ -406,6 +406,7 @@ export interface SavedSearches {
   enrichments: string[];
   filters: Generated<Json>;
   id: Generated<string>;
+  kind: Generated<string>;
   lang: Generated<string>;
   last_credits: number | null;
   last_export_id: string | null;
@@ -418,12 +419,28 @@ export interface SavedSearches {
   paused: Generated<boolean>;
   preset: Generated<string>;
   push_connection_ids: Generated<string[]>;
+  registry_filters: Json | null;
   schedule_day: number | null;
   schedule_hour: Generated<number>;
   schedule_kind: Generated<string>;
   schedule_weekday: number | null;
   time_zone: Generated<string>;
   updated_at: Generated<Timestamp>;
+  user_id: string;
+  watch_cutoff: Timestamp | null;
+}
+
+export interface SavedSearchWatchRetries {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  delivered_on: Timestamp;
+  due_on: Timestamp;
+  final_on: Timestamp;
+  first_export_id: string | null;
+  last_chance: Generated<boolean>;
+  pending_export_id: string | null;
+  saved_search_id: string;
+  siret: string;
   user_id: string;
 }
 
@@ -587,6 +604,7 @@ export interface DB {
   registry_imports: RegistryImports;
   registry_limiter: RegistryLimiter;
   registry_search_cache: RegistrySearchCache;
+  saved_search_watch_retries: SavedSearchWatchRetries;
   saved_searches: SavedSearches;
   team_events: TeamEvents;
   user_credits: UserCredits;

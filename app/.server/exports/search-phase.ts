@@ -10,7 +10,7 @@ import { ENRICHMENT_TABLE, type EnrichmentStatusColumn } from '#app/domain/enric
 import { storable, UNNAMED_BUSINESS, type TaskType } from './enrichers.ts'
 import { addExclusions, applyGates, gatesFor } from './lead-gates.ts'
 import { exportExists, type ExportRow, type ExportSearch, type ProcessOptions, type ProcessResult } from './export-run.ts'
-import { registryCandidates, storedRegistryFilters } from './registry-source.ts'
+import { registryCandidates, storedRegistryFilters, storedWatchRetries } from './registry-source.ts'
 import { RegistrySearchError } from '#app/.server/registry/search.ts'
 import { ListMatchFailed, type ListCandidate } from '#app/.server/lists/match.ts'
 import { listCandidates, storedListId } from './list-source.ts'
@@ -127,7 +127,7 @@ async function fetchAndStoreLeads(db: Kysely<Database>, row: ExportRow, search: 
   const stream: AsyncIterable<Candidate> = listId
     ? listCandidates(db, listId, { enrichers: options.enrichers, source, lang: search.params.lang, limit, signal: options.signal })
     : registry
-      ? registryCandidates(registry, { source, params: search.params, category: search.category, limit, signal: options.signal, client: options.registry })
+      ? registryCandidates(registry, { source, params: search.params, category: search.category, limit, signal: options.signal, client: options.registry, retrySirets: storedWatchRetries(row.search_params) })
       : source.search(search.params, search.category, { limit, signal: options.signal })
   for await (const business of stream) {
     const key = `${business.source}\u0000${storable(business.placeId)}`

@@ -75,6 +75,11 @@ export interface CreateExportArgs {
    * search, do not apply. The list must be the workspace's and not launched yet (checked again here, under lock).
    */
   list?: { id: string; fingerprint?: string }
+  /**
+   * A new-companies watch run (saved-searches/watch-run.ts): its day, its retries' due days and the SIRETs it looks
+   * for on the map again, kept as search_params.watch for the search phase and the run's trigger.
+   */
+  watch?: JsonObject
 }
 
 /** The list was launched by another request between the caller's check and this export (it keeps the first). */
@@ -193,7 +198,7 @@ export async function createExport(args: CreateExportArgs): Promise<{ ok: true; 
   if (!validation.ok) return validation
   const idempotencyKey = clean(args.idempotencyKey, 200) || randomUUID()
   const lang = args.lang === 'en' ? 'en' : 'fr'
-  const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}), ...(args.list ? { list: { id: args.list.id } } : {}) }
+  const limits = { ...storedSearchLimits(args), ...(args.registry ? { registry: { ...args.registry } as JsonObject } : {}), ...(args.list ? { list: { id: args.list.id } } : {}), ...(args.watch ? { watch: args.watch } : {}) }
   const webhookUrl = args.webhookUrl || undefined
   // The callback URL is part of the command only when sent: the fingerprints of exports without one stay as they were.
   // A list is the same command when its content is (a retry uploads it again, as a new list: lists/commands.ts).

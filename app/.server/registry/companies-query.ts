@@ -41,7 +41,7 @@ function nafCodeOf(value: string): string | null {
   return partial.length === 1 ? (partial[0]?.id ?? null) : null
 }
 
-export type CompaniesField = 'sector' | 'nafAdd' | 'region' | 'department' | 'city'
+export type CompaniesField = 'sector' | 'nafAdd' | 'region' | 'department' | 'city' | 'createdAfter'
 
 export type CompaniesFilters =
   | { ok: true; filters: RegistryFiltersInput; nafCodes: string[]; categoryLabel: string | null }
@@ -84,6 +84,8 @@ export function companiesFilters(query: CompaniesQuery, lang: Language): Compani
   const nafCodes = [...codes]
   const place = placeOf(query)
   if (!place.ok) return { ...place, nafCodes }
+  // The local store, which alone knows creation dates, keeps no labels: refused together, named at the date.
+  if (query.createdAfter && query.label.length) return { ok: false, field: 'createdAfter', messageKey: 'companies.errors.labelsWithCreatedAfter', nafCodes }
   return {
     ok: true,
     nafCodes,
@@ -95,6 +97,7 @@ export function companiesFilters(query: CompaniesQuery, lang: Language): Compani
       legalForms: query.legalForm,
       labels: query.label,
       activeOnly: query.activeOnly,
+      ...(query.createdAfter && { createdAfter: query.createdAfter }),
     },
   }
 }

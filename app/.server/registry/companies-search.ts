@@ -9,6 +9,7 @@ import type { CompaniesQuery } from '#app/domain/companies-form.ts'
 import type { PlanId } from '#app/domain/plans.ts'
 import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
 import { LeadSourceError } from '#app/.server/sources/types.ts'
+import { createLocalRegistrySearch } from '#app/.server/registry-events/local-search.ts'
 import { companiesFilters, type CompaniesField } from './companies-query.ts'
 import type { MapCoverage } from '#app/domain/coverage.ts'
 import type { RegistryFiltersInput } from '#app/domain/registry-search.ts'
@@ -31,6 +32,7 @@ export type CompaniesSearchOutcome =
   | { ok: false; status: number; messageKey: string; field?: CompaniesField; plan?: boolean; nafCodes: string[] }
 
 let defaultClient: RegistrySearchClient | undefined
+let localClient: RegistrySearchClient | undefined
 
 export async function searchCompanies(
   query: CompaniesQuery,
@@ -39,7 +41,8 @@ export async function searchCompanies(
   const resolved = companiesFilters(query, lang)
   if (!resolved.ok) return { ok: false, status: 400, messageKey: resolved.messageKey, field: resolved.field, nafCodes: resolved.nafCodes }
   const { filters, nafCodes } = resolved
-  const registry = client ?? (defaultClient ??= createRegistrySearchClient())
+  // A creation window is read from the local registry store (the API cannot filter on it), the rest from the API.
+  const registry = client ?? (filters.createdAfter ? (localClient ??= createLocalRegistrySearch()) : (defaultClient ??= createRegistrySearchClient()))
   const preview = await previewRegistry(filters, { plan, signal, client: registry })
   if (!preview.ok) {
     const field = preview.error === 'invalid_location' ? ('city' as const) : undefined

@@ -15,6 +15,7 @@ import { EXPORT_NAME_MAX, type ExportErrorCode } from '#app/domain/exports.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { leadsWithinBudget, savedFilters } from '#app/domain/saved-searches.ts'
 import { SAVED_SEARCH_COLUMNS, toSavedSearch } from './view.ts'
+import { holdRetries, planWatchRun } from './watch-run.ts'
 
 /** Why a run did not start: an export command's refusal, or a budget too small for one lead. */
 type RunRefusal = ExportErrorCode | 'budget_too_small'
@@ -46,7 +47,9 @@ export async function runLockedSavedSearch(trx: Transaction<Database>, user: Ses
   const row = await trx.selectFrom('saved_searches as s').leftJoin('exports as e', 'e.id', 's.last_export_id').select(SAVED_SEARCH_COLUMNS).where('s.id', '=', id).executeTakeFirst()
   if (!row) return { ok: false, code: 'not_found' }
   const saved = toSavedSearch(row)
-  const enrichmentOptions = optionsFromValues(saved.enrichments, { france: isFrance(saved.criteria.country, saved.criteria.countryCode) })
+  // A new-companies watch exports the registry's establishments of its window (watch-run.ts); France, always.
+  const watch = saved.kind === 'new_companies' ? await planWatchRun(trx, saved, { now: options.now, idempotencyKey: options.idempotencyKey }) : null
+  const enrichmentOptions = optionsFromValues(saved.enrichments, { france: watch !== null || isFrance(saved.criteria.country, saved.criteria.countryCode) })
   const affordable = leadsWithinBudget(saved.creditBudget, selectedTypes(enrichmentOptions).length, saved.maxLeads)
   const result: RunResult =
     affordable === 0
@@ -63,6 +66,7 @@ export async function runLockedSavedSearch(trx: Transaction<Database>, user: Ses
           filters: savedFilters(saved.filters),
           onlyNew: true,
           savedSearchId: saved.id,
+          ...(watch && { registry: watch.registry, watch: watch.watch }),
         })
   // The record and the notification are the service's writes (users do not write notifications); the export, if
   // any, is already written as the user.
@@ -72,7 +76,10 @@ export async function runLockedSavedSearch(trx: Transaction<Database>, user: Ses
   if (result.ok) {
     // A replayed key names a run already recorded: only the schedule moves.
     const run = result.duplicate ? {} : { last_run_at: options.now, last_export_id: result.exportId, last_new_count: null, last_credits: null, last_refusal: null }
-    if (Object.keys({ ...run, ...next }).length) await record.set({ ...run, ...next }).execute()
+    // The watch's next run starts after this one's last day.
+    const cutoff = watch && !watch.replay && !result.duplicate ? { watch_cutoff: watch.registry.createdBefore ?? null } : {}
+    if (Object.keys({ ...run, ...next, ...cutoff }).length) await record.set({ ...run, ...next, ...cutoff }).execute()
+    if (watch && !watch.replay && !result.duplicate) await holdRetries(trx, saved.id, result.exportId, watch.retries)
     return result
   }
   if (RECORDED.has(result.code)) {

@@ -2,7 +2,7 @@
 // security decides what exists and another user's id is simply not found.
 import { sql, type Transaction } from 'kysely'
 import type { SessionUser } from '#app/.server/auth.ts'
-import { withUser, type Database } from '#app/.server/db.ts'
+import { withUser, type Database, type JsonObject } from '#app/.server/db.ts'
 import { readPlan } from '#app/.server/credits.ts'
 import { isUuid } from '#app/domain/ids.ts'
 import { canSaveAnotherSearch, SAVED_SEARCH_LIMITS, type PlanId } from '#app/domain/plans.ts'
@@ -22,6 +22,8 @@ export interface NewSavedSearch {
   maxLeads: number | null
   lang: 'fr' | 'en'
   timeZone?: string
+  /** A new-companies watch (its registry filters), saved with its schedule; default a map search, scheduled later. */
+  watch?: { registryFilters: JsonObject; schedule: Schedule; now?: Date }
 }
 
 function selectSaved(trx: Transaction<Database>) {
@@ -56,6 +58,16 @@ export async function createSavedSearch(user: SessionUser, input: NewSavedSearch
         max_leads: input.maxLeads,
         lang: input.lang,
         time_zone: input.timeZone ?? DEFAULT_TIME_ZONE,
+        ...(input.watch && {
+          kind: 'new_companies',
+          registry_filters: input.watch.registryFilters,
+          schedule_kind: input.watch.schedule.kind,
+          schedule_weekday: input.watch.schedule.weekday,
+          schedule_day: input.watch.schedule.day,
+          schedule_hour: input.watch.schedule.hour,
+          time_zone: input.watch.schedule.timeZone,
+          next_run_at: nextRunAfter(input.watch.schedule, input.watch.now ?? new Date()),
+        }),
       })
       .returning('id')
       .executeTakeFirstOrThrow()

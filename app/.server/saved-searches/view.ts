@@ -1,9 +1,12 @@
 // A saved-search row (with its last run's export) as the pages and the API read it (app/domain/saved-searches.ts).
+import { sql } from 'kysely'
 import type { SavedSearch, Schedule } from '#app/domain/saved-searches.ts'
 
 export const SAVED_SEARCH_COLUMNS = [
   's.id',
   's.name',
+  's.kind',
+  's.registry_filters',
   's.criteria',
   's.filters',
   's.enrichments',
@@ -28,11 +31,16 @@ export const SAVED_SEARCH_COLUMNS = [
   'e.status as last_status',
   'e.lead_count as last_lead_count',
   'e.total_credits_used as last_credits_used',
+  // A watch's waiting establishments (RLS: the owner's rows only); 0 for a map search.
+  sql<number>`(select count(*)::int from public.saved_search_watch_retries r where r.saved_search_id = s.id)`.as('watch_waiting'),
 ] as const
 
 interface SavedSearchRow {
   id: string
   name: string
+  kind: string
+  registry_filters: unknown
+  watch_waiting: number
   criteria: unknown
   filters: unknown
   enrichments: string[]
@@ -94,6 +102,9 @@ export function toSavedSearch(row: SavedSearchRow): SavedSearch {
   return {
     id: row.id,
     name: row.name,
+    kind: row.kind === 'new_companies' ? 'new_companies' : 'map',
+    registryFilters: row.registry_filters && typeof row.registry_filters === 'object' ? { ...(row.registry_filters as Record<string, unknown>) } : null,
+    watchWaiting: Number(row.watch_waiting ?? 0),
     criteria: criteriaOf(row.criteria),
     filters: row.filters && typeof row.filters === 'object' ? { ...(row.filters as Record<string, unknown>) } : {},
     enrichments: row.enrichments,

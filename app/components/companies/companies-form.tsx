@@ -5,6 +5,7 @@ import { COMPANIES_FIELDS as F, HEADCOUNT_CHOICES, LEGAL_FORM_FAMILY_IDS, nafCod
 import { useComboboxReady } from '#app/utils/lazy-combobox.tsx'
 import { changedFields } from '#app/utils/typed-before-hydration.ts'
 import { Button } from '../ui/button.tsx'
+import { Field } from '../ui/field.tsx'
 import { ActivityFields, type ChosenNaf } from './activity-fields.tsx'
 import { PlaceFields } from './place-fields.tsx'
 
@@ -17,7 +18,7 @@ export interface CompaniesFormOptions {
   departments: Array<{ code: string; name: string; region: string }>
 }
 
-export type CompaniesFieldErrors = Partial<Record<'sector' | 'nafAdd' | 'region' | 'department' | 'city', string>>
+export type CompaniesFieldErrors = Partial<Record<'sector' | 'nafAdd' | 'region' | 'department' | 'city' | 'createdAfter', string>>
 
 const checkboxClasses = 'size-4 shrink-0 rounded border-slate-300 text-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600'
 
@@ -82,11 +83,21 @@ export function CompaniesForm({
         <CheckboxGroup legend={t('companies.form.labels')} name={F.label} chosen={query.label} items={REGISTRY_LABEL_IDS.map((id) => ({ value: id, label: t(`companies.registryLabels.${id}`) }))} />
       </div>
 
-      <div className="flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-center sm:justify-between">
-        <label className="flex items-center gap-2 text-sm text-slate-700">
-          <input type="checkbox" name={F.activeOnly} value="1" defaultChecked={query.activeOnly} className={checkboxClasses} />
-          {t('companies.form.activeOnly')}
-        </label>
+      <div className="flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-end sm:justify-between">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end">
+          {/* A date input: the browser's date picker with JavaScript or without, its value YYYY-MM-DD in the URL. */}
+          <Field
+            className="sm:w-56"
+            label={t('companies.form.createdAfter')}
+            hint={t('companies.form.createdAfterHint')}
+            errors={errors.createdAfter ? [errors.createdAfter] : undefined}
+            inputProps={{ type: 'date', name: F.createdAfter, defaultValue: query.createdAfter, id: 'companies-created-after' }}
+          />
+          <label className="flex items-center gap-2 pb-2 text-sm text-slate-700">
+            <input type="checkbox" name={F.activeOnly} value="1" defaultChecked={query.activeOnly} className={checkboxClasses} />
+            {t('companies.form.activeOnly')}
+          </label>
+        </div>
         <Button type="submit" name={F.run} value="1" pending={pending} className="min-w-32">
           {pending ? t('search.searching') : t('search.search')}
         </Button>
