@@ -1170,7 +1170,14 @@ export interface components {
         CreateSavedSearch: {
             /** @example Bakeries – Brest, weekly */
             name: string;
-            criteria: components["schemas"]["Criteria"];
+            /**
+             * @description `map` (default): `criteria` and `filters`. `new_companies`: `registry`, and a weekly or monthly `schedule`.
+             * @enum {string}
+             */
+            kind?: "map" | "new_companies";
+            /** @description A `map` search: what and where. */
+            criteria?: components["schemas"]["Criteria"];
+            registry?: components["schemas"]["RegistryFilters"];
             filters?: components["schemas"]["Filters"];
             /**
              * @example [
@@ -1925,6 +1932,18 @@ export interface components {
             id: string;
             /** @example Bakeries – Brest, weekly */
             name: string;
+            /**
+             * @description `map`: a search of the map (`criteria`); `new_companies`: a watch of the registry's newly created establishments (`registry`).
+             * @enum {string}
+             */
+            kind: "map" | "new_companies";
+            /** @description A `new_companies` watch's registry filters; each run delivers the establishments created since the previous run. */
+            registry: components["schemas"]["RegistryFiltersOutput"] | null;
+            /**
+             * @description A watch's establishments delivered before they were online, looked for on the map again 7 and 30 days after.
+             * @example 3
+             */
+            waiting_online: number;
             criteria: {
                 /**
                  * @description The category id (GET /categories), also when it was sent as a label; empty: every category. A search saved on the site with free text keeps its text.
@@ -2133,6 +2152,55 @@ export interface components {
              * @example null
              */
             webhook_url: string | null;
+        };
+        /** @description Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone. */
+        RegistryFiltersOutput: {
+            /**
+             * @description NAF rév. 2 activity codes (any of them); none: every activity.
+             * @example [
+             *       "10.71C"
+             *     ]
+             */
+            naf_codes?: string[];
+            /**
+             * @description Where, as INSEE codes: `region`, `department`, `commune` or `postcode`. Your plan decides the finest level you must choose.
+             * @example {
+             *       "kind": "department",
+             *       "code": "29"
+             *     }
+             */
+            place?: {
+                /** @constant */
+                kind: "france";
+            } | {
+                /** @constant */
+                kind: "region";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "department";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "commune";
+                code: string;
+            } | {
+                /** @constant */
+                kind: "postcode";
+                code: string;
+            };
+            /**
+             * @description INSEE headcount bands ("tranches d’effectif").
+             * @example [
+             *       "01",
+             *       "02"
+             *     ]
+             */
+            headcount_bands?: ("11" | "12" | "21" | "22" | "31" | "32" | "41" | "42" | "51" | "52" | "53" | "NN" | "00" | "01" | "02" | "03")[];
+            legal_forms?: ("soleTrader" | "sarl" | "sas" | "sa" | "association")[];
+            /** @description Active establishments of active companies only (default). */
+            active_only?: boolean;
+            labels?: ("rge" | "qualiopi" | "ess" | "bio" | "trainingOrganisation" | "inclusion" | "missionCompany" | "livingHeritage")[];
         };
         /** @description An error (RFC 9457 problem details), served as application/problem+json. */
         Problem: {

@@ -101,6 +101,19 @@ export const ApiRegistryFiltersSchema = z
       'Export from the company registry: each establishment becomes a lead with its registry data, matched to the map for phone, website, rating and reviews (`match_confidence`); one not found online is delivered with its registry data alone.',
   })
 
+/** A stored registry filters' object (registryFiltersSchema's) in the API's snake_case; unreadable: every default. */
+export function toApiRegistryFilters(stored: Record<string, unknown>): z.output<typeof ApiRegistryFiltersSchema> {
+  const filters = registryFiltersSchema.safeParse(stored).data ?? registryFiltersSchema.parse({})
+  return {
+    naf_codes: filters.nafCodes,
+    place: filters.place,
+    headcount_bands: filters.headcountBands,
+    legal_forms: filters.legalForms,
+    active_only: filters.activeOnly,
+    labels: filters.labels,
+  }
+}
+
 export function toRegistryFilters(filters: z.output<typeof ApiRegistryFiltersSchema>): RegistryFilters {
   return registryFiltersSchema.parse({
     nafCodes: filters.naf_codes,

@@ -9,8 +9,9 @@ import { holdsIdempotencyKey } from '#app/.server/exports/service.ts'
 import { saveSearch, updateSavedSearchCommand } from '#app/.server/saved-searches/commands.ts'
 import { runSavedSearch } from '#app/.server/saved-searches/run.ts'
 import { deleteSavedSearch, getSavedSearch, listSavedSearches, setPaused } from '#app/.server/saved-searches/store.ts'
-import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
-import { ApiCriteriaSchema, ApiFiltersSchema, EnrichmentListSchema, sectorId, toSearchCriteria, toSearchFilters } from '../commands.ts'
+import { UpdateSavedSearchSchema, WatchNewCompaniesSchema } from '#app/domain/saved-search-commands.ts'
+import { saveWatch } from '#app/.server/saved-searches/watch-commands.ts'
+import { ApiCriteriaSchema, ApiFiltersSchema, ApiRegistryFiltersSchema, EnrichmentListSchema, sectorId, toApiRegistryFilters, toRegistryFilters, toSearchCriteria, toSearchFilters } from '../commands.ts'
 import { ApiLangSchema, langParam } from '../lang.ts'
 import { EXPORT_LOCATION } from './exports.ts'
 import type { ApiContext } from '../operation.ts'
@@ -31,6 +32,9 @@ const ApiSavedSearchSchema = z
   .object({
     id: z.uuid(),
     name: z.string().meta({ example: 'Bakeries – Brest, weekly' }),
+    kind: z.enum(['map', 'new_companies']).meta({ description: '`map`: a search of the map (`criteria`); `new_companies`: a watch of the registry\'s newly created establishments (`registry`).' }),
+    registry: ApiRegistryFiltersSchema.nullable().meta({ description: 'A `new_companies` watch\'s registry filters; each run delivers the establishments created since the previous run.' }),
+    waiting_online: z.int().min(0).meta({ description: 'A watch\'s establishments delivered before they were online, looked for on the map again 7 and 30 days after.', example: 3 }),
     criteria: z.object({
       sector: z.string().meta({ description: 'The category id (GET /categories), also when it was sent as a label; empty: every category. A search saved on the site with free text keeps its text.', example: 'shop-bakery' }),
       country: z.string().meta({ example: 'France' }),
@@ -96,6 +100,9 @@ function toApiSavedSearch(saved: SavedSearch): ApiSavedSearch {
   return {
     id: saved.id,
     name: saved.name,
+    kind: saved.kind,
+    registry: saved.registryFilters ? toApiRegistryFilters(saved.registryFilters) : null,
+    waiting_online: saved.watchWaiting,
     // A search saved before codes were stored has its country's name alone: its code is read from it.
     criteria: { ...criteria, sector: sectorId(criteria.sector), country_code: countryCode ?? countryCodeFromName(criteria.country) },
     filters: {
@@ -152,7 +159,9 @@ const deliveryFields = {
 const CreateSavedSearchSchema = z
   .object({
     name: z.string().max(1000).meta({ example: 'Bakeries – Brest, weekly' }),
-    criteria: ApiCriteriaSchema,
+    kind: z.enum(['map', 'new_companies']).optional().meta({ description: '`map` (default): `criteria` and `filters`. `new_companies`: `registry`, and a weekly or monthly `schedule`.' }),
+    criteria: ApiCriteriaSchema.optional().meta({ description: 'A `map` search: what and where.' }),
+    registry: ApiRegistryFiltersSchema.optional(),
     filters: ApiFiltersSchema.optional(),
     enrichments: deliveryFields.enrichments,
     preset: deliveryFields.preset.optional(),
@@ -160,6 +169,10 @@ const CreateSavedSearchSchema = z
     credit_budget: deliveryFields.credit_budget.optional(),
     schedule: deliveryFields.schedule.optional(),
     push_connection_ids: deliveryFields.push_connection_ids.optional(),
+  })
+  .refine((body) => (body.kind === 'new_companies' ? body.registry !== undefined && body.criteria === undefined : body.criteria !== undefined && body.registry === undefined), {
+    message: 'api.v1.criteriaOrRegistry',
+    path: ['criteria'],
   })
   .meta({ id: 'CreateSavedSearch', description: 'A search to run again: what and where (as for a preview), its filters, and what each run delivers.' })
 
@@ -234,6 +247,42 @@ async function savedAnswer(ctx: ApiContext, id: string, status: number, { locate
   return { status, body: toApiSavedSearch(saved), ...(located ? { headers: locationOf('saved-searches', saved.id) } : {}) }
 }
 
+/** The form's field names of "Watch new companies" → the API's, for the `errors` paths. */
+const WATCH_FIELD_PATHS: Record<string, string> = { ...UPDATE_FIELD_PATHS, filters: 'body.registry' }
+
+/**
+ * kind new_companies: the /companies form's command (WatchNewCompaniesSchema, its rules and messages, then saveWatch)
+ * from the API's fields.
+ */
+async function createWatch(ctx: ApiContext, body: z.output<typeof CreateSavedSearchSchema>, lang: 'fr' | 'en') {
+  const raw = {
+    intent: 'watch-new-companies',
+    name: body.name,
+    options: body.enrichments,
+    preset: body.preset ?? 'all',
+    maxLeads: body.max_leads ?? undefined,
+    filters: JSON.stringify(toRegistryFilters(body.registry ?? {})),
+    scheduleKind: body.schedule?.kind,
+    weekday: body.schedule?.weekday ?? undefined,
+    day: body.schedule?.day ?? undefined,
+    hour: body.schedule?.hour ?? 8,
+    timeZone: body.schedule?.time_zone ?? 'Europe/Paris',
+  }
+  const parsed = WatchNewCompaniesSchema.safeParse(raw)
+  if (!parsed.success) {
+    const errors = parsed.error.issues.slice(0, 20).map((issue) => ({ path: WATCH_FIELD_PATHS[String(issue.path[0])] ?? 'body', message: ctx.t(issue.message) }))
+    apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), errors)
+  }
+  const saved = await saveWatch(ctx.user, parsed.data, { lang })
+  if (!saved.ok && saved.reason === 'location') apiProblem(422, 'invalid_location', ctx.t(saved.messageKey), [{ path: 'body.registry.place', message: ctx.t(saved.messageKey) }])
+  if (!saved.ok) apiProblem(403, 'too_many_saved_searches', ctx.t('savedSearches.errors.limitReached', { count: saved.limit, plan: ctx.t(`plans.${saved.plan}`) }))
+  if (body.credit_budget || body.push_connection_ids?.length) {
+    const current = await getSavedSearch(ctx.user, saved.id)
+    await updateSavedSearchCommand(ctx.user, saved.id, updateInput(ctx, current, body), { lang })
+  }
+  return savedAnswer(ctx, saved.id, 201, { located: true })
+}
+
 export const savedSearchOperations = [
   defineOperation({
     id: 'listSavedSearches',
@@ -269,12 +318,14 @@ export const savedSearchOperations = [
       422: { description: 'The location is not one GET /locations gives (`invalid_location`).' },
     },
     async handler({ ctx, query, body }) {
+      if (body.kind === 'new_companies') return createWatch(ctx, body, query.lang)
       // Checked first, so a refused schedule saves nothing.
       const scheduled = body.schedule || body.credit_budget || body.push_connection_ids?.length ? updateInput(ctx, null, body) : null
       const saved = await saveSearch(ctx.user, {
         name: body.name,
-        criteria: toSearchCriteria(body.criteria),
-        filters: toSearchFilters(body.filters),
+        criteria: toSearchCriteria(body.criteria!),
+        // The risk shield is on for a saved search unless the body turns it off (as the form's boxes start ticked).
+        filters: { ...toSearchFilters(body.filters), excludeInsolvent: body.filters?.exclude_insolvent ?? true, excludeRadiated: body.filters?.exclude_radiated ?? true },
         options: body.enrichments,
         preset: body.preset ?? 'all',
         maxLeads: body.max_leads ?? null,
