@@ -24,7 +24,7 @@ export const STOCK_HEADER = [
   'activitePrincipaleEtablissement', 'nomenclatureActivitePrincipaleEtablissement', 'caractereEmployeurEtablissement',
 ]
 
-export const STOCK_PLACES = [
+const STOCK_PLACES = [
   { commune: '69123', postcode: '69003', city: 'LYON', department: '69' },
   { commune: '33063', postcode: '33000', city: 'BORDEAUX', department: '33' },
   { commune: '75056', postcode: '75011', city: 'PARIS', department: '75' },
