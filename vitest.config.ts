@@ -8,6 +8,9 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     testTimeout: 20_000,
+    // No daily registry-events import in the tests' workers and servers (it would ask the public services); the
+    // import's own tests turn it on against local fakes.
+    env: { REGISTRY_EVENTS_IMPORT: 'off' },
     hookTimeout: 60_000,
     projects: [
       {

@@ -21,6 +21,7 @@ import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.ts'
 import { registerCrmJobs } from '#app/.server/integrations/push-queue.ts'
 import { registerListJobs } from '#app/.server/lists/retention.ts'
+import { registerRegistryEventJobs } from '#app/.server/registry-events/scheduler.ts'
 import { startWorker } from './worker-slot.ts'
 import { createHttpApp } from './http-app.ts'
 import { allowListFromEnv } from '#app/.server/enrichment/ssrf.ts'
@@ -65,7 +66,7 @@ export async function startServices(config: Env, dev: boolean): Promise<void> {
   const worker = await startWorker({
     log: workerLog,
     registrations: [
-      ...[registerBillingJobs, registerSavedSearchJobs, registerListJobs].map((register) => (boss: PgBoss) => register(boss, { log: workerLog })),
+      ...[registerBillingJobs, registerSavedSearchJobs, registerListJobs, registerRegistryEventJobs].map((register) => (boss: PgBoss) => register(boss, { log: workerLog })),
       ...(config.IN_PROCESS_WORKER ? [(boss: PgBoss) => registerWebhookDelivery(boss, { log: workerLog }), (boss: PgBoss) => registerCrmJobs(boss, { log: workerLog })] : []),
     ],
   })

@@ -16,6 +16,7 @@ import { registerSavedSearchJobs } from '#app/.server/saved-searches/scheduler.t
 import { registerWebhookDelivery } from '#app/.server/webhooks/delivery.ts'
 import { registerCrmJobs } from '#app/.server/integrations/push-queue.ts'
 import { registerListJobs } from '#app/.server/lists/retention.ts'
+import { registerRegistryEventJobs } from '#app/.server/registry-events/scheduler.ts'
 import { startWorker } from './worker-slot.ts'
 import { EnvError, setRuntimeSettings, validateEnv } from '#app/.server/env.server.ts'
 import { resolveSourceSelection, setSourceSelection } from '#app/.server/sources/selection.ts'
@@ -45,7 +46,7 @@ async function main() {
     log,
     config,
     consumeExports: true,
-    registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerWebhookDelivery(boss, { log }), (boss) => registerSavedSearchJobs(boss, { log }), (boss) => registerListJobs(boss, { log }), (boss) => registerCrmJobs(boss, { log })],
+    registrations: [(boss) => registerBillingJobs(boss, { log }), (boss) => registerWebhookDelivery(boss, { log }), (boss) => registerSavedSearchJobs(boss, { log }), (boss) => registerListJobs(boss, { log }), (boss) => registerRegistryEventJobs(boss, { log }), (boss) => registerCrmJobs(boss, { log })],
   })
   // For orchestrators: /healthz, /readyz (database, migrations, this worker's queue), /metrics (token or METRICS_PORT).
   const ops = { pool: getPool, queue: trackQueue(worker.boss) }

@@ -70,6 +70,15 @@ export function readSearchFilters(params: URLSearchParams): FiltersReading {
   return { ok: false, field: parsed.error.issues[0]?.path[0] as FilterField }
 }
 
+/** The risk shield's boxes of a command's form (a list's launch), the other filters off. */
+export function riskFiltersOfForm(form: FormData): SearchFilters {
+  const { excludeInsolvent, excludeRadiated } = SearchFiltersSchema.pick({ excludeInsolvent: true, excludeRadiated: true }).parse({
+    excludeInsolvent: form.get('excludeInsolvent'),
+    excludeRadiated: form.get('excludeRadiated'),
+  })
+  return { ...NO_FILTERS, excludeInsolvent, excludeRadiated }
+}
+
 /** Stored filters (exports.search_params.filters), read leniently: what is not a valid filter is no filter. */
 export function storedFilters(raw: unknown): SearchFilters {
   const parsed = SearchFiltersSchema.safeParse(raw && typeof raw === 'object' ? raw : {})

@@ -27,6 +27,7 @@ import { estimatedPaidPositions } from '#app/domain/list-match.ts'
 import { env } from '#app/.server/env.server.ts'
 import { can } from '#app/domain/workspace-roles.ts'
 import { pageTexts } from '#app/i18n.ts'
+import { riskFiltersOfForm } from '#app/domain/search-filters.ts'
 
 await pageTexts('lists')
 
@@ -76,7 +77,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const options = optionsFromValues(submission.value.options, { france: true })
   const sent = { name, options, maxLeads: String(formData.get('maxLeads') ?? '').trim() }
   // The same budget as every export's creation (forms and API alike).
-  const created = await withinBudget('exportCreate', user.id, () => launchList({ user, listId: params.id, name, enrichmentOptions: options, idempotencyKey, lang, maxLeads: submission.value.maxLeads ?? null, onlyNew: submission.value.onlyNew }), {
+  const created = await withinBudget('exportCreate', user.id, () => launchList({ user, listId: params.id, name, enrichmentOptions: options, idempotencyKey, lang, maxLeads: submission.value.maxLeads ?? null, onlyNew: submission.value.onlyNew, filters: riskFiltersOfForm(formData) }), {
     replay: await holdsIdempotencyKey(user, idempotencyKey),
     made: (result) => result.ok && !result.duplicate,
   })

@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { SessionUser } from '#app/.server/auth.ts'
-import { closeDb } from '#app/.server/db.ts'
+import { adminDb, closeDb } from '#app/.server/db.ts'
 import { addDncEntries } from '#app/.server/do-not-contact/store.ts'
 import { createDefaultEnrichers } from '#app/.server/exports/default-enrichers.ts'
 import { openExportDownload } from '#app/.server/exports/download.ts'
@@ -18,6 +18,8 @@ import { processExport } from '#app/.server/exports/processor.ts'
 import { addEnrichment } from '#app/.server/exports/service.ts'
 import { confirmListMapping, launchList, uploadList } from '#app/.server/lists/commands.ts'
 import { readList } from '#app/.server/lists/store.ts'
+import { upsertAnnouncements } from '#app/.server/registry-events/store.ts'
+import { NO_FILTERS } from '#app/domain/search-filters.ts'
 import { deleteStaleLists } from '#app/.server/lists/retention.ts'
 import { resolveCriteria, searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
 import { resolveCategory } from '#app/.server/search/preview.ts'
@@ -260,6 +262,30 @@ describe('an XLSX list and the do-not-contact list', () => {
     expect((await processExport(launched.exportId, { enrichers, source, concurrency: 2 })).outcome).toBe('completed')
     const { rows } = await admin.query<{ lead_count: number; excluded: Record<string, number> }>('select lead_count, excluded from public.exports where id = $1', [launched.exportId])
     expect(rows[0]).toEqual({ lead_count: 3, excluded: { dnc_siren: 1 } })
+  })
+
+  it('with the risk shield ticked, a company of the list in liquidation (BODACC) is left out before anything is charged, and counted', async () => {
+    const user = await createUser()
+    const failing = bakeries[5]!
+    const siren = failing.siret.slice(0, 9)
+    const announcement = { id: `A2026${String(Date.now()).slice(-8)}`, sirens: [siren], publishedOn: '2026-10-02', family: 'collective', kind: 'annonce' as const, correctsId: null,
+      judgment: { famille: "Jugement d'ouverture", nature: "Jugement d'ouverture de liquidation judiciaire", complement: '', date: '2026-09-28' },
+      radiation: null, createdOn: null, naturalPerson: false, tribunal: 'TRIBUNAL DE COMMERCE DE BREST', url: 'https://www.bodacc.fr/pages/annonces-commerciales-detail/?q.id=id:A1' }
+    await upsertAnnouncements(adminDb(), [announcement])
+    const table = [['Société', 'SIRET'], ...bakeries.slice(4, 7).map((bakery) => [bakery.name, bakery.siret])]
+    const uploaded = await uploadList({ user, fileName: 'salon.csv', bytes: new TextEncoder().encode(table.map((row) => row.join(';')).join('\n')) })
+    if (!uploaded.ok) throw new Error(`upload refused: ${uploaded.code}`)
+    const confirmed = await confirmListMapping({ user, listId: uploaded.listId, columns: ['name', 'siret'], lang: 'fr', deps: { enrichers, source } })
+    if (!confirmed.ok) throw new Error(`mapping refused: ${confirmed.code}`)
+    const launched = await launchList({ user, listId: uploaded.listId, name: 'Salon', enrichmentOptions: OPTIONS, idempotencyKey: randomUUID(), lang: 'fr', filters: { ...NO_FILTERS, excludeInsolvent: true } })
+    if (!launched.ok) throw new Error(`launch refused: ${launched.code}`)
+    expect((await processExport(launched.exportId, { enrichers, source, concurrency: 2 })).outcome).toBe('completed')
+    const { rows } = await admin.query<{ lead_count: number; excluded: Record<string, number>; debits: number }>(
+      `select lead_count, excluded, (select count(*)::int from public.credit_ledger c join public.leads l on l.id = c.lead_id where c.export_id = e.id and l.siret = $2) as debits
+         from public.exports e where id = $1`,
+      [launched.exportId, failing.siret],
+    )
+    expect(rows[0]).toEqual({ lead_count: 2, excluded: { risk_insolvency: 1 }, debits: 0 })
   })
 
   it('refuses a binary file whole: nothing is stored', async () => {

@@ -1084,6 +1084,10 @@ export interface components {
             enrichments: components["schemas"]["EnrichmentType"][];
             /** @description Only businesses none of your exports delivered before. */
             only_new?: boolean;
+            /** @description Leave out companies in a collective procedure (sauvegarde, redressement or liquidation judiciaire) per their BODACC announcements. France only. */
+            exclude_insolvent?: boolean;
+            /** @description Leave out companies struck off the trade register per their BODACC announcements. France only. */
+            exclude_radiated?: boolean;
             /**
              * @description Called once when the export ends, as for POST /exports.
              * @example https://example.com/leadatlas/callback
@@ -1111,6 +1115,10 @@ export interface components {
             enrichments: string | string[];
             /** @enum {string} */
             only_new?: "true" | "false";
+            /** @enum {string} */
+            exclude_insolvent?: "true" | "false";
+            /** @enum {string} */
+            exclude_radiated?: "true" | "false";
             webhook_url?: string;
         };
         AddDoNotContact: {

@@ -25,6 +25,7 @@ import { isListFileRefusal, parseListFile, type ListFileRefusal, type ParsedList
 import { readListRows, type ListReading } from './list-rows.ts'
 import { createListMatcher, ListMatchFailed, type ListCandidate } from './match.ts'
 import { insertList, readList, readListCells, saveListMapping, type StoredList } from './store.ts'
+import type { SearchFilters } from '#app/domain/search-filters.ts'
 
 export type ListCommandError = 'unauthenticated' | 'forbidden_role' | 'not_found' | 'already_launched' | 'mapping_invalid'
 
@@ -213,6 +214,8 @@ export interface LaunchListArgs {
   lang: 'fr' | 'en'
   maxLeads?: number | null
   onlyNew?: boolean
+  /** The risk shield's filters (the others are the map's: a list has none). */
+  filters?: SearchFilters
   webhookUrl?: string
   /** What the list holds (listFingerprint): an Idempotency-Key replays the export of the same content. */
   fingerprint?: string
@@ -230,7 +233,7 @@ export async function launchList(args: LaunchListArgs): Promise<{ ok: true; expo
   if (!list) return { ok: false, code: 'not_found' }
   if (!list.mapping) return { ok: false, code: 'mapping_invalid', messageKey: 'lists.errors.mappingRequired' }
   const command = () =>
-    createExport({ user, name: args.name, criteria: { sector: '', country: '', region: '', department: '', city: '' }, enrichmentOptions: args.enrichmentOptions, idempotencyKey: args.idempotencyKey, lang: args.lang, maxLeads: args.maxLeads, onlyNew: args.onlyNew, webhookUrl: args.webhookUrl, list: { id: list.id, ...(args.fingerprint ? { fingerprint: args.fingerprint } : {}) } })
+    createExport({ user, name: args.name, criteria: { sector: '', country: '', region: '', department: '', city: '' }, enrichmentOptions: args.enrichmentOptions, idempotencyKey: args.idempotencyKey, lang: args.lang, maxLeads: args.maxLeads, onlyNew: args.onlyNew, filters: args.filters, webhookUrl: args.webhookUrl, list: { id: list.id, ...(args.fingerprint ? { fingerprint: args.fingerprint } : {}) } })
   try {
     return await command()
   } catch (error) {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { ExportModal, type ExportCommand } from '../exports/export-modal.tsx'
+import { RiskShieldFields } from '../search/risk-shield-fields.tsx'
 
 const loadSchema = () => import('#app/domain/export-commands.ts').then((module) => module.LaunchListSchema)
 
@@ -25,6 +26,7 @@ export function ListExportModal({
       <>
         <input type="hidden" name="intent" value="launch-list" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <RiskShieldFields defaultOn={false} hintKey="lists.launch.riskHint" />
       </>
     ),
   }

@@ -9,6 +9,7 @@ import { useHydrated, useIsPending } from '#app/utils/misc.ts'
 import { useTypedBeforeHydration } from '#app/utils/typed-before-hydration.ts'
 import { EnrichmentToggles } from '../exports/enrichment-toggles.tsx'
 import type { FilterValues } from '../search/search-filters-panel.tsx'
+import { RiskShieldFields, withoutRiskFilters } from '../search/risk-shield-fields.tsx'
 import { ErrorAlert } from '../billing/plans-link.tsx'
 import { Button } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
@@ -76,7 +77,7 @@ export function SaveSearchModal({
       <Form ref={formRef} method="post" action={formAction} {...getFormProps(form)} className="space-y-5">
         <input type="hidden" name="intent" value="save-search" />
         {hydrated ? <input type="hidden" name="timeZone" value={Intl.DateTimeFormat().resolvedOptions().timeZone} /> : null}
-        <SearchCommandFields criteria={criteria} filters={filters} />
+        <SearchCommandFields criteria={criteria} filters={withoutRiskFilters(filters)} />
         {last?.error ? <ErrorAlert message={last.error} withPlansLink={last.upgrade === true} /> : null}
         <Field
           label={t('savedSearches.save.name')}
@@ -87,6 +88,7 @@ export function SaveSearchModal({
           <EnrichmentToggles value={options} onChange={setOptions} france={france} />
           {fields.options.errors?.length ? <p className="mt-1.5 text-sm text-red-600">{translate(fields.options.errors)?.join(' ')}</p> : null}
         </div>
+        <RiskShieldFields sent={last?.result?.initialValue as Record<string, unknown> | undefined} />
         <PresetChoice name={fields.preset.name} defaultValue={String(sentValue(last?.result, 'preset') ?? 'all')} />
         <Field
           label={t('savedSearches.save.maxLeads')}

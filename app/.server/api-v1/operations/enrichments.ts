@@ -12,7 +12,7 @@ import { exportCallbackSecret } from '#app/.server/webhooks/endpoints.ts'
 import { optionsFromValues } from '#app/domain/enrichment.ts'
 import { guessColumnKinds, LIST_COLUMN_KINDS, type ListColumnKind } from '#app/domain/list-columns.ts'
 import { WebhookUrlSchema } from '#app/domain/webhook-commands.ts'
-import { EnrichmentListSchema } from '../commands.ts'
+import { ApiFiltersSchema, EnrichmentListSchema, toSearchFilters } from '../commands.ts'
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation, type ApiContext, type UploadedFile } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
@@ -46,6 +46,8 @@ const CreateEnrichmentBodySchema = z
     mapping: MappingSchema.optional(),
     enrichments: EnrichmentListSchema.meta({ example: ['phone', 'email', 'admin_fr_info'] }),
     only_new: z.boolean().optional().meta({ description: 'Only businesses none of your exports delivered before.' }),
+    exclude_insolvent: ApiFiltersSchema.shape.exclude_insolvent,
+    exclude_radiated: ApiFiltersSchema.shape.exclude_radiated,
     webhook_url: WebhookUrlSchema.optional().meta({ description: 'Called once when the export ends, as for POST /exports.', example: 'https://example.com/leadatlas/callback' }),
   })
   .meta({
@@ -70,6 +72,8 @@ const UploadEnrichmentSchema = z
     mapping: z.string().max(100_000).optional().meta({ description: 'The mapping as JSON (as in the JSON body).', example: '{"Raison sociale":"name","SIRET":"siret"}' }),
     enrichments: z.union([z.string().max(500), z.array(z.string().max(50)).max(12)]).meta({ description: 'The enrichments: repeated fields, or one comma-separated.', example: 'phone,email,admin_fr_info' }),
     only_new: z.enum(['true', 'false']).optional(),
+    exclude_insolvent: z.enum(['true', 'false']).optional(),
+    exclude_radiated: z.enum(['true', 'false']).optional(),
     webhook_url: z.string().max(2000).optional(),
   })
   .meta({ id: 'UploadEnrichment' })
@@ -179,6 +183,7 @@ export const enrichmentOperations = [
         idempotencyKey: headers['Idempotency-Key'] ? enrichmentKey(headers['Idempotency-Key']) : '',
         lang: query.lang,
         onlyNew: fields ? fields.only_new === 'true' : body.only_new,
+        filters: toSearchFilters(fields ? { exclude_insolvent: fields.exclude_insolvent === 'true', exclude_radiated: fields.exclude_radiated === 'true' } : body),
         ...(webhookUrl !== undefined ? { webhookUrl } : {}),
       }, 'body.mapping')
       const answer = await exportAnswer(ctx, result.exportId, result.duplicate ? 200 : 202, { located: true })
