@@ -64,6 +64,9 @@ export async function registerRegistryEventJobs(boss: PgBoss, { log = () => {} }
     return { imported: results.filter((r) => r.outcome === 'imported').length, failed: results.filter((r) => r.outcome === 'failed').length }
   })
   // The schedule lives in the database: turning the import off removes it, so no worker wakes up for nothing.
-  if (env.REGISTRY_EVENTS_IMPORT === 'off') await boss.unschedule(REGISTRY_EVENTS_QUEUE)
-  else await boss.schedule(REGISTRY_EVENTS_QUEUE, REGISTRY_EVENTS_CRON, null, { tz: 'UTC' })
+  if (env.REGISTRY_EVENTS_IMPORT === 'off') return boss.unschedule(REGISTRY_EVENTS_QUEUE)
+  await boss.schedule(REGISTRY_EVENTS_QUEUE, REGISTRY_EVENTS_CRON, null, { tz: 'UTC' })
+  // And once at start-up: a deployment that was down (or a fresh demo) catches up its window now, not tomorrow. The
+  // singleton queue keeps it to one job whatever the number of processes starting; days done cost no request.
+  await boss.send(REGISTRY_EVENTS_QUEUE, null)
 }
