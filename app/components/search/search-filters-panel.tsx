@@ -50,6 +50,7 @@ export function SearchFiltersPanel({ values }: { values: FilterValues }) {
                 {t(`search.filters.${field}`)}
               </label>
             ))}
+            <p className="text-xs text-slate-500">{t('search.filters.riskHint')}</p>
           </fieldset>
           {/* Text with a decimal keypad, not type="number": a number field drops or mangles "4,2" (French decimals), and
               its built-in range check would block the search without a word. Both separators are read (decimal.ts). */}
