@@ -14,7 +14,7 @@
  */
 
 /** Days after its first delivery an establishment not online yet is looked for again. */
-export const RETRY_AFTER_DAYS = [7, 30] as const
+const RETRY_AFTER_DAYS = [7, 30] as const
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 

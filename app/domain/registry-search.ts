@@ -89,7 +89,7 @@ const registryPlaceSchema = z.union([
 export type RegistryPlace = z.output<typeof registryPlaceSchema>
 
 /** A calendar day, YYYY-MM-DD, that exists (2025-02-30 does not). */
-export const isoDaySchema = z.iso.date()
+const isoDaySchema = z.iso.date()
 
 export const registryFiltersSchema = z
   .object({

@@ -139,7 +139,7 @@ export function leadsWithinBudget(budget: number | null, maxCreditsPerLead: numb
 }
 
 /** What a saved search watches: the map (criteria + filters), or the registry's new establishments. */
-export type SavedSearchKind = 'map' | 'new_companies'
+type SavedSearchKind = 'map' | 'new_companies'
 
 /** A saved search as the pages and the API read it. */
 export interface SavedSearch {

@@ -25,6 +25,7 @@ import { exportFormRefusal, sentExportForm } from '#app/.server/exports/export-f
 import { EXPORT_NAME_MAX, NO_ENRICHMENT, optionsFromValues } from '#app/domain/enrichment.ts'
 import { CreateRegistryExportSchema } from '#app/domain/export-commands.ts'
 import { WatchNewCompaniesSchema } from '#app/domain/saved-search-commands.ts'
+import type { RegistryFiltersInput } from '#app/domain/registry-search.ts'
 import { saveWatch } from '#app/.server/saved-searches/watch-commands.ts'
 import { registryStoreFreshness } from '#app/.server/registry-events/local-search.ts'
 import { WatchForm } from '#app/components/companies/watch-form.tsx'
@@ -99,12 +100,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           },
         }
       : null
-  // "Created after" reads the local registry store: the page says so, with the last day imported.
-  const store = search?.status === 'ok' && search.result.filters.createdAfter ? { createdAfter: search.result.filters.createdAfter, importedUpTo: await registryStoreFreshness() } : null
-  const watchForm =
-    url.searchParams.get('watch') === '1' && search?.status === 'ok'
-      ? { filters: JSON.stringify(search.result.filters), defaultName: exportName(nafCodes, query.city || query.department || query.region, lang) }
-      : null
+  const { store, watchForm } = await watchAndStore(search?.status === 'ok' ? search.result.filters : null, url, exportName(nafCodes, query.city || query.department || query.region, lang))
   // The category picker shows the category's label, whichever way it was sent (its id from the combobox, a label typed).
   const category = query.sector ? (getCategory(query.sector) ?? findCategory(query.sector, lang)) : undefined
   return data(
@@ -128,6 +124,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { status, headers },
   )
+}
+
+/**
+ * "Created after" reads the local registry store: the page says so, with the last day imported. "Watch new companies"
+ * opens by URL (?watch=1), so it works without JavaScript too.
+ */
+async function watchAndStore(filters: RegistryFiltersInput | null, url: URL, defaultName: string) {
+  const store = filters?.createdAfter ? { createdAfter: filters.createdAfter, importedUpTo: await registryStoreFreshness() } : null
+  const watchForm = filters && url.searchParams.get('watch') === '1' ? { filters: JSON.stringify(filters), defaultName } : null
+  return { store, watchForm }
 }
 
 /** "Boulangeries – 29": the activity (or the first code) and the place, as the search page names its exports. */

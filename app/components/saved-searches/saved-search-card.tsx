@@ -26,6 +26,7 @@ export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: s
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <h2 className="truncate text-base font-semibold text-slate-900">{saved.name}</h2>
+          {saved.kind === 'new_companies' ? <WatchKind saved={saved} /> : null}
           {saved.schedule.kind === 'none' ? null : <p className="mt-0.5 text-sm text-slate-600">{t(schedule.key, schedule.values)}</p>}
         </div>
         <NextRunBadge saved={saved} />
@@ -36,8 +37,8 @@ export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: s
           <dd className="mt-0.5 text-slate-900">{place}</dd>
         </div>
         <div>
-          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('savedSearches.category')}</dt>
-          <dd className="mt-0.5 text-slate-900">{saved.categoryLabel || t('search.allSectors')}</dd>
+          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t(saved.kind === 'new_companies' ? 'savedSearches.watch.activity' : 'savedSearches.category')}</dt>
+          <dd className="mt-0.5 text-slate-900">{saved.kind === 'new_companies' ? watchActivity(saved.registryFilters) || t('savedSearches.watch.anyActivity') : saved.categoryLabel || t('search.allSectors')}</dd>
         </div>
         <div>
           <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('savedSearches.filters')}</dt>
@@ -55,6 +56,11 @@ export function SavedSearchCard({ saved, error }: { saved: CardSearch; error?: s
           <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t('savedSearches.lastRun')}</dt>
           <dd className="mt-0.5 text-slate-900">
             <LastRunLine saved={saved} />
+            {saved.kind === 'new_companies' && saved.watchWaiting > 0 ? (
+              <span className="block text-slate-600" data-testid="watch-waiting">
+                {t('savedSearches.watch.waiting', { count: saved.watchWaiting })}
+              </span>
+            ) : null}
           </dd>
         </div>
       </dl>
@@ -99,6 +105,23 @@ function NextRunBadge({ saved }: { saved: SavedSearch }) {
     <p className="shrink-0 text-sm text-slate-700 sm:text-right">
       <span className="block text-xs font-medium tracking-wide text-slate-500 uppercase">{t('savedSearches.nextRun')}</span>
       <time dateTime={saved.nextRunAt}>{formatRunDate(saved.nextRunAt, saved.schedule.timeZone, i18n.language)}</time>
+    </p>
+  )
+}
+
+/** A watch's activity codes, as stored (registryFiltersSchema's nafCodes). */
+function watchActivity(filters: Record<string, unknown> | null): string {
+  const codes = filters?.nafCodes
+  return Array.isArray(codes) ? codes.filter((code) => typeof code === 'string').join(', ') : ''
+}
+
+/** "New companies · weekly": what a watch is, said before its schedule. */
+function WatchKind({ saved }: { saved: SavedSearch }) {
+  const { t } = useTranslation()
+  const key = saved.schedule.kind === 'monthly' ? 'savedSearches.watch.kindMonthly' : saved.schedule.kind === 'weekly' ? 'savedSearches.watch.kindWeekly' : 'savedSearches.watch.kind'
+  return (
+    <p className="mt-0.5 text-sm font-medium text-brand-700" data-testid="saved-search-kind">
+      {t(key)}
     </p>
   )
 }
