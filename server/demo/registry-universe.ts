@@ -14,12 +14,14 @@ import { registryPlaceCriteria } from '#app/.server/registry/place.ts'
 import { searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
 import { demoBusinesses } from '#app/.server/sources/demo/source.ts'
 import { demoSite } from '#app/.server/sources/demo/site.ts'
-import { businessName, frenchLabel, sectorForCategory } from '#app/.server/sources/demo/names.ts'
+import { businessName, sectorForCategory } from '#app/.server/sources/demo/names.ts'
 import { hashString, rngFor } from '#app/.server/sources/demo/prng.ts'
-import { SECTORS, slugify } from '#app/.server/sources/demo/vocabulary.ts'
+import { SECTORS, type SectorStyle, slugify } from '#app/.server/sources/demo/vocabulary.ts'
 import type { Business, ResolvedCategory } from '#app/.server/sources/types.ts'
-import { allCategories, type Category } from '#app/.server/taxonomy/categories.ts'
+import { allCategories } from '#app/.server/taxonomy/categories.ts'
 import type { RegistryPlace } from '#app/domain/registry-search.ts'
+import { demoMapCreationDay, historySectors, resolvedCategory as resolved, UNKNOWN_PER_KNOWN, unknownSeed } from './history-slots.ts'
+import { demoClosedByHistory } from './history-stories.ts'
 
 export type DemoCompany = Record<string, unknown>
 /** The demo registry's company for a name search (or a SIRET printed on a site): server/demo/registry.ts. */
@@ -31,24 +33,22 @@ export type MakeCompany = (options: {
   siret?: string
   /** Where the demo map shows the business: the registry geocodes it a few metres off, as two real geocoders do. */
   position?: { latitude: number; longitude: number }
+  /** YYYY-MM-DD: a creation of the event history (registry-events-history.ts): founded that day, active. */
+  createdOn?: string
+  /** The history closes it (history-stories.ts): cessée, whatever its seed says. */
+  closed?: boolean
 }) => DemoCompany
 
 /** A search with many categories (e.g. a shared NAF code) reads the first ones only: the demo answers in time. */
 const MAX_CATEGORIES = 8
 /** The map's businesses get websites so the printed SIRETs can be read (this base URL itself is never called). */
 const DEMO_WEBSITES = 'http://demo-websites.invalid'
-/** Businesses the map does not know, per business it knows. */
-const UNKNOWN_PER_KNOWN = 3 / 7
 /** Labels the demo gives some companies, each about one in twelve. */
 const LABEL_FIELDS = ['est_rge', 'est_qualiopi', 'est_ess', 'est_bio', 'est_organisme_formation', 'est_siae', 'est_societe_mission', 'est_patrimoine_vivant'] as const
 
 /** The name seed the name search uses, so the same name and postcode give the same company. */
 export function nameSeed(name: string, postalCode: string | null, normalize: (text: string) => string): number {
   return hashString(`name|${normalize(name)}|${postalCode ?? ''}`)
-}
-
-function resolved(category: Category): ResolvedCategory {
-  return { id: category.id, label: frenchLabel({ id: category.id, label: category.labels.fr }), osm: category.osm, googleType: category.googleType, naf: category.naf }
 }
 
 /** Categories of the NAF codes (none: one per built-in demo sector), one per demo sector: they show the same businesses. */
@@ -77,9 +77,52 @@ function communeOfBusiness(business: Business): Commune | undefined {
 }
 
 /** The SIRET the business's website prints in its legal notice, if it has a site and prints one. */
-function printedSiret(business: Business): string | null {
+function printedSiret(business: Pick<Business, 'website'>): string | null {
   const slug = business.website ? /\/sites\/([^/]+)\//.exec(business.website)?.[1] : undefined
   return slug ? demoSite(slug).siret : null
+}
+
+/** Today as the demo registry reads it: the history's creations are dated relative to it. */
+function today(): string {
+  return new Date().toISOString().slice(0, 10)
+}
+
+/** The demo source's seed of a business, from its place id (fr-<INSEE code>-<seed in base 36>). */
+function sourceSeed(business: Pick<Business, 'placeId'>): number | null {
+  const token = /^fr-[0-9a-z]{5}-([0-9a-z]{7})$/.exec(business.placeId)?.[1]
+  return token ? parseInt(token, 36) : null
+}
+
+type MapBusiness = Pick<Business, 'name' | 'postalCode' | 'placeId' | 'website' | 'latitude' | 'longitude'>
+
+/** The registry's company for a business the demo map shows (the one its registry match finds). */
+export function knownCompany(business: MapBusiness, naf: string | null, makeCompany: MakeCompany, normalize: (text: string) => string, day = today()): DemoCompany {
+  const siret = printedSiret(business)
+  const seed = nameSeed(business.name, business.postalCode, normalize)
+  const position = business.latitude !== null && business.longitude !== null ? { latitude: business.latitude, longitude: business.longitude } : undefined
+  const source = sourceSeed(business)
+  const createdOn = source === null ? null : demoMapCreationDay(source, day)
+  const closed = source !== null && demoClosedByHistory(source)
+  return makeCompany({
+    name: business.name,
+    postalCode: business.postalCode,
+    naf,
+    seed,
+    ...(siret ? { siret } : {}),
+    ...(position ? { position } : {}),
+    ...(createdOn ? { createdOn } : {}),
+    ...(closed ? { closed } : {}),
+  })
+}
+
+/** The registry-only company of a rank in a commune and sector (the map does not know it). */
+export function unknownCompany(commune: Commune, category: ResolvedCategory, rank: number, naf: string | null, makeCompany: MakeCompany): DemoCompany {
+  const sector: SectorStyle | undefined = sectorForCategory(category)
+  const seed = unknownSeed(commune.code, sector?.key ?? category.id, rank)
+  const closed = demoClosedByHistory(seed)
+  const name = businessName(rngFor(seed, 'name'), { sector, label: category.label, french: true })
+  const postalCode = rngFor(seed, 'postcode').pick(commune.codesPostaux)
+  return makeCompany({ name, postalCode, naf, seed, ...(closed ? { closed } : {}) })
 }
 
 function withLabels(company: DemoCompany): DemoCompany {
@@ -90,7 +133,7 @@ function withLabels(company: DemoCompany): DemoCompany {
 }
 
 /** Every company of the universe for `nafCodes` in `place` (unfiltered otherwise), deterministic order. */
-function buildUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCompany: MakeCompany, normalize: (text: string) => string): DemoCompany[] {
+function buildUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCompany: MakeCompany, normalize: (text: string) => string, day: string): DemoCompany[] {
   const criteria = registryPlaceCriteria(place)
   if (!criteria) return []
   const companies = new Map<string, DemoCompany>()
@@ -110,20 +153,14 @@ function buildUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCo
       const entry = perCommune.get(commune.code) ?? { commune, count: 0 }
       entry.count++
       perCommune.set(commune.code, entry)
-      const siret = printedSiret(business)
-      const seed = nameSeed(business.name, business.postalCode, normalize)
-      const position = business.latitude !== null && business.longitude !== null ? { latitude: business.latitude, longitude: business.longitude } : undefined
-      add(makeCompany({ name: business.name, postalCode: business.postalCode, naf, seed, ...(siret ? { siret } : {}), ...(position ? { position } : {}) }))
+      add(knownCompany(business, naf, makeCompany, normalize, day))
     }
-    const sector = sectorForCategory(category)
     for (const { commune, count } of perCommune.values()) {
       const unknown = Math.round(count * UNKNOWN_PER_KNOWN)
       for (let rank = 0; rank < unknown; rank++) {
-        const seed = hashString(`registry-only|${commune.code}|${sector?.key ?? category.id}|${rank}`)
-        const name = businessName(rngFor(seed, 'name'), { sector, label: category.label, french: true })
-        const postalCode = rngFor(seed, 'postcode').pick(commune.codesPostaux)
-        if (place.kind === 'postcode' && postalCode !== place.code) continue
-        add(makeCompany({ name, postalCode, naf, seed }))
+        const company = unknownCompany(commune, category, rank, naf, makeCompany)
+        if (place.kind === 'postcode' && (company.siege as { code_postal?: string }).code_postal !== place.code) continue
+        add(company)
       }
     }
   }
@@ -134,21 +171,17 @@ function buildUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCo
 const universes = new LRUCache<string, DemoCompany[]>({ max: 64 })
 
 export function demoRegistryUniverse(nafCodes: readonly string[], place: RegistryPlace, makeCompany: MakeCompany, normalize: (text: string) => string): DemoCompany[] {
-  const key = JSON.stringify([[...nafCodes].sort(), place])
+  const day = today()
+  const key = JSON.stringify([[...nafCodes].sort(), place, day])
   let universe = universes.get(key)
   if (!universe) {
-    universe = buildUniverse(nafCodes, place, makeCompany, normalize)
+    universe = buildUniverse(nafCodes, place, makeCompany, normalize, day)
     universes.set(key, universe)
   }
   return universe
 }
 
-/** One category per built-in demo sector, all of them (the map's businesses of a place are theirs). */
-function everySector(): ResolvedCategory[] {
-  return SECTORS.flatMap((s) => allCategories().filter((c) => c.osm.key === s.osm.key && c.osm.value === s.osm.value && c.naf.length > 0).slice(0, 1)).map(resolved)
-}
-
-const namedActivities = new LRUCache<string, Map<string, string>>({ max: 256 })
+const namedActivities = new LRUCache<string, Map<string, { naf: string; seed: number | null }>>({ max: 256 })
 
 /**
  * The activity code a demo map business of `postalCode` is registered under, found by its name: a name search that
@@ -156,15 +189,28 @@ const namedActivities = new LRUCache<string, Map<string, string>>({ max: 256 })
  * the demo map does not show there.
  */
 export function demoActivityOfName(name: string, postalCode: string, normalize: (text: string) => string): string | null {
+  return mapBusinessOfName(name, postalCode, normalize)?.naf ?? null
+}
+
+/**
+ * What the history did to the demo map business of that name at that postcode: created it on a day of the last
+ * cycle, or closed it. Empty for a name the map does not show there.
+ */
+export function demoHistoryOfName(name: string, postalCode: string, normalize: (text: string) => string): { createdOn?: string; closed?: boolean } {
+  const seed = mapBusinessOfName(name, postalCode, normalize)?.seed
+  if (seed == null) return {}
+  const createdOn = demoMapCreationDay(seed, today())
+  return { ...(createdOn ? { createdOn } : {}), ...(demoClosedByHistory(seed) ? { closed: true } : {}) }
+}
+
+function mapBusinessOfName(name: string, postalCode: string, normalize: (text: string) => string): { naf: string; seed: number | null } | null {
   let byName = namedActivities.get(postalCode)
   if (!byName) {
     byName = new Map()
     const criteria = registryPlaceCriteria({ kind: 'postcode', code: postalCode })
-    for (const category of criteria ? everySector() : []) {
-      const naf = category.naf?.[0]
-      if (!naf) continue
+    for (const { category, naf } of criteria ? historySectors() : []) {
       for (const business of demoBusinesses(searchParamsOf(criteria!, 'fr'), category, DEMO_WEBSITES)) {
-        if (business.postalCode === postalCode && !byName.has(normalize(business.name))) byName.set(normalize(business.name), naf)
+        if (business.postalCode === postalCode && !byName.has(normalize(business.name))) byName.set(normalize(business.name), { naf, seed: sourceSeed(business) })
       }
     }
     namedActivities.set(postalCode, byName)
