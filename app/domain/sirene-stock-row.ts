@@ -113,3 +113,52 @@ function postcodeOf(text: string | null): string | null {
 function communeOf(text: string | null): string | null {
   return text && /^(\d{5}|2[AB]\d{3})$/.test(text) && !text.startsWith('99') ? text : null
 }
+
+// StockUniteLegale (the companies' file, `--legal-units`): what the establishments' file lacks.
+
+const LEGAL_UNIT_REQUIRED_COLUMNS = ['siren', 'categorieJuridiqueUniteLegale'] as const
+const LEGAL_UNIT_COLUMNS = [
+  ...LEGAL_UNIT_REQUIRED_COLUMNS,
+  'denominationUniteLegale',
+  'denominationUsuelle1UniteLegale',
+  'nomUniteLegale',
+  'nomUsageUniteLegale',
+  'prenom1UniteLegale',
+  'prenomUsuelUniteLegale',
+] as const
+type LegalUnitColumn = (typeof LEGAL_UNIT_COLUMNS)[number]
+export type LegalUnitColumnIndex = Record<LegalUnitColumn, number>
+
+export interface LegalUnitFacts {
+  siren: string
+  /** Catégorie juridique ("5710"; "1000" = sole trader), null when not given. */
+  legalForm: string | null
+  /** The company's name, else the sole trader's "first last"; '' when not public. */
+  name: string
+}
+
+/** The index of a StockUniteLegale header, or the required columns it lacks. */
+export function legalUnitColumnIndex(header: readonly string[]): { ok: true; index: LegalUnitColumnIndex } | { ok: false; missing: string[] } {
+  const position = new Map(header.map((name, at) => [name.trim(), at]))
+  const missing = LEGAL_UNIT_REQUIRED_COLUMNS.filter((name) => !position.has(name))
+  if (missing.length) return { ok: false, missing }
+  return { ok: true, index: Object.fromEntries(LEGAL_UNIT_COLUMNS.map((name) => [name, position.get(name) ?? -1])) as LegalUnitColumnIndex }
+}
+
+/** One StockUniteLegale row: named as the flux names a company (app/domain/sirene-record.ts); null without a SIREN. */
+export function legalUnitFacts(row: readonly string[], index: LegalUnitColumnIndex): LegalUnitFacts | null {
+  const value = (column: LegalUnitColumn): string | null => {
+    const at = index[column]
+    const text = at < 0 ? '' : (row[at] ?? '').trim()
+    return text === '' || text === '[ND]' ? null : text
+  }
+  const siren = value('siren')
+  if (!siren || !/^\d{9}$/.test(siren)) return null
+  const legalForm = value('categorieJuridiqueUniteLegale')
+  const person = [value('prenomUsuelUniteLegale') ?? value('prenom1UniteLegale'), value('nomUsageUniteLegale') ?? value('nomUniteLegale')].filter(Boolean).join(' ')
+  return {
+    siren,
+    legalForm: legalForm && /^\d{4}$/.test(legalForm) ? legalForm : null,
+    name: value('denominationUniteLegale') ?? value('denominationUsuelle1UniteLegale') ?? person,
+  }
+}

@@ -10,7 +10,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
 import type { Database } from '#app/.server/db.ts'
-import { loadEstablishmentStock } from '#app/.server/registry-events/stock-load.ts'
+import { loadEstablishmentStock, loadLegalUnits } from '#app/.server/registry-events/stock-load.ts'
 import { StockFileError } from '#app/.server/registry-events/stock-file.ts'
 import { upsertEstablishments } from '#app/.server/registry-events/store.ts'
 import { STOCK_HEADER, stockRowFacts, writeStockFile, zipOf } from '#tests/support/sirene-stock-file.ts'
@@ -144,6 +144,36 @@ describe('loading the stock', () => {
   })
 })
 
+describe('completing from StockUniteLegale (--legal-units)', () => {
+  it('fills the legal form and, where the establishment had no name, the company\'s; a second run writes nothing; flux rows untouched', async () => {
+    const units = path.join(dir, 'StockUniteLegale_utf8.csv')
+    const header = 'siren,statutDiffusionUniteLegale,unitePurgeeUniteLegale,dateCreationUniteLegale,sigleUniteLegale,prenom1UniteLegale,prenomUsuelUniteLegale,nomUniteLegale,nomUsageUniteLegale,denominationUniteLegale,categorieJuridiqueUniteLegale'
+    const lines = Array.from({ length: ROWS }, (_, n) => {
+      const { siren } = stockRowFacts(n, TODAY)
+      return n % 2 === 0 ? `${siren},O,,2020-01-01,,,,,,"SOCIETE ${n}, SAS",5710` : `${siren},O,,2020-01-01,,JEANNE,,MARTIN,,,1000`
+    })
+    fs.writeFileSync(units, `${header}\n${lines.join('\n')}\n999,O,,,,,,,,,5710\n`)
+    const fresher = stockRowFacts(4, TODAY)
+    await upsertEstablishments(db, [{ siret: fresher.siret, siren: fresher.siren, name: 'NOM DU FLUX', naf: null, legalForm: '5499', headcount: null, postcode: null, commune: null, city: null, address: null, state: 'A', createdOn: null, headOffice: false, processedAt: '2026-12-02T10:00:00Z' }], 'flux')
+    await loadEstablishmentStock(db, csv)
+
+    expect(await loadLegalUnits(db, units, { batchSize: 1_000 })).toMatchObject({ rows: ROWS + 1, written: ROWS - 1, rejected: 1 })
+    const rows = await stored()
+    for (const n of [0, 1, 3, 28]) {
+      const facts = stockRowFacts(n, TODAY)
+      const company = n % 2 === 0 ? `SOCIETE ${n}, SAS` : 'JEANNE MARTIN'
+      expect(rows.get(facts.siret), `row ${n}`).toMatchObject({ legal_form: n % 2 === 0 ? '5710' : '1000', name: facts.partial ? company : facts.name })
+    }
+    expect(stockRowFacts(3, TODAY).partial).toBe(true)
+    expect(rows.get(fresher.siret)).toMatchObject({ name: 'NOM DU FLUX', legal_form: '5499', source: 'flux' })
+    expect(await loadLegalUnits(db, units)).toMatchObject({ written: 0 })
+  })
+
+  it('refuses a file that is not StockUniteLegale', async () => {
+    await expect(loadLegalUnits(db, csv)).rejects.toThrow(/not a StockUniteLegale CSV: missing column\(s\) categorieJuridiqueUniteLegale/)
+  })
+})
+
 describe('files that are not the stock', () => {
   const refusal = async (name: string, content: string | Buffer) => {
     const file = path.join(dir, name)
@@ -185,11 +215,15 @@ describe('npm run registry:load', () => {
     spawnSync(process.execPath, ['--import', 'tsx', 'scripts/registry-load.ts', ...args], { env: { ...process.env, DATABASE_URL: inject('databaseUrl') }, encoding: 'utf8', timeout: 60_000 })
 
   it('loads a file and prints its summary; exit 1 on a file that is not the stock, 2 on Parquet or no file', async () => {
-    const done = run(gz)
+    const units = path.join(dir, 'units-cli.csv')
+    fs.writeFileSync(units, `siren,categorieJuridiqueUniteLegale,denominationUniteLegale\n${stockRowFacts(3, TODAY).siren},5499,SOCIETE TROIS\n`)
+    const done = run(gz, '--legal-units', units, '--batch', '1000')
     expect(done.stderr).toBe('')
     expect(done.status).toBe(0)
     expect(done.stdout).toMatch(/Done in [\d.]+ s: 3,000 rows, 3,000 written, 0 left as stored/)
+    expect(done.stdout).toMatch(/Done in [\d.]+ s: 1 legal units, 1 establishments completed, 0 rejected/)
     expect((await stored()).size).toBe(ROWS)
+    expect((await stored()).get(stockRowFacts(3, TODAY).siret)).toMatchObject({ name: 'SOCIETE TROIS', legal_form: '5499' })
 
     const missing = path.join(dir, 'missing.csv')
     fs.writeFileSync(missing, 'a,b\n1,2\n')

@@ -1,7 +1,7 @@
 // One StockEtablissement row → the store's record (app/domain/sirene-stock-row.ts): columns by name, "[ND]" and "NN"
 // as absent, NAF rév. 2 only, partial diffusion without a street address, processing times read as UTC.
 import { describe, expect, it } from 'vitest'
-import { stockColumnIndex, stockRecord, type StockColumnIndex } from '#app/domain/sirene-stock-row.ts'
+import { legalUnitColumnIndex, legalUnitFacts, stockColumnIndex, stockRecord, type LegalUnitColumnIndex, type StockColumnIndex } from '#app/domain/sirene-stock-row.ts'
 
 const HEADER = ['etatAdministratifEtablissement', 'siret', 'dateCreationEtablissement', 'statutDiffusionEtablissement', 'trancheEffectifsEtablissement',
   'numeroVoieEtablissement', 'typeVoieEtablissement', 'libelleVoieEtablissement', 'codeCommuneEtablissement', 'codePostalEtablissement',
@@ -49,5 +49,21 @@ describe('a stock row', () => {
   it('is refused without a valid SIRET or a known state', () => {
     expect(stockRecord(row({ ...base, siret: '1234' }), index)).toBeNull()
     expect(stockRecord(row({ ...base, etatAdministratifEtablissement: 'C' }), index)).toBeNull()
+  })
+})
+
+describe('a StockUniteLegale row', () => {
+  const header = ['siren', 'categorieJuridiqueUniteLegale', 'denominationUniteLegale', 'prenom1UniteLegale', 'prenomUsuelUniteLegale', 'nomUniteLegale', 'nomUsageUniteLegale']
+  const units = (legalUnitColumnIndex(header) as { ok: true; index: LegalUnitColumnIndex }).index
+
+  it('names a company by its denomination, a sole trader by first and last name, "[ND]" as not public', () => {
+    expect(legalUnitFacts(['123456789', '5710', 'BOULANGERIE SAS', '', '', '', ''], units)).toEqual({ siren: '123456789', legalForm: '5710', name: 'BOULANGERIE SAS' })
+    expect(legalUnitFacts(['123456789', '1000', '', 'JEANNE', 'JEANNOT', 'MARTIN', 'DURAND'], units)).toEqual({ siren: '123456789', legalForm: '1000', name: 'JEANNOT DURAND' })
+    expect(legalUnitFacts(['123456789', '1000', '[ND]', '[ND]', '', '[ND]', ''], units)).toEqual({ siren: '123456789', legalForm: '1000', name: '' })
+  })
+
+  it('needs a SIREN, and a header with the legal form', () => {
+    expect(legalUnitFacts(['12345', '5710', 'X', '', '', '', ''], units)).toBeNull()
+    expect(legalUnitColumnIndex(['siren', 'denominationUniteLegale'])).toEqual({ ok: false, missing: ['categorieJuridiqueUniteLegale'] })
   })
 })

@@ -9,10 +9,19 @@
  * flux's rows as they are, and loading the same file twice writes nothing the second time.
  */
 import { parse, CsvError } from 'csv-parse'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import type { RegistryEstablishmentRecord } from '#app/domain/registry-establishment.ts'
-import { STOCK_REQUIRED_COLUMNS, stockColumnIndex, stockRecord, type StockColumnIndex } from '#app/domain/sirene-stock-row.ts'
+import {
+  legalUnitColumnIndex,
+  legalUnitFacts,
+  STOCK_REQUIRED_COLUMNS,
+  stockColumnIndex,
+  stockRecord,
+  type LegalUnitColumnIndex,
+  type LegalUnitFacts,
+  type StockColumnIndex,
+} from '#app/domain/sirene-stock-row.ts'
 import { upsertEstablishments } from './store.ts'
 import { openStockFile, StockFileError } from './stock-file.ts'
 
@@ -21,7 +30,7 @@ export interface StockLoadProgress {
   rows: number
   /** Rows inserted or updated (a row the store already had as fresh or fresher is not). */
   written: number
-  /** Rows that cannot be stored: no valid SIRET, or a state other than A/F. */
+  /** Rows that cannot be stored: no valid SIRET (SIREN), or a state other than A/F. */
   rejected: number
   seconds: number
 }
@@ -42,26 +51,32 @@ function csvRows(input: NodeJS.ReadableStream) {
   return input.pipe(parser)
 }
 
-function headerIndex(header: unknown, file: string): StockColumnIndex {
-  const columns = Array.isArray(header) ? (header as string[]) : []
-  const found = stockColumnIndex(columns)
-  if (found.ok) return found.index
+type HeaderCheck = { ok: true } | { ok: false; missing: string[] }
+
+function checkHeader(columns: string[], found: HeaderCheck, file: string, kind: string, required: readonly string[]): void {
+  if (found.ok) return
   const seen = columns.slice(0, 5).join(',').slice(0, 120)
   const hint = columns.length === 1 && columns[0]!.includes(';') ? ' (it is separated by ";": INSEE\'s stock uses ",")' : ''
-  throw new StockFileError('missing_columns', `${file} is not a StockEtablissement CSV${hint}: missing column(s) ${found.missing.join(', ')} (needs ${STOCK_REQUIRED_COLUMNS.join(', ')}; header starts "${seen}")`)
+  throw new StockFileError('missing_columns', `${file} is not a ${kind} CSV${hint}: missing column(s) ${found.missing.join(', ')} (needs ${required.join(', ')}; header starts "${seen}")`)
 }
 
-/** Loads the stock file at `file` into the store; what it read and wrote. Throws StockFileError on a file it cannot read. */
-export async function loadEstablishmentStock(db: Kysely<Database>, file: string, options: StockLoadOptions = {}): Promise<StockLoadProgress> {
+interface BatchLoad<T> {
+  /** The row reader for this header; throws StockFileError when the header is not the file's kind. */
+  reader(header: string[]): (row: string[]) => T | null
+  write(batch: T[]): Promise<number>
+}
+
+/** Streams `file`'s rows through `load.reader`, writing batches with `load.write`, one batch ahead at most. */
+async function loadInBatches<T>(file: string, load: BatchLoad<T>, options: StockLoadOptions): Promise<StockLoadProgress> {
   const batchSize = options.batchSize ?? 5_000
   const started = performance.now()
   const progress: StockLoadProgress = { rows: 0, written: 0, rejected: 0, seconds: 0 }
-  let index: StockColumnIndex | undefined
-  let batch: RegistryEstablishmentRecord[] = []
+  let read: ((row: string[]) => T | null) | undefined
+  let batch: T[] = []
   let writing: Promise<void> = Promise.resolve()
-  const flush = async (records: RegistryEstablishmentRecord[]) => {
+  const flush = async (records: T[]) => {
     await writing
-    writing = upsertEstablishments(db, records, 'stock').then((written) => {
+    writing = load.write(records).then((written) => {
       progress.written += written
       progress.seconds = (performance.now() - started) / 1000
       options.onProgress?.({ ...progress })
@@ -72,13 +87,13 @@ export async function loadEstablishmentStock(db: Kysely<Database>, file: string,
   const rows = csvRows(await openStockFile(file))
   try {
     for await (const row of rows as AsyncIterable<string[]>) {
-      if (!index) {
-        index = headerIndex(row, file)
+      if (!read) {
+        read = load.reader(row)
         continue
       }
       progress.rows++
-      const record = stockRecord(row, index)
-      if (!record) progress.rejected++
+      const record = read(row)
+      if (record === null) progress.rejected++
       else if (batch.push(record) >= batchSize) {
         await flush(batch)
         batch = []
@@ -91,9 +106,56 @@ export async function loadEstablishmentStock(db: Kysely<Database>, file: string,
     if ((error as NodeJS.ErrnoException).code?.startsWith('Z_')) throw new StockFileError('unreadable', `${file} is a damaged archive (${(error as Error).message})`)
     throw error
   }
-  if (!index) throw new StockFileError('not_csv', `${file} is empty`)
+  if (!read) throw new StockFileError('not_csv', `${file} is empty`)
   if (batch.length) await flush(batch)
   await writing
   progress.seconds = (performance.now() - started) / 1000
   return progress
+}
+
+/** Loads the stock file at `file` into the store; what it read and wrote. Throws StockFileError on a file it cannot read. */
+export function loadEstablishmentStock(db: Kysely<Database>, file: string, options: StockLoadOptions = {}): Promise<StockLoadProgress> {
+  return loadInBatches<RegistryEstablishmentRecord>(
+    file,
+    {
+      reader(header) {
+        const found = stockColumnIndex(header)
+        checkHeader(header, found, file, 'StockEtablissement', STOCK_REQUIRED_COLUMNS)
+        const index = (found as { index: StockColumnIndex }).index
+        return (row) => stockRecord(row, index)
+      },
+      write: (records) => upsertEstablishments(db, records, 'stock'),
+    },
+    options,
+  )
+}
+
+/**
+ * Completes the stock's establishments from StockUniteLegale at `file` (`--legal-units`): the legal form, and the
+ * company's name where the establishment had none (as the flux names it). Only rows the stock wrote are touched (the
+ * flux's carry their unité légale already), and only when something changes, so a second run writes nothing.
+ * `written` counts establishments updated.
+ */
+export function loadLegalUnits(db: Kysely<Database>, file: string, options: StockLoadOptions = {}): Promise<StockLoadProgress> {
+  return loadInBatches<LegalUnitFacts>(
+    file,
+    {
+      reader(header) {
+        const found = legalUnitColumnIndex(header)
+        checkHeader(header, found, file, 'StockUniteLegale', ['siren', 'categorieJuridiqueUniteLegale'])
+        const index = (found as { index: LegalUnitColumnIndex }).index
+        return (row) => legalUnitFacts(row, index)
+      },
+      write: async (units) => {
+        const result = await sql`
+          update public.registry_establishments e
+             set legal_form = v.legal_form, name = case when e.name = '' then v.name else e.name end
+            from unnest(${units.map((u) => u.siren)}::text[], ${units.map((u) => u.legalForm)}::text[], ${units.map((u) => u.name)}::text[]) as v(siren, legal_form, name)
+           where e.siren = v.siren and e.source = 'stock'
+             and (e.legal_form is distinct from v.legal_form or (e.name = '' and v.name <> ''))`.execute(db)
+        return Number(result.numAffectedRows ?? 0)
+      },
+    },
+    options,
+  )
 }
