@@ -11,6 +11,7 @@ import { soleTraderOf, streetOf } from './history-sirene.ts'
 export type BodaccFamily = 'collective' | 'radiation' | 'creation' | 'immatriculation'
 
 export interface BodaccRecord {
+  [field: string]: unknown
   id: string
   publicationavis: 'A' | 'B'
   publicationavis_facette: string

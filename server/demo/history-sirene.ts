@@ -9,6 +9,7 @@ import type { HistoryCompany } from './history-companies.ts'
 type Nullable<T> = T | null
 
 export interface SireneEtablissement {
+  [field: string]: unknown
   siren: string
   nic: string
   siret: string
@@ -118,7 +119,6 @@ export function sireneEtablissement(history: HistoryCompany, event: SireneEvent)
   const band = String(company.tranche_effectif_salarie)
   const headcount = band === 'NN' ? null : band
   const employer = headcount !== null && headcount !== '00' ? 'O' : 'N'
-  const person = legalForm === '1000' ? soleTraderOf(siren) : null
   const processed = processedAt(siret, event.processedOn)
   const street = streetOf(String(siege.adresse ?? ''))
   const period = (from: string, to: string | null, state: 'A' | 'F', changed: boolean) => ({
@@ -153,28 +153,7 @@ export function sireneEtablissement(history: HistoryCompany, event: SireneEvent)
     dateDernierTraitementEtablissement: processed,
     etablissementSiege: true,
     nombrePeriodesEtablissement: periods.length,
-    uniteLegale: {
-      etatAdministratifUniteLegale: event.closedOn ? 'C' : 'A',
-      statutDiffusionUniteLegale: 'O',
-      dateCreationUniteLegale: created,
-      categorieUniteLegale: 'PME',
-      denominationUniteLegale: person ? null : ((company.nom_raison_sociale as string | null) ?? String(company.nom_complet)),
-      sigleUniteLegale: null,
-      denominationUsuelle1UniteLegale: null,
-      sexeUniteLegale: person?.sexe ?? null,
-      nomUniteLegale: person?.nom ?? null,
-      nomUsageUniteLegale: null,
-      prenom1UniteLegale: person?.prenom ?? null,
-      prenomUsuelUniteLegale: person?.prenom ?? null,
-      activitePrincipaleUniteLegale: naf,
-      nomenclatureActivitePrincipaleUniteLegale: 'NAFRev2',
-      categorieJuridiqueUniteLegale: legalForm,
-      nicSiegeUniteLegale: siret.slice(9),
-      trancheEffectifsUniteLegale: headcount,
-      caractereEmployeurUniteLegale: employer,
-      economieSocialeSolidaireUniteLegale: 'N',
-      dateDernierTraitementUniteLegale: processed,
-    },
+    uniteLegale: uniteLegaleOf(history, { created, legalForm, headcount, employer, processed, nic: siret.slice(9) }),
     adresseEtablissement: {
       complementAdresseEtablissement: null,
       numeroVoieEtablissement: street.number,
@@ -192,6 +171,44 @@ export function sireneEtablissement(history: HistoryCompany, event: SireneEvent)
       libellePaysEtrangerEtablissement: null,
     },
     periodesEtablissement: periods,
+  }
+}
+
+interface UnitFacts {
+  created: string
+  legalForm: string
+  headcount: string | null
+  employer: 'O' | 'N'
+  processed: string
+  nic: string
+}
+
+/** The legal unit: a company's denomination, or the sole trader's names. */
+function uniteLegaleOf(history: HistoryCompany, facts: UnitFacts): SireneEtablissement['uniteLegale'] {
+  const { company, naf } = history
+  const { created, legalForm, headcount, employer, processed } = facts
+  const person = legalForm === '1000' ? soleTraderOf(String(company.siren)) : null
+  return {
+    etatAdministratifUniteLegale: company.etat_administratif === 'C' ? 'C' : 'A',
+    statutDiffusionUniteLegale: 'O',
+    dateCreationUniteLegale: created,
+    categorieUniteLegale: 'PME',
+    denominationUniteLegale: person ? null : ((company.nom_raison_sociale as string | null) ?? String(company.nom_complet)),
+    sigleUniteLegale: null,
+    denominationUsuelle1UniteLegale: null,
+    sexeUniteLegale: person?.sexe ?? null,
+    nomUniteLegale: person?.nom ?? null,
+    nomUsageUniteLegale: null,
+    prenom1UniteLegale: person?.prenom ?? null,
+    prenomUsuelUniteLegale: person?.prenom ?? null,
+    activitePrincipaleUniteLegale: naf,
+    nomenclatureActivitePrincipaleUniteLegale: 'NAFRev2',
+    categorieJuridiqueUniteLegale: legalForm,
+    nicSiegeUniteLegale: facts.nic,
+    trancheEffectifsUniteLegale: headcount,
+    caractereEmployeurUniteLegale: employer,
+    economieSocialeSolidaireUniteLegale: 'N',
+    dateDernierTraitementUniteLegale: processed,
   }
 }
 
