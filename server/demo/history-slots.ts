@@ -149,8 +149,12 @@ export function dayNumber(day: string): number {
   return Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS)
 }
 
+const days = new Map<number, string>()
+
 export function dayOf(number: number): string {
-  return new Date(number * DAY_MS).toISOString().slice(0, 10)
+  let day = days.get(number)
+  if (day === undefined) days.set(number, (day = new Date(number * DAY_MS).toISOString().slice(0, 10)))
+  return day
 }
 
 export function modulo(value: number, divisor: number): number {

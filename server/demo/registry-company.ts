@@ -34,9 +34,15 @@ export interface Company {
 
 /** The commune a postcode belongs to (the most populous one when several share it), as the registry names it. */
 function communeOf(postalCode: string): { code: string; name: string } | null {
-  const commune = franceData().communes.find((c) => c.codesPostaux.includes(postalCode))
-  return commune ? { code: commune.code, name: cityName(commune).toUpperCase() } : null
+  if (!communesByPostcode.has(postalCode)) {
+    const commune = franceData().communes.find((c) => c.codesPostaux.includes(postalCode))
+    communesByPostcode.set(postalCode, commune ? { code: commune.code, name: cityName(commune).toUpperCase() } : null)
+  }
+  return communesByPostcode.get(postalCode) ?? null
 }
+
+/** Postcodes already looked up (a scan of every commune each time would dominate the event history's cost). */
+const communesByPostcode = new Map<string, { code: string; name: string } | null>()
 
 /** Up to this many metres between the demo map's position and the registry's geocoding of the same business. */
 const GEOCODING_ERROR_METRES = 30

@@ -136,19 +136,23 @@ function creationsOn(n: number): Creation[] {
   return [...fresh, ...mapped]
 }
 
-/** Schedules by story and start: consecutive days share all but one day of starts. */
-const schedules = new LRUCache<string, ScheduledEvent[]>({ max: 100_000 })
+/** Each start day's stories with their schedules (computed once: consecutive days share all but one start). */
+const startsScheduled = new Map<number, Array<{ story: Story; events: ScheduledEvent[] }>>()
+
+function scheduledFrom(start: number): Array<{ story: Story; events: ScheduledEvent[] }> {
+  let scheduled = startsScheduled.get(start)
+  if (!scheduled) {
+    scheduled = storiesOfPhase(modulo(start, HISTORY_CYCLE_DAYS)).map((story) => ({ story, events: procedureSchedule(story, start) }))
+    startsScheduled.set(start, scheduled)
+  }
+  return scheduled
+}
 
 /** Events of the stories whose start falls within the span before `n` (history-schedule.ts). */
 function storyEventsAround(n: number, touches: (event: ScheduledEvent) => boolean): Array<{ story: Story; start: number; event: ScheduledEvent }> {
   const out: Array<{ story: Story; start: number; event: ScheduledEvent }> = []
   for (let start = n - STORY_SPAN_DAYS; start <= n; start++) {
-    for (const story of storiesOfPhase(modulo(start, HISTORY_CYCLE_DAYS))) {
-      const key = `${story.slot}|${start}`
-      let events = schedules.get(key)
-      if (!events) schedules.set(key, (events = procedureSchedule(story, start)))
-      for (const event of events) if (touches(event)) out.push({ story, start, event })
-    }
+    for (const { story, events } of scheduledFrom(start)) for (const event of events) if (touches(event)) out.push({ story, start, event })
   }
   return out
 }
