@@ -77,7 +77,7 @@ function signOf(company: DemoCompany): string {
 const SIREN_EPOCH = Date.UTC(2020, 0, 1) / 86_400_000
 
 /** A new company is numbered by its creation day and its rank that day: SIREN = 2 + 4-digit day + 3-digit rank + key. */
-export function newCompanySiren(day: number, ordinal: number): string {
+function newCompanySiren(day: number, ordinal: number): string {
   return completeLuhn(`2${String(day - SIREN_EPOCH).padStart(4, '0')}${String(ordinal).padStart(3, '0')}`)
 }
 

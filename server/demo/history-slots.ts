@@ -110,12 +110,6 @@ export function historyPairs(): HistoryPair[] {
   return out
 }
 
-export function slotCount(): number {
-  const all = historyPairs()
-  const last = all[all.length - 1]
-  return last ? last.first + last.size : 0
-}
-
 export function slotOf(id: number): Slot {
   const all = historyPairs()
   let low = 0

@@ -16,7 +16,7 @@ const RADIATION_SHARE = 0.009
  * liquidation or closed by a continuation plan, a sauvegarde closed, a liquidation closed for want of assets (the
  * company is then radiated), a liquidation announcement cancelled. `radiation`: closed and radiated, no procedure.
  */
-export type StoryVariant =
+type StoryVariant =
   | 'liquidation'
   | 'redressement'
   | 'redressement-converted'

@@ -57,7 +57,7 @@ function geocoded(rng: Rng, position: { latitude: number; longitude: number } | 
 }
 
 /** About one company in twenty is closed (cessée), by its seed: the event history radiates some of them. */
-export function isClosedSeed(seed: number): boolean {
+function isClosedSeed(seed: number): boolean {
   return Math.floor(seed / 10) % 20 === 7
 }
 

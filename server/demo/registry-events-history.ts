@@ -52,9 +52,9 @@ function inWindow(day: string, today: string): boolean {
 
 const weekday = (n: number) => new Date(n * 86_400_000).getUTCDay()
 /** Sirene processes every day but the 1st of the month (its flux is empty then). */
-export const nextProcessingDay = (n: number): number => (dayOf(n).endsWith('-01') ? n + 1 : n)
+const nextProcessingDay = (n: number): number => (dayOf(n).endsWith('-01') ? n + 1 : n)
 /** The BODACC appears Tuesday to Saturday. */
-export const nextPublicationDay = (n: number): number => {
+const nextPublicationDay = (n: number): number => {
   let day = n
   while (weekday(day) === 0 || weekday(day) === 1) day++
   return day
