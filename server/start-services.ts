@@ -158,7 +158,34 @@ async function startDemoServers(dataDir: string, selection: SourceSelection): Pr
     ownDemoHosts.push(new URL(registry.url).host)
     log(`Demo registry (demo data) at ${registry.url}`)
   }
+  if (!env.INSEE_API_URL && !env.BODACC_URL) stops.unshift(await startDemoRegistryEvents())
   const allow = new Set([...allowListFromEnv(), ...ownDemoHosts])
   setRuntimeSettings({ ENRICH_ALLOW_HOSTS: [...allow].join(',') })
   return stops
 }
+
+/**
+ * The demo universe's registry history (server/demo/registry-events-history.ts: creations, closures, procedures
+ * and radiations of the last 18 months, demo data) served as the INSEE Sirene API and the BODACC exports, so the
+ * daily import runs for real, offline. The import's window covers the whole history (unless set), without INSEE's
+ * pause: a fresh demo starts with its store filled in a few seconds.
+ */
+async function startDemoRegistryEvents(): Promise<() => Promise<void>> {
+  const { startRegistryEventsServer } = await import('./demo/registry-events-server.ts')
+  const { demoAnnouncementsOn, demoEstablishmentsOn } = await import('./demo/registry-events-history.ts')
+  const server = await startRegistryEventsServer({ establishmentsOn: (day) => demoEstablishmentsOn(day), announcementsOn: (day, family) => demoAnnouncementsOn(day, family), apiKey: DEMO_INSEE_KEY })
+  setRuntimeSettings({
+    INSEE_API_URL: server.inseeUrl,
+    INSEE_API_KEY: DEMO_INSEE_KEY,
+    BODACC_URL: server.bodaccUrl,
+    INSEE_PAUSE_MS: '0',
+    ...(process.env.REGISTRY_EVENTS_BACKFILL_DAYS ? {} : { REGISTRY_EVENTS_BACKFILL_DAYS: String(DEMO_HISTORY_DAYS) }),
+  })
+  log(`Demo registry events (demo data) at ${server.inseeUrl} and ${server.bodaccUrl}`)
+  return server.stop
+}
+
+/** The demo history's length: 18 months. */
+const DEMO_HISTORY_DAYS = 548
+/** The demo INSEE server's key: not a secret, it only proves the client sends the header. */
+const DEMO_INSEE_KEY = 'demo-insee-key'

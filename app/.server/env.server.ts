@@ -42,7 +42,7 @@ export function parseEnv(source: EnvSource): Env {
  * module in the same process.
  */
 export type RuntimeSettings = Partial<
-  Record<'DATABASE_URL' | 'SUPABASE_URL' | 'SUPABASE_ANON_KEY' | 'APP_URL' | 'DEMO_WEBSITES_URL' | 'REGISTRY_URL' | 'ENRICH_ALLOW_HOSTS' | 'LEADS_SOURCE' | 'INTEGRATIONS_ENCRYPTION_KEY', string>
+  Record<'DATABASE_URL' | 'SUPABASE_URL' | 'SUPABASE_ANON_KEY' | 'APP_URL' | 'DEMO_WEBSITES_URL' | 'REGISTRY_URL' | 'ENRICH_ALLOW_HOSTS' | 'LEADS_SOURCE' | 'INTEGRATIONS_ENCRYPTION_KEY' | 'INSEE_API_URL' | 'INSEE_API_KEY' | 'BODACC_URL' | 'INSEE_PAUSE_MS' | 'REGISTRY_EVENTS_BACKFILL_DAYS', string>
 >
 const RUNTIME_KEY = Symbol.for('leadatlas.runtimeSettings')
 const FROZEN_KEY = Symbol.for('leadatlas.environmentFrozen')

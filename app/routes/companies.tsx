@@ -35,6 +35,7 @@ import { buttonClasses } from '#app/components/ui/button.tsx'
 import { readCompaniesQuery } from '#app/domain/companies-form.ts'
 import { retryAfterHeaders } from '#app/utils/headers.ts'
 import { onBehalfOf } from '#app/.server/limits/account.ts'
+import { riskFiltersOfForm } from '#app/domain/search-filters.ts'
 
 // This page's texts come with it, not with every page's messages (app/i18n.ts).
 await pageTexts('companies')
@@ -178,6 +179,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     lang,
     maxLeads: submission.value.maxLeads ?? null,
     onlyNew: submission.value.onlyNew,
+    filters: riskFiltersOfForm(formData),
   })
   if (created.refused) return exportFormRefusal(context, { name, options, maxLeads }, created)
   const result = created.result

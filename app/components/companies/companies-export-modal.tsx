@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { ExportModal, type ExportCommand } from '../exports/export-modal.tsx'
+import { RiskShieldFields } from '../search/risk-shield-fields.tsx'
 
 const loadSchema = () => import('#app/domain/export-commands.ts').then((module) => module.CreateRegistryExportSchema)
 
@@ -31,6 +32,7 @@ export function CompaniesExportModal({
         <input type="hidden" name="intent" value="create-registry-export" />
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <input type="hidden" name="filters" value={filters} />
+        <RiskShieldFields hintKey="companies.export.riskHint" />
       </>
     ),
   }
