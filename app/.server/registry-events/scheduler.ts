@@ -45,9 +45,16 @@ export async function importRecentDays(
     const day = daysBefore(today, back)
     for (const source of SOURCES) {
       const result = await importDay(db, source, day, { ...deps, log: deps.log ?? log })
-      if (result.outcome === 'imported') log(`registry events: ${source} ${day}: ${result.rows} records (${result.pages} pages, ${result.unusable} unusable)`)
+      if (result.outcome === 'failed') log(`registry events: ${source} ${day} failed: ${result.error ?? 'unknown error'} (resumes next run)`)
       results.push(result)
     }
+  }
+  // One line per run, not per day: a catch-up over a long window imports hundreds of days.
+  const imported = results.filter((result) => result.outcome === 'imported')
+  if (imported.length) {
+    const rows = (source: RegistrySource) => imported.filter((result) => result.source === source).reduce((sum, result) => sum + result.rows, 0)
+    const unusable = imported.reduce((sum, result) => sum + result.unusable, 0)
+    log(`registry events: ${imported.length} source-days imported (Sirene ${rows('sirene')} establishments, BODACC ${rows('bodacc')} announcements, ${unusable} unusable)`)
   }
   return results
 }

@@ -1,0 +1,82 @@
+import { expect, test, type Page } from '@playwright/test'
+import { expectNoA11yViolations } from './support/a11y.ts'
+import { signUp } from './support/auth.ts'
+import { sql, subscribe } from './support/db.ts'
+
+// The risk shield end to end (issue 32): plumbers in Gironde, on the demo map, with "exclude companies in insolvency
+// proceedings" and "exclude struck off" ticked in the search's filters; the export runs the registry step, and the
+// companies the demo BODACC history (server/demo/registry-events-history.ts, imported at start-up through the local
+// INSEE and BODACC servers) puts in a procedure or struck off are left out, uncharged, and the export page says so.
+const SEARCH = `/?sector=craft-plumber&country=France&region=${encodeURIComponent('Nouvelle-Aquitaine')}&department=Gironde&excludeInsolvent=1&excludeRadiated=1&run=1`
+
+const TEXT = {
+  en: { open: 'Enrich and export', name: 'Export name', start: 'Start export', left: /companies? in insolvency proceedings per BODACC \(left out, not charged\)/, registry: /Company registry/ },
+  fr: { open: 'Enrichir et exporter', name: "Nom de l'export", start: "Lancer l'export", left: /entreprises? en procédure collective selon le BODACC \(écartées?, non facturées?\)/, registry: /Registre des entreprises/ },
+} as const
+const OTHER_OPTIONS = { en: ['Phone', 'Website', 'Email', 'Social media'], fr: ['Téléphone', 'Site web', 'E-mail', 'Réseaux sociaux'] } as const
+
+/** The start-up import fills the store in the background: the export must not run before the demo history is in. */
+async function demoHistoryImported() {
+  await expect(async () => {
+    const [row] = await sql<{ days: number }>(`select count(*)::int as days from public.registry_imports where source = 'bodacc' and status = 'done'`)
+    expect(row!.days).toBeGreaterThanOrEqual(540)
+  }).toPass({ timeout: 240_000, intervals: [2000] })
+}
+
+async function waitForEnd(page: Page) {
+  await expect(async () => {
+    await page.reload()
+    await expect(page.locator('[data-status]').first()).toHaveAttribute('data-status', /^(completed|interrupted)$/, { timeout: 1000 })
+  }).toPass({ timeout: 150_000, intervals: [1000, 2000] })
+}
+
+for (const language of ['en', 'fr'] as const) {
+  test.describe(language, () => {
+    test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
+    test.describe.configure({ timeout: 420_000 })
+
+    test(`an export of plumbers in Gironde leaves out the companies in insolvency proceedings and says so (${language})`, async ({ page }) => {
+      const t = TEXT[language]
+      const user = await signUp(page, { skipProfile: true })
+      await subscribe(user.email, 'premium')
+      await sql(`select public.apply_credit_change(id, 1000, 'adjustment', 'e2e:risk-shield:' || id::text) from auth.users where email = $1`, [user.email])
+      await demoHistoryImported()
+
+      await page.goto(SEARCH)
+      await expect(page.locator('table tbody tr').first()).toBeVisible()
+      // The filters travel in the URL: the panel shows them ticked.
+      await expect(page.locator('input[name=excludeInsolvent]')).toBeChecked()
+      await expect(page.locator('input[name=excludeRadiated]')).toBeChecked()
+      await page.getByRole('link', { name: t.open }).first().click()
+      const dialog = page.getByRole('dialog', { name: t.open })
+      await expect(dialog).toBeVisible()
+      await dialog.getByLabel(t.name).fill(`Plombiers Gironde ${language}`)
+      // The registry step alone: it identifies each plumber (and so judges its risk) before anything is charged.
+      for (const label of OTHER_OPTIONS[language]) await dialog.getByLabel(label, { exact: true }).setChecked(false)
+      await dialog.getByLabel(t.registry).setChecked(true)
+      await dialog.getByRole('button', { name: t.start }).click()
+      await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
+      const exportId = new URL(page.url()).pathname.split('/').pop()!
+      await waitForEnd(page)
+
+      const [row] = await sql<{ excluded: Record<string, number>; used: number; charged: number }>(
+        `select excluded, total_credits_used as used, (select coalesce(-sum(delta), 0)::int from public.credit_ledger where export_id = e.id) as charged
+           from public.exports e where id = $1`,
+        [exportId],
+      )
+      const insolvent = row!.excluded.risk_insolvency ?? 0
+      expect(insolvent).toBeGreaterThanOrEqual(1)
+      expect(row!.charged).toBe(row!.used)
+      const line = page.getByText(t.left)
+      await expect(line).toBeVisible()
+      await expect(line).toContainText(String(insolvent))
+      if (process.env.SCREENSHOTS) {
+        for (const width of [1440, 375]) {
+          await page.setViewportSize({ width, height: 900 })
+          await page.screenshot({ path: `scratch/screens/risk-shield/${language}-${width}.png`, fullPage: true })
+        }
+      }
+      await expectNoA11yViolations(page)
+    })
+  })
+}
