@@ -1,7 +1,9 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoA11yViolations } from './support/a11y.ts'
-import { signUp } from './support/auth.ts'
 import { sql, subscribe } from './support/db.ts'
+import { signUpViaRequest } from './support/http.ts'
+import { demoHistoryImported } from './support/registry-events.ts'
+import { uniqueEmail } from './support/users.ts'
 
 // The risk shield end to end (issue 32): plumbers in Gironde, on the demo map, with "exclude companies in insolvency
 // proceedings" and "exclude struck off" ticked in the search's filters; the export runs the registry step, and the
@@ -15,14 +17,6 @@ const TEXT = {
 } as const
 const OTHER_OPTIONS = { en: ['Phone', 'Website', 'Email', 'Social media'], fr: ['Téléphone', 'Site web', 'E-mail', 'Réseaux sociaux'] } as const
 
-/** The start-up import fills the store in the background: the export must not run before the demo history is in. */
-async function demoHistoryImported() {
-  await expect(async () => {
-    const [row] = await sql<{ days: number }>(`select count(*)::int as days from public.registry_imports where source = 'bodacc' and status = 'done'`)
-    expect(row!.days).toBeGreaterThanOrEqual(540)
-  }).toPass({ timeout: 240_000, intervals: [2000] })
-}
-
 async function waitForEnd(page: Page) {
   await expect(async () => {
     await page.reload()
@@ -35,9 +29,9 @@ for (const language of ['en', 'fr'] as const) {
     test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
     test.describe.configure({ timeout: 420_000 })
 
-    test(`an export of plumbers in Gironde leaves out the companies in insolvency proceedings and says so (${language})`, async ({ page }) => {
+    test(`an export of plumbers in Gironde leaves out the companies in insolvency proceedings and says so (${language})`, async ({ page, baseURL }, testInfo) => {
       const t = TEXT[language]
-      const user = await signUp(page, { skipProfile: true })
+      const user = await signUpViaRequest(page, baseURL, { email: uniqueEmail(`registry-events-${language}`, testInfo) })
       await subscribe(user.email, 'premium')
       await sql(`select public.apply_credit_change(id, 1000, 'adjustment', 'e2e:risk-shield:' || id::text) from auth.users where email = $1`, [user.email])
       await demoHistoryImported()

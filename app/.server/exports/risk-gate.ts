@@ -15,7 +15,6 @@ import { storedFilters } from '#app/domain/search-filters.ts'
 import { companiesOf, storedMatches, type WithRegistryData } from './exclusion-gates.ts'
 import type { LeadEnrichmentResult } from './enrichers.ts'
 import type { LeadGateFactory } from './lead-gates.ts'
-import { CLOSED_MATCH_MIN_CONFIDENCE } from './closed-leads.ts'
 
 const today = () => new Date().toISOString().slice(0, 10)
 
@@ -48,14 +47,15 @@ export const riskGate: LeadGateFactory = async (db, row) => {
 }
 
 /**
- * For a lead the gate could not judge: the reason its fresh, confident registry match leaves it out, or null. The
- * same confidence as "closed in the registry": a weaker match may be another company.
+ * For a lead the gate could not judge: the reason its fresh registry match leaves it out, or null. Any match the
+ * registry step delivers (its own floor, 0.5): the shield judges the company the lead's registry data would name, as
+ * the gate judges a stored match. A map listing rarely spells the legal name ("Plomberie Petit" for "PLOMBERIE PETIT
+ * FRERES" scores 0.58), so the stricter 0.9 of "closed in the registry" would let most failing companies through;
+ * wrongly leaving a business out costs nothing, paying for a company in liquidation does.
  */
 export async function riskAfterRegistry(db: Kysely<Database>, filters: RiskFilters, result: LeadEnrichmentResult): Promise<RiskExclusion | null> {
   if (result.outcomes.admin_fr_info !== 'success') return null
-  const info = result.values.admin_fr_info as { confidence?: unknown } | undefined
-  if (typeof info?.confidence !== 'number' || info.confidence < CLOSED_MATCH_MIN_CONFIDENCE) return null
-  const ids = registryMatchIds(info)
+  const ids = registryMatchIds(result.values.admin_fr_info)
   const siren = ids ? sirenOf(ids) : null
   if (!siren) return null
   const risks = await readRisks(db, [siren], today())
