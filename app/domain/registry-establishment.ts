@@ -24,6 +24,11 @@ export interface RegistryEstablishmentRecord {
   headOffice: boolean
   /** When Sirene last processed it (ISO); the newest processing wins in the store. */
   processedAt: string
+  /**
+   * Statut de diffusion "P": the person asked INSEE not to spread their data, which may then not be used for
+   * prospecting (the Sirene files' terms). Kept for the risk shield, never delivered as a lead.
+   */
+  partialDiffusion?: boolean
 }
 
 /**

@@ -156,5 +156,6 @@ export function readSireneEtablissement(raw: unknown): RegistryEstablishmentReco
     createdOn: realDay(raw.dateCreationEtablissement),
     headOffice: raw.etablissementSiege === true,
     processedAt,
+    ...((raw.statutDiffusionEtablissement === 'P' || unit?.statutDiffusionUniteLegale === 'P') && { partialDiffusion: true }),
   }
 }

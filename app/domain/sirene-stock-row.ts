@@ -83,6 +83,7 @@ export function stockRecord(row: readonly string[], index: StockColumnIndex): Re
     createdOn: dateOf(value('dateCreationEtablissement')),
     headOffice: value('etablissementSiege') === 'true',
     processedAt: sireneProcessedAt(value('dateDernierTraitementEtablissement')) ?? NO_PROCESSING,
+    ...(partial && { partialDiffusion: true }),
   }
 }
 

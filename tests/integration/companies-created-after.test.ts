@@ -151,6 +151,18 @@ describe('created after, from the local registry store', () => {
     expect(two).toBe(2)
   })
 
+  it('never delivers a person who asked INSEE not to spread their data (partial diffusion): no lawful prospecting use', async () => {
+    const local = createLocalRegistrySearch({ db })
+    // Quimper: the other cases read Brest.
+    const quimper = { commune: '29232', postcode: '29000', city: 'Quimper' }
+    const filters = registryFiltersSchema.parse({ nafCodes: [BAKERY], createdAfter: '2031-06-01', place: { kind: 'commune', code: '29232' } })
+    const before = (await local.page(filters, 1)).total
+    await upsertEstablishments(db, [record({ ...quimper, createdOn: '2031-06-02', partialDiffusion: true, legalForm: '1000' })], 'flux')
+    expect((await local.page(filters, 1)).total).toBe(before)
+    await upsertEstablishments(db, [record({ ...quimper, createdOn: '2031-06-02' })], 'flux')
+    expect((await local.page(filters, 1)).total).toBe(before + 1)
+  })
+
   it('refuses labels together with a creation window, naming the date field', async () => {
     const outcome = await searchCompanies(query({ naf: BAKERY, city: '29019', createdAfter: '2031-03-01', label: 'rge' }).query, { plan: 'premium', lang: 'en' })
     expect(outcome).toMatchObject({ ok: false, status: 400, field: 'createdAfter', messageKey: 'companies.errors.labelsWithCreatedAfter' })

@@ -357,6 +357,7 @@ export interface RegistryEstablishments {
   commune: string | null;
   created_on: Timestamp | null;
   department: string | null;
+  diffusion: Generated<string>;
   head_office: Generated<boolean>;
   headcount: string | null;
   imported_at: Generated<Timestamp>;

@@ -64,7 +64,8 @@ function placeParts(place: RegistryPlace): PlacePart[] {
 
 /** What every part shares: the creation window, then the checks made on the rows the index gives. */
 function commonConditions(filters: RegistryFilters): RawBuilder<unknown>[] {
-  const conditions: RawBuilder<unknown>[] = [sql`created_on is not null`]
+  // Partial diffusion: the person's data may not be used for prospecting (registry_diffusion migration).
+  const conditions: RawBuilder<unknown>[] = [sql`created_on is not null`, sql`diffusion = 'O'`]
   if (filters.createdAfter) conditions.push(sql`created_on > ${filters.createdAfter}::date`)
   if (filters.createdBefore) conditions.push(sql`created_on <= ${filters.createdBefore}::date`)
   if (filters.nafCodes.length) conditions.push(sql`naf = any(${[...new Set(filters.nafCodes)]}::text[])`)

@@ -38,6 +38,7 @@ export async function upsertEstablishments(db: Kysely<Database>, records: readon
           head_office: record.headOffice,
           processed_at: record.processedAt,
           source,
+          diffusion: record.partialDiffusion ? 'P' : 'O',
         })),
       )
       .onConflict((conflict) =>
@@ -57,6 +58,7 @@ export async function upsertEstablishments(db: Kysely<Database>, records: readon
           head_office: eb.ref('excluded.head_office'),
           processed_at: eb.ref('excluded.processed_at'),
           source: eb.ref('excluded.source'),
+          diffusion: eb.ref('excluded.diffusion'),
           imported_at: sql`now()`,
         })).where('registry_establishments.processed_at', '<', (eb) => eb.ref('excluded.processed_at')),
       )
