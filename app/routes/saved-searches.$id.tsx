@@ -51,6 +51,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const updated = await updateSavedSearchCommand(user, saved.id, submission.value, { lang })
   if (!updated.ok && updated.reason === 'no_enrichment') return data({ result: submission.reply({ fieldErrors: { options: ['savedSearches.errors.noEnrichment'] } }) }, { status: 400 })
+  if (!updated.ok && updated.reason === 'watch_schedule') return data({ result: submission.reply({ fieldErrors: { scheduleKind: ['savedSearches.errors.watchSchedule'] } }) }, { status: 400 })
   if (!updated.ok) throw data(null, { status: 404 })
   throw redirect('/saved-searches?updated=1')
 }

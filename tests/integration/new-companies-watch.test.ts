@@ -18,6 +18,8 @@ import { upsertEstablishments } from '#app/.server/registry-events/store.ts'
 import { REGISTRY_MATCHED_ON_MAP, REGISTRY_NOT_ONLINE } from '#app/.server/registry/map-match.ts'
 import { runSavedSearch } from '#app/.server/saved-searches/run.ts'
 import { getSavedSearch } from '#app/.server/saved-searches/store.ts'
+import { updateSavedSearchCommand } from '#app/.server/saved-searches/commands.ts'
+import { UpdateSavedSearchSchema } from '#app/domain/saved-search-commands.ts'
 import { saveWatch } from '#app/.server/saved-searches/watch-commands.ts'
 import { resolveCategory } from '#app/.server/search/preview.ts'
 import { searchParamsOf } from '#app/.server/search/resolve-criteria.ts'
@@ -167,6 +169,12 @@ describe('a weekly new-companies watch', () => {
     expect(saved.registryFilters).toMatchObject({ nafCodes: [BAKERY], place: { kind: 'commune', code: '29019' } })
     expect(saved.enrichments.sort()).toEqual(['admin_fr_info', 'phone'])
     expect(saved.nextRunAt).toBe('2031-05-05T06:00:00.000Z')
+  })
+
+  it('keeps a schedule: its edit cannot make it "never by itself" (it delivers what was registered since its last run)', async () => {
+    const input = UpdateSavedSearchSchema.parse({ intent: 'update', name: 'Boulangeries', options: ['phone'], preset: 'all', scheduleKind: 'none', timeZone: 'Europe/Paris' })
+    expect(await updateSavedSearchCommand({ ...user }, id, input, { lang: 'fr' })).toEqual({ ok: false, reason: 'watch_schedule' })
+    expect((await getSavedSearch({ ...user }, id))!.schedule.kind).toBe('weekly')
   })
 
   it('first run: the last 7 days; the ones found online charged, the others free and waiting for D+7', async () => {

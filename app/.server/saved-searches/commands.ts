@@ -10,6 +10,7 @@ import type { UpdateSavedSearch } from '#app/domain/saved-search-commands.ts'
 import type { SearchFilters } from '#app/domain/search-filters.ts'
 import type { SearchCriteria } from '#app/domain/search.ts'
 import { createSavedSearch, getSavedSearch, updateSavedSearch } from './store.ts'
+import { WATCH_SCHEDULE_KINDS } from '#app/domain/saved-search-commands.ts'
 
 export interface SaveSearchInput {
   name: string
@@ -50,13 +51,16 @@ export async function saveSearch(user: SessionUser, input: SaveSearchInput): Pro
   return { ok: true, id: created.id }
 }
 
-export type UpdateSearchResult = { ok: true } | { ok: false; reason: 'not_found' | 'no_enrichment' }
+export type UpdateSearchResult = { ok: true } | { ok: false; reason: 'not_found' | 'no_enrichment' | 'watch_schedule' }
 
 /** The edit page's command: delivery, schedule and budget, with the toggle rules of the search's own country. */
 export async function updateSavedSearchCommand(user: SessionUser, id: string, input: UpdateSavedSearch, { lang }: { lang: 'fr' | 'en' }): Promise<UpdateSearchResult> {
   const saved = await getSavedSearch(user, id)
   if (!saved) return { ok: false, reason: 'not_found' }
-  const options = selectedTypes(optionsFromValues(input.options, { france: isFrance(saved.criteria.country, saved.criteria.countryCode) }))
-  if (options.length === 0) return { ok: false, reason: 'no_enrichment' }
+  // A new-companies watch delivers what was registered since its last run: it needs a schedule, and it is French.
+  const watch = saved.kind === 'new_companies'
+  if (watch && !(WATCH_SCHEDULE_KINDS as readonly string[]).includes(input.scheduleKind)) return { ok: false, reason: 'watch_schedule' }
+  const options = selectedTypes(optionsFromValues(input.options, { france: watch || isFrance(saved.criteria.country, saved.criteria.countryCode) }))
+  if (options.length === 0 && !watch) return { ok: false, reason: 'no_enrichment' }
   return (await updateSavedSearch(user, id, { ...input, options }, { lang })) ? { ok: true } : { ok: false, reason: 'not_found' }
 }

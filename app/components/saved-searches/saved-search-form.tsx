@@ -12,6 +12,7 @@ import { Button, buttonClasses } from '../ui/button.tsx'
 import { Field } from '../ui/field.tsx'
 import { PresetChoice } from './preset-choice.tsx'
 import { SelectField } from './select-field.tsx'
+import { WATCH_SCHEDULE_KINDS } from '#app/domain/saved-search-commands.ts'
 
 const loadSchema = () => import('#app/domain/saved-search-commands.ts').then((module) => module.UpdateSavedSearchSchema)
 
@@ -86,7 +87,7 @@ export function SavedSearchForm({
           inputProps={{ ...getInputProps(fields.creditBudget, { type: 'text' }), inputMode: 'numeric', autoComplete: 'off', className: 'sm:max-w-48' }}
         />
       </div>
-      <ScheduleFields fields={fields} translate={translate} className={card} timeZones={timeZones} />
+      <ScheduleFields fields={fields} translate={translate} className={card} timeZones={timeZones} kinds={saved.kind === 'new_companies' ? WATCH_SCHEDULE_KINDS : SCHEDULE_KINDS} />
       {connections.length ? <PushFields connections={connections} chosen={saved.pushConnectionIds} errors={translate(fields.pushTo.errors)} className={card} /> : null}
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Link to="/saved-searches" className={buttonClasses({ variant: 'secondary' })}>
@@ -126,7 +127,20 @@ function PushFields({ connections, chosen, errors, className }: { connections: A
 type FormFields = Record<'scheduleKind' | 'weekday' | 'day' | 'hour' | 'timeZone', FieldMetadata<unknown>>
 
 /** When it runs: never by itself, weekly or monthly, at an hour of a time zone. */
-function ScheduleFields({ fields, translate, className, timeZones }: { fields: FormFields; translate: (errors?: string[]) => string[] | undefined; className: string; timeZones: string[] }) {
+function ScheduleFields({
+  fields,
+  translate,
+  className,
+  timeZones,
+  kinds,
+}: {
+  fields: FormFields
+  translate: (errors?: string[]) => string[] | undefined
+  className: string
+  timeZones: string[]
+  /** A new-companies watch runs weekly or monthly: "never by itself" is not offered. */
+  kinds: readonly string[]
+}) {
   const { t, i18n } = useTranslation()
   const hydrated = useHydrated()
   const kind = String(fields.scheduleKind.value ?? 'none')
@@ -136,7 +150,7 @@ function ScheduleFields({ fields, translate, className, timeZones }: { fields: F
       <fieldset>
         <legend className="text-sm font-medium text-slate-700">{t('savedSearches.editPage.scheduleKind')}</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-3">
-          {SCHEDULE_KINDS.map((kind) => (
+          {kinds.map((kind) => (
             <label
               key={kind}
               className="flex cursor-pointer items-start gap-3 rounded-lg p-3 text-sm ring-1 ring-slate-200 ring-inset hover:bg-slate-50 has-[:checked]:bg-brand-50/60 has-[:checked]:ring-brand-200 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600"
@@ -146,6 +160,7 @@ function ScheduleFields({ fields, translate, className, timeZones }: { fields: F
             </label>
           ))}
         </div>
+        {fields.scheduleKind.errors?.length ? <p className="mt-1.5 text-sm text-red-600">{translate(fields.scheduleKind.errors)?.join(' ')}</p> : null}
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
         {/* With JavaScript only the day the chosen kind uses is shown; without it both are, and the server reads the one it needs. */}

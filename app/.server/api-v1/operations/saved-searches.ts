@@ -374,6 +374,7 @@ export const savedSearchOperations = [
       if (Object.keys(changes).length || (query.lang && query.lang !== current.lang)) {
         const updated = await updateSavedSearchCommand(ctx.user, params.id, updateInput(ctx, current, changes), { lang: query.lang ?? current.lang })
         if (!updated.ok && updated.reason === 'no_enrichment') noEnrichment(ctx)
+        if (!updated.ok && updated.reason === 'watch_schedule') apiProblem(422, 'validation_failed', ctx.t('api.v1.validationFailed'), [{ path: 'body.schedule.kind', message: ctx.t('savedSearches.errors.watchSchedule') }])
         if (!updated.ok) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
       }
       if (paused !== undefined && paused !== current.paused && !(await setPaused(ctx.user, params.id, paused))) apiProblem(404, 'not_found', ctx.t('savedSearches.errors.notFound'))
