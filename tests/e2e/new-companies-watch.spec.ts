@@ -15,6 +15,16 @@ const TEXT = {
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10)
 
+/** With SCREENSHOTS=1: the page at a phone's and a wide screen's width (scratch/screens/watch/). */
+async function capture(page: Page, name: string) {
+  if (!process.env.SCREENSHOTS) return
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({ path: `scratch/screens/watch/${name}-${width}.png`, fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 720 })
+}
+
 async function waitForEnd(page: Page) {
   await expect(async () => {
     await page.reload()
@@ -48,10 +58,12 @@ for (const language of ['en', 'fr'] as const) {
       await expect(form).toBeVisible()
       await form.getByLabel(t.name, { exact: true }).fill(`Boulangeries Rhône ${language}`)
       await expectNoA11yViolations(page)
+      await capture(page, `watch-form-${language}`)
       await page.getByTestId('watch-submit').click()
       await page.waitForURL(/\/saved-searches\?saved=1$/)
       const card = page.getByTestId('saved-search').filter({ hasText: `Boulangeries Rhône ${language}` }).first()
       await expect(card).toContainText(t.weekly)
+      await capture(page, `saved-searches-${language}`)
       await expectNoA11yViolations(page)
 
       const [saved] = await sql<{ kind: string; registry_filters: { nafCodes: string[]; place: { kind: string; code: string } } }>(

@@ -41,6 +41,13 @@ for (const language of ['en', 'fr'] as const) {
       // The filters travel in the URL: the panel shows them ticked.
       await expect(page.locator('input[name=excludeInsolvent]')).toBeChecked()
       await expect(page.locator('input[name=excludeRadiated]')).toBeChecked()
+      if (process.env.SCREENSHOTS) {
+        for (const width of [1440, 375]) {
+          await page.setViewportSize({ width, height: 900 })
+          await page.getByTestId('search-filters').screenshot({ path: `scratch/screens/risk-shield/filters-${language}-${width}.png` })
+        }
+        await page.setViewportSize({ width: 1280, height: 720 })
+      }
       await page.getByRole('link', { name: t.open }).first().click()
       const dialog = page.getByRole('dialog', { name: t.open })
       await expect(dialog).toBeVisible()
@@ -69,6 +76,7 @@ for (const language of ['en', 'fr'] as const) {
           await page.setViewportSize({ width, height: 900 })
           await page.screenshot({ path: `scratch/screens/risk-shield/${language}-${width}.png`, fullPage: true })
         }
+        await page.goto(`/exports/${exportId}`)
       }
       await expectNoA11yViolations(page)
     })
