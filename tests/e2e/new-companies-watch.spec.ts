@@ -3,6 +3,7 @@ import { expectNoA11yViolations } from './support/a11y.ts'
 import { sql, subscribe } from './support/db.ts'
 import { signUpViaRequest } from './support/http.ts'
 import { demoHistoryImported } from './support/registry-events.ts'
+import { waitForExportEnd } from './support/export-status.ts'
 import { uniqueEmail } from './support/users.ts'
 
 // The new-companies watch end to end (issue 32 item 3): /companies with "Created after" reads the local registry store
@@ -23,13 +24,6 @@ async function capture(page: Page, name: string) {
     await page.screenshot({ path: `scratch/screens/watch/${name}-${width}.png`, fullPage: true })
   }
   await page.setViewportSize({ width: 1280, height: 720 })
-}
-
-async function waitForEnd(page: Page) {
-  await expect(async () => {
-    await page.reload()
-    await expect(page.locator('[data-status]').first()).toHaveAttribute('data-status', /^(completed|interrupted)$/, { timeout: 1000 })
-  }).toPass({ timeout: 150_000, intervals: [1000, 2000] })
 }
 
 for (const language of ['en', 'fr'] as const) {
@@ -74,7 +68,7 @@ for (const language of ['en', 'fr'] as const) {
 
       await card.getByRole('button', { name: t.runNow }).click()
       await page.waitForURL(/\/exports\/[0-9a-f-]{36}/)
-      await waitForEnd(page)
+      await waitForExportEnd(page)
       const exportId = new URL(page.url()).pathname.split('/').pop()!
       const [run] = await sql<{ leads: number; outside: number }>(
         `select count(*)::int as leads,

@@ -1,8 +1,10 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { expectNoA11yViolations } from './support/a11y.ts'
 import { sql, subscribe } from './support/db.ts'
 import { signUpViaRequest } from './support/http.ts'
+import { seedRichExport } from './support/seed-exports.ts'
 import { demoHistoryImported } from './support/registry-events.ts'
+import { waitForExportEnd } from './support/export-status.ts'
 import { uniqueEmail } from './support/users.ts'
 
 // The risk shield end to end (issue 32): plumbers in Gironde, on the demo map, with "exclude companies in insolvency
@@ -16,13 +18,6 @@ const TEXT = {
   fr: { open: 'Enrichir et exporter', name: "Nom de l'export", start: "Lancer l'export", left: /entreprises? en procédure collective selon le BODACC \(écartées?, non facturées?\)/, registry: /Registre des entreprises/ },
 } as const
 const OTHER_OPTIONS = { en: ['Phone', 'Website', 'Email', 'Social media'], fr: ['Téléphone', 'Site web', 'E-mail', 'Réseaux sociaux'] } as const
-
-async function waitForEnd(page: Page) {
-  await expect(async () => {
-    await page.reload()
-    await expect(page.locator('[data-status]').first()).toHaveAttribute('data-status', /^(completed|interrupted)$/, { timeout: 1000 })
-  }).toPass({ timeout: 150_000, intervals: [1000, 2000] })
-}
 
 for (const language of ['en', 'fr'] as const) {
   test.describe(language, () => {
@@ -58,7 +53,7 @@ for (const language of ['en', 'fr'] as const) {
       await dialog.getByRole('button', { name: t.start }).click()
       await page.waitForURL(/\/exports\/[0-9a-f-]{36}\?started=1$/)
       const exportId = new URL(page.url()).pathname.split('/').pop()!
-      await waitForEnd(page)
+      await waitForExportEnd(page)
 
       const [row] = await sql<{ excluded: Record<string, number>; used: number; charged: number }>(
         `select excluded, total_credits_used as used, (select coalesce(-sum(delta), 0)::int from public.credit_ledger where export_id = e.id) as charged
@@ -77,6 +72,44 @@ for (const language of ['en', 'fr'] as const) {
           await page.screenshot({ path: `scratch/screens/risk-shield/${language}-${width}.png`, fullPage: true })
         }
         await page.goto(`/exports/${exportId}`)
+      }
+      await expectNoA11yViolations(page)
+    })
+  })
+}
+
+// A lead whose company the store knows in liquidation shows it in the registry column, linked to its announcement.
+const BADGE = { en: /^Liquidation · \d{1,2}\/\d{1,2}\/\d{2,4}$/, fr: /^Liquidation judiciaire · \d{2}\/\d{2}\/\d{4}$/ } as const
+for (const language of ['en', 'fr'] as const) {
+  test.describe(`${language} badge`, () => {
+    test.use({ locale: language === 'fr' ? 'fr-FR' : 'en-US' })
+
+    test(`a lead in liquidation says so, with the announcement (${language})`, async ({ page, baseURL }, testInfo) => {
+      const { email } = await signUpViaRequest(page, baseURL, { email: uniqueEmail(`risk-badge-${language}`, testInfo) })
+      const exportId = await seedRichExport(email, { name: 'Plombiers en difficulté', count: 3, distinctSirens: true })
+      // A SIREN of its own: other tests' seeded leads must not find this announcement.
+      const siren = `9${String(Date.now()).slice(-7)}${language === 'fr' ? 1 : 2}`
+      await sql(
+        `update public.leads l set admin_fr_info = jsonb_build_object('confidence', 0.95, 'results', jsonb_build_array(jsonb_build_object('siren', $2::text, 'etat_administratif', 'A')))
+           from public.export_leads el where el.lead_id = l.id and el.export_id = $1 and el.position = 0`,
+        [exportId, siren],
+      )
+      const id = `A2026${String(Date.now()).slice(-7)}${language === 'fr' ? 1 : 2}`
+      const url = `https://www.bodacc.fr/pages/annonces-commerciales-detail/?q.id=id:${id}`
+      const announcement = {
+        id, sirens: [siren], publishedOn: '2026-10-02', family: 'collective', kind: 'annonce', correctsId: null,
+        judgment: { famille: "Jugement d'ouverture", nature: "Jugement d'ouverture de liquidation judiciaire", complement: '', date: '2026-09-28' },
+        radiation: null, createdOn: null, naturalPerson: false, tribunal: 'TRIBUNAL DE COMMERCE DE BORDEAUX', url,
+      }
+      await sql(`insert into public.registry_announcements (id, sirens, published_on, family, announcement) values ($1, $2, '2026-10-02', 'collective', $3)`, [id, [siren], announcement])
+      for (const width of [1440, 375]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.goto(`/exports/${exportId}`)
+        const badge = page.getByTestId('registry-risk').filter({ visible: true })
+        await expect(badge).toHaveCount(1)
+        await expect(badge).toHaveText(BADGE[language])
+        await expect(badge).toHaveAttribute('href', url)
+        if (process.env.SCREENSHOTS) await page.screenshot({ path: `scratch/screens/risk-shield/badge-${language}-${width}.png`, fullPage: true })
       }
       await expectNoA11yViolations(page)
     })
