@@ -281,7 +281,7 @@ describe('an XLSX list and the do-not-contact list', () => {
     if (!launched.ok) throw new Error(`launch refused: ${launched.code}`)
     expect((await processExport(launched.exportId, { enrichers, source, concurrency: 2 })).outcome).toBe('completed')
     const { rows } = await admin.query<{ lead_count: number; excluded: Record<string, number>; debits: number }>(
-      `select lead_count, excluded, (select count(*)::int from public.credit_ledger c join public.leads l on l.id = c.lead_id where c.export_id = e.id and l.siret = $2) as debits
+      `select lead_count, excluded, (select count(*)::int from public.credit_ledger c join public.leads l on l.id = c.lead_id where c.export_id = e.id and l.admin_fr_info -> 'results' -> 0 ->> 'siret' = $2) as debits
          from public.exports e where id = $1`,
       [launched.exportId, failing.siret],
     )

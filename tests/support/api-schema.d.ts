@@ -1174,7 +1174,35 @@ export interface components {
              */
             overlap_seconds?: number;
         };
-        /** @description A search to run again: what and where (as for a preview), its filters, and what each run delivers. */
+        /**
+         * @description A search to run again: what and where (as for a preview), its filters, and what each run delivers.
+         * @example {
+         *       "name": "Bakeries – Brest, weekly",
+         *       "criteria": {
+         *         "sector": "shop-bakery",
+         *         "country": "France",
+         *         "region": "Bretagne",
+         *         "department": "Finistère",
+         *         "city": "Brest"
+         *       },
+         *       "filters": {
+         *         "has_website": true,
+         *         "exclude_insolvent": true,
+         *         "exclude_radiated": true
+         *       },
+         *       "enrichments": [
+         *         "phone",
+         *         "website",
+         *         "email"
+         *       ],
+         *       "schedule": {
+         *         "kind": "weekly",
+         *         "weekday": 1,
+         *         "hour": 8,
+         *         "time_zone": "Europe/Paris"
+         *       }
+         *     }
+         */
         CreateSavedSearch: {
             /** @example Bakeries – Brest, weekly */
             name: string;

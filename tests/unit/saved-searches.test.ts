@@ -78,8 +78,9 @@ describe('leadsWithinBudget', () => {
 })
 
 describe('savedFilters', () => {
-  it('reads the stored filters, anything unreadable as no filter', () => {
-    expect(savedFilters({ hasWebsite: true, minRating: 4.5, minReviews: 'lots', excludeClosed: 'yes' })).toEqual({ hasWebsite: true, hasPhone: false, minRating: 4.5, minReviews: null, excludeClosed: false })
-    expect(savedFilters({})).toEqual({ hasWebsite: false, hasPhone: false, minRating: null, minReviews: null, excludeClosed: false })
+  it('reads the stored filters, anything unreadable as no filter; the risk shield on unless turned off', () => {
+    expect(savedFilters({ hasWebsite: true, minRating: 4.5, minReviews: 'lots', excludeClosed: 'yes' })).toEqual({ hasWebsite: true, hasPhone: false, minRating: 4.5, minReviews: null, excludeClosed: false, excludeInsolvent: true, excludeRadiated: true })
+    expect(savedFilters({})).toEqual({ hasWebsite: false, hasPhone: false, minRating: null, minReviews: null, excludeClosed: false, excludeInsolvent: true, excludeRadiated: true })
+    expect(savedFilters({ excludeInsolvent: false, excludeRadiated: false })).toMatchObject({ excludeInsolvent: false, excludeRadiated: false })
   })
 })

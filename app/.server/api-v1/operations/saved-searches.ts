@@ -25,6 +25,7 @@ import { CreatedCursor, CursorParam, decodeCursor, encodeCursor, limitParam, pag
 import { exportProblem } from '../export-failure.ts'
 import { defineOperation, locationOf } from '../operation.ts'
 import { apiProblem } from '../problem.ts'
+import { CREATE_SAVED_SEARCH_EXAMPLE } from './saved-search-example.ts'
 
 const Instant = z.iso.datetime({ offset: true })
 
@@ -174,7 +175,7 @@ const CreateSavedSearchSchema = z
     message: 'api.v1.criteriaOrRegistry',
     path: ['criteria'],
   })
-  .meta({ id: 'CreateSavedSearch', description: 'A search to run again: what and where (as for a preview), its filters, and what each run delivers.' })
+  .meta({ id: 'CreateSavedSearch', description: 'A search to run again: what and where (as for a preview), its filters, and what each run delivers.', examples: [CREATE_SAVED_SEARCH_EXAMPLE] })
 
 const UpdateSavedSearchBodySchema = z
   .object({
