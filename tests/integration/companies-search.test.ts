@@ -5,6 +5,8 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createRegistryLimiter, registryLimiterKey } from '#app/.server/registry/limiter.ts'
 import { searchCompanies } from '#app/.server/registry/companies-search.ts'
+import { adminDb, closeDb } from '#app/.server/db.ts'
+import { upsertAnnouncements } from '#app/.server/registry-events/store.ts'
 import { createRegistrySearchClient } from '#app/.server/registry/search.ts'
 import { readCompaniesQuery } from '#app/domain/companies-form.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
@@ -17,6 +19,7 @@ beforeAll(async () => {
   demo = await startDemoRegistry({ port: 0 })
 })
 afterAll(async () => {
+  await closeDb()
   await demo?.stop()
   await pool?.end()
 })
@@ -58,6 +61,24 @@ describe('searchCompanies', () => {
     expect(await searchCompanies(query('run=1&naf=10.71C&region=Bretagne&department=69'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'department' })
     expect(await searchCompanies(query('run=1&naf=10.71C&department=29&city=Lyon'), { plan: 'premium', lang, client: client() })).toMatchObject({ ok: false, status: 400, field: 'city' })
     expect(await searchCompanies(query('run=1&naf=10.71C&region=Bretagne'), { plan: 'basic', lang, client: client() })).toMatchObject({ ok: false, status: 403, plan: true, messageKey: 'search.plan.requiresDepartment' })
+  })
+})
+
+describe('searchCompanies and the BODACC store', () => {
+  it('shows beside an establishment its company in liquidation, with the announcement', async () => {
+    const first = await searchCompanies(query('run=1&active=1&naf=10.71C&city=29160'), { plan: 'free_trial', lang: 'fr', client: client() })
+    if (!first.ok || first.establishments.length === 0) throw new Error('the demo registry should list bakeries there')
+    const siren = first.establishments[0]!.siren
+    const id = `A2026${String(Date.now()).slice(-8)}`
+    await upsertAnnouncements(adminDb(), [
+      { id, sirens: [siren], publishedOn: '2026-10-02', family: 'collective', kind: 'annonce', correctsId: null, judgment: { famille: "Jugement d'ouverture", nature: "Jugement d'ouverture d'une procédure de redressement judiciaire", complement: '', date: '2026-09-28' }, radiation: null, createdOn: null, naturalPerson: false, tribunal: 'TRIBUNAL DE COMMERCE DE BREST', url: `https://www.bodacc.fr/pages/annonces-commerciales-detail/?q.id=id:${id}` },
+    ])
+    const again = await searchCompanies(query('run=1&active=1&naf=10.71C&city=29160'), { plan: 'free_trial', lang: 'fr', client: client() })
+    if (!again.ok) throw new Error('refused')
+    const shown = again.establishments.filter((establishment) => establishment.risk)
+    expect(shown.map((establishment) => [establishment.siren, establishment.risk?.status, establishment.risk?.date])).toEqual(
+      again.establishments.filter((establishment) => establishment.siren === siren).map(() => [siren, 'redressement', '2026-09-28']),
+    )
   })
 })
 

@@ -10,6 +10,9 @@ import type { PlanId } from '#app/domain/plans.ts'
 import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
 import { LeadSourceError } from '#app/.server/sources/types.ts'
 import { createLocalRegistrySearch } from '#app/.server/registry-events/local-search.ts'
+import { readRisks } from '#app/.server/registry-events/store.ts'
+import { adminDb } from '#app/.server/db.ts'
+import { leadRisk, type LeadRisk } from '#app/domain/risk-shield.ts'
 import { companiesFilters, type CompaniesField } from './companies-query.ts'
 import type { MapCoverage } from '#app/domain/coverage.ts'
 import type { RegistryFiltersInput } from '#app/domain/registry-search.ts'
@@ -22,7 +25,8 @@ export type CompaniesSearchOutcome =
       ok: true
       total: number
       capped: boolean
-      establishments: LabelledEstablishment[]
+      /** With their company's BODACC risk, shown beside the name (the export's risk shield leaves them out on request). */
+      establishments: Array<LabelledEstablishment & { risk: LeadRisk | null }>
       /** null: could not be measured this time; needs_activity: every activity at once is not looked up on the map. */
       coverage: MapCoverage | 'needs_activity' | null
       nafCodes: string[]
@@ -59,5 +63,16 @@ export async function searchCompanies(
       if (!(error instanceof RegistrySearchError || error instanceof LeadSourceError || isDatabaseUnavailable(error))) throw error
     }
   }
-  return { ok: true, total: preview.total, capped: preview.capped, establishments: preview.establishments, coverage, nafCodes, filters }
+  return { ok: true, total: preview.total, capped: preview.capped, establishments: await withEstablishmentRisks(preview.establishments), coverage, nafCodes, filters }
+}
+
+/** Each establishment's company risk from the local BODACC store (none known: none shown; the store down: none either). */
+async function withEstablishmentRisks(establishments: LabelledEstablishment[]): Promise<Array<LabelledEstablishment & { risk: LeadRisk | null }>> {
+  try {
+    const risks = await readRisks(adminDb(), establishments.map((establishment) => establishment.siren), new Date().toISOString().slice(0, 10))
+    return establishments.map((establishment) => ({ ...establishment, risk: leadRisk(risks.get(establishment.siren)) }))
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error
+    return establishments.map((establishment) => ({ ...establishment, risk: null }))
+  }
 }

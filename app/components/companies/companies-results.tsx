@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next'
 import type { RegistryEstablishment } from '#app/domain/registry-search.ts'
+import type { LeadRisk } from '#app/domain/risk-shield.ts'
+import { RiskBadge } from '../exports/risk-badge.tsx'
 
 type Establishment = Pick<
   RegistryEstablishment,
   'siren' | 'siret' | 'name' | 'address' | 'postalCode' | 'city' | 'activityCode' | 'headcountBand' | 'creationDate' | 'directors' | 'personalDataWithheld' | 'demo'
-> & { activityLabel: string | null; legalFormLabel: string | null }
+> & { activityLabel: string | null; legalFormLabel: string | null; risk?: LeadRisk | null }
 
 /** The registry's total ("10 000+" once capped) and its first 20 establishments: a table when wide, cards when narrow. */
 export function CompaniesResults({ total, capped, establishments, children }: { total: number; capped: boolean; establishments: Establishment[]; children?: React.ReactNode }) {
@@ -106,6 +108,11 @@ function EstablishmentTable({ establishments }: { establishments: Establishment[
             <tr key={e.siret ?? e.siren} className="align-top">
               <th scope="row" className="min-w-44 px-3 py-3 text-left font-medium text-slate-900">
                 {format.name(e)}
+                {e.risk ? (
+                  <span className="mt-1 block">
+                    <RiskBadge risk={e.risk} />
+                  </span>
+                ) : null}
               </th>
               <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{format.siret(e)}</td>
               <td className="min-w-40 px-3 py-3 text-slate-700">{format.address(e)}</td>
@@ -145,6 +152,11 @@ function EstablishmentCards({ establishments }: { establishments: Establishment[
           <p className="font-medium break-words text-slate-900">
             {format.name(e)}
           </p>
+          {e.risk ? (
+            <p className="mt-1">
+              <RiskBadge risk={e.risk} />
+            </p>
+          ) : null}
           <dl className="mt-3 space-y-2 border-t border-slate-100 pt-3 text-sm">
             {rows.map(([key, value]) => (
               <div key={key} className="grid grid-cols-[7rem_1fr] gap-2">

@@ -9,6 +9,7 @@ import { ReusedMark } from './reused-mark.tsx'
 import { SocialIcons } from './social-icons.tsx'
 import { NeverExportAction } from './never-export.tsx'
 import { ChipList } from '../ui/chips.tsx'
+import { RiskBadge } from './risk-badge.tsx'
 
 const MAX_TECHNOLOGIES = 3
 
@@ -82,24 +83,6 @@ function Value({ lead, type, wrap = false }: { lead: ExportLeadView; type: Enric
         <span className="rounded-md bg-emerald-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700">{t('exports.detail.available')}</span>
       )
   }
-}
-
-/** The company's open procedure or radiation, linked to its BODACC announcement (the court in the link's title). */
-function RiskBadge({ risk }: { risk: NonNullable<ExportLeadView['risk']> }) {
-  const { t, i18n } = useTranslation()
-  const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeZone: 'UTC' }).format(new Date(`${risk.date}T00:00:00Z`))
-  return (
-    <a
-      href={risk.url}
-      target="_blank"
-      rel="noreferrer"
-      title={risk.tribunal ?? undefined}
-      className="rounded-md bg-red-50 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-red-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
-      data-testid="registry-risk"
-    >
-      {t(`exports.detail.risk.${risk.status}`, { date: day })}
-    </a>
-  )
 }
 
 /** The value, and under it whether it was reused from an earlier purchase. */
