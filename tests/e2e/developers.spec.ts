@@ -126,6 +126,8 @@ test.describe('/developers: the API reference', () => {
   })
 
   test('at 375 px the page never scrolls sideways: code blocks scroll inside themselves', async ({ page }, testInfo) => {
+    // The whole reference (≈ 1.1 MB of HTML) measured and photographed at a phone's width: ~30–60 s on 2 cores.
+    test.slow()
     await page.setViewportSize({ width: 375, height: 812 })
     await page.goto('/developers')
     await page.getByRole('button', { name: 'Français' }).click()
