@@ -2,7 +2,7 @@
 // written with upsertEstablishments, as the daily import writes them), the demo map source and demo websites. The
 // count, the preview and a registry-first export of the same filters read the store, not the registry's API (no
 // registry server runs here); labels are refused with the creation window; the store's
-// freshness is the last Sirene day imported. Creation days are in 2031, which no other test's data reaches.
+// freshness is the last Sirene day imported. Creation days are in 2033, which no other test's data reaches (the watch's test uses 2031).
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { Kysely, PostgresDialect } from 'kysely'
@@ -57,9 +57,9 @@ function record(overrides: Partial<RegistryEstablishmentRecord>): RegistryEstabl
     city: 'Brest',
     address: `${serial} rue de Siam 29200 Brest`,
     state: 'A',
-    createdOn: '2031-03-10',
+    createdOn: '2033-03-10',
     headOffice: true,
-    processedAt: '2031-03-11T08:00:00Z',
+    processedAt: '2033-03-11T08:00:00Z',
     ...overrides,
   }
 }
@@ -103,16 +103,16 @@ describe('created after, from the local registry store', () => {
     // Two on the map (their demo names and postcodes), two nowhere online, and rows the filters leave out.
     const [a, b] = onMap.filter((business) => business.postalCode)
     Object.assign(rows, {
-      onlineNew: record({ name: a!.name, postcode: a!.postalCode, createdOn: '2031-03-12' }),
-      onlineNewer: record({ name: b!.name, postcode: b!.postalCode, createdOn: '2031-03-20' }),
-      offlineNew: record({ createdOn: '2031-03-15' }),
-      offlineEdge: record({ createdOn: '2031-03-02' }),
-      onTheDay: record({ createdOn: '2031-03-01' }),
-      before: record({ createdOn: '2031-02-20' }),
-      closed: record({ createdOn: '2031-03-14', state: 'F' }),
-      otherActivity: record({ createdOn: '2031-03-14', naf: '47.11B' }),
-      otherDepartment: record({ createdOn: '2031-03-14', commune: '69123', postcode: '69001', city: 'Lyon' }),
-      bigger: record({ createdOn: '2031-03-14', headcount: '12' }),
+      onlineNew: record({ name: a!.name, postcode: a!.postalCode, createdOn: '2033-03-12' }),
+      onlineNewer: record({ name: b!.name, postcode: b!.postalCode, createdOn: '2033-03-20' }),
+      offlineNew: record({ createdOn: '2033-03-15' }),
+      offlineEdge: record({ createdOn: '2033-03-02' }),
+      onTheDay: record({ createdOn: '2033-03-01' }),
+      before: record({ createdOn: '2033-02-20' }),
+      closed: record({ createdOn: '2033-03-14', state: 'F' }),
+      otherActivity: record({ createdOn: '2033-03-14', naf: '47.11B' }),
+      otherDepartment: record({ createdOn: '2033-03-14', commune: '69123', postcode: '69001', city: 'Lyon' }),
+      bigger: record({ createdOn: '2033-03-14', headcount: '12' }),
     })
     expect(await upsertEstablishments(db, Object.values(rows), 'flux')).toBe(Object.keys(rows).length)
   })
@@ -120,11 +120,11 @@ describe('created after, from the local registry store', () => {
   const expected = () => ['onlineNew', 'onlineNewer', 'offlineNew', 'offlineEdge', 'bigger'].map((key) => rows[key]!.siret).sort()
 
   it('counts and previews exactly the establishments created after the day, newest first', async () => {
-    const read = query({ naf: BAKERY, city: '29019', createdAfter: '2031-03-01' })
+    const read = query({ naf: BAKERY, city: '29019', createdAfter: '2033-03-01' })
     expect(read.ok).toBe(true)
     const outcome = await searchCompanies(read.query, { plan: 'premium', lang: 'fr' })
     if (!outcome.ok) throw new Error(outcome.messageKey)
-    expect(outcome.filters.createdAfter).toBe('2031-03-01')
+    expect(outcome.filters.createdAfter).toBe('2033-03-01')
     expect(outcome.total).toBe(5)
     expect(outcome.establishments.map((e) => e.siret).sort()).toEqual(expected())
     const days = outcome.establishments.map((e) => e.creationDate!)
@@ -134,7 +134,7 @@ describe('created after, from the local registry store', () => {
 
   it('applies the headcount, the legal form, active-only and the place (department, region, postcode)', async () => {
     const local = createLocalRegistrySearch({ db })
-    const count = async (input: object) => (await local.page(registryFiltersSchema.parse({ nafCodes: [BAKERY], createdAfter: '2031-03-01', ...input }), 1)).total
+    const count = async (input: object) => (await local.page(registryFiltersSchema.parse({ nafCodes: [BAKERY], createdAfter: '2033-03-01', ...input }), 1)).total
     expect(await count({ place: BREST, headcountBands: ['12'] })).toBe(1)
     expect(await count({ place: BREST, legalForms: ['sarl'] })).toBe(0)
     expect(await count({ place: BREST, activeOnly: false })).toBe(6)
@@ -144,10 +144,10 @@ describe('created after, from the local registry store', () => {
     expect(await count({ place: { kind: 'department', code: '69' } })).toBeGreaterThanOrEqual(1)
     // The walk pages by keyset: a limit below the set stops there, the whole set comes once.
     const walked: string[] = []
-    for await (const e of local.establishments(registryFiltersSchema.parse({ nafCodes: [BAKERY], place: BREST, createdAfter: '2031-03-01' }), { limit: 100 })) walked.push(e.siret!)
+    for await (const e of local.establishments(registryFiltersSchema.parse({ nafCodes: [BAKERY], place: BREST, createdAfter: '2033-03-01' }), { limit: 100 })) walked.push(e.siret!)
     expect(walked.sort()).toEqual(expected())
     let two = 0
-    for await (const _ of local.establishments(registryFiltersSchema.parse({ nafCodes: [BAKERY], place: BREST, createdAfter: '2031-03-01' }), { limit: 2 })) two++
+    for await (const _ of local.establishments(registryFiltersSchema.parse({ nafCodes: [BAKERY], place: BREST, createdAfter: '2033-03-01' }), { limit: 2 })) two++
     expect(two).toBe(2)
   })
 
@@ -155,24 +155,24 @@ describe('created after, from the local registry store', () => {
     const local = createLocalRegistrySearch({ db })
     // Quimper: the other cases read Brest.
     const quimper = { commune: '29232', postcode: '29000', city: 'Quimper' }
-    const filters = registryFiltersSchema.parse({ nafCodes: [BAKERY], createdAfter: '2031-06-01', place: { kind: 'commune', code: '29232' } })
+    const filters = registryFiltersSchema.parse({ nafCodes: [BAKERY], createdAfter: '2033-06-01', place: { kind: 'commune', code: '29232' } })
     const before = (await local.page(filters, 1)).total
-    await upsertEstablishments(db, [record({ ...quimper, createdOn: '2031-06-02', partialDiffusion: true, legalForm: '1000' })], 'flux')
+    await upsertEstablishments(db, [record({ ...quimper, createdOn: '2033-06-02', partialDiffusion: true, legalForm: '1000' })], 'flux')
     expect((await local.page(filters, 1)).total).toBe(before)
-    await upsertEstablishments(db, [record({ ...quimper, createdOn: '2031-06-02' })], 'flux')
+    await upsertEstablishments(db, [record({ ...quimper, createdOn: '2033-06-02' })], 'flux')
     expect((await local.page(filters, 1)).total).toBe(before + 1)
   })
 
   it('refuses labels together with a creation window, naming the date field', async () => {
-    const outcome = await searchCompanies(query({ naf: BAKERY, city: '29019', createdAfter: '2031-03-01', label: 'rge' }).query, { plan: 'premium', lang: 'en' })
+    const outcome = await searchCompanies(query({ naf: BAKERY, city: '29019', createdAfter: '2033-03-01', label: 'rge' }).query, { plan: 'premium', lang: 'en' })
     expect(outcome).toMatchObject({ ok: false, status: 400, field: 'createdAfter', messageKey: 'companies.errors.labelsWithCreatedAfter' })
-    expect(registryFiltersSchema.safeParse({ createdAfter: '2031-03-01', labels: ['rge'] }).success).toBe(false)
-    expect(query({ createdAfter: '2031-02-30' }).ok).toBe(false)
+    expect(registryFiltersSchema.safeParse({ createdAfter: '2033-03-01', labels: ['rge'] }).success).toBe(false)
+    expect(query({ createdAfter: '2033-02-30' }).ok).toBe(false)
   })
 
   it('exports the same establishments from the store: the map ones enriched and charged, the others free', async () => {
     const user = await createUser()
-    const filters = registryFiltersSchema.parse({ nafCodes: [BAKERY], place: BREST, createdAfter: '2031-03-01' })
+    const filters = registryFiltersSchema.parse({ nafCodes: [BAKERY], place: BREST, createdAfter: '2033-03-01' })
     const created = await createExport({ user, name: 'Nouvelles boulangeries', criteria: { sector: '', country: '', region: '', department: '', city: '' }, registry: filters, enrichmentOptions: { ...NO_ENRICHMENT, phone: true }, idempotencyKey: randomUUID(), lang: 'fr' })
     if (!created.ok) throw new Error(created.code)
     expect((await processExport(created.exportId, { enrichers, source, concurrency: 2 })).outcome).toBe('completed')
@@ -191,9 +191,9 @@ describe('created after, from the local registry store', () => {
 
   it('says how fresh the store is: the last Sirene day imported, or nothing yet', async () => {
     const before = await registryStoreFreshness(db)
-    await admin.query(`insert into public.registry_imports (source, day, status, finished_at) values ('sirene', '2031-03-21', 'done', now()) on conflict do nothing`)
-    await admin.query(`insert into public.registry_imports (source, day, status) values ('sirene', '2031-03-22', 'running') on conflict do nothing`)
-    expect(await registryStoreFreshness(db)).toBe('2031-03-21')
-    expect(before === null || before < '2031-03-21').toBe(true)
+    await admin.query(`insert into public.registry_imports (source, day, status, finished_at) values ('sirene', '2033-03-21', 'done', now()) on conflict do nothing`)
+    await admin.query(`insert into public.registry_imports (source, day, status) values ('sirene', '2033-03-22', 'running') on conflict do nothing`)
+    expect(await registryStoreFreshness(db)).toBe('2033-03-21')
+    expect(before === null || before < '2033-03-21').toBe(true)
   })
 })
