@@ -43,7 +43,7 @@ grant all on table public.saved_search_watch_retries to service_role;
 grant select on table public.saved_search_watch_retries to authenticated;
 alter table public.saved_search_watch_retries enable row level security;
 create policy saved_search_watch_retries_select_own on public.saved_search_watch_retries
-  for select to authenticated using (user_id = (select auth.uid()));
+  for select to authenticated using (user_id = (select public.current_workspace_id()));
 
 -- When a watch run's search ends (its leads are linked, nothing enriched yet), in the transaction that ends it:
 -- the establishments it tried again are settled, and those it delivered without the map start waiting. The days come
