@@ -2,7 +2,6 @@
 // websites and registry): companies the local store knows in a collective procedure or struck off are left out before
 // anything of them is charged — by the registry step's fresh match, or before any task by a match stored earlier —
 // and the export counts them by reason.
-import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parse } from 'csv-parse/sync'
@@ -24,6 +23,7 @@ import { readBodaccRecord } from '#app/domain/registry-risk.ts'
 import { type DemoRegistry, startDemoRegistry } from '#server/demo/registry.ts'
 import { type DemoWebsites, startDemoWebsites } from '#server/demo/websites.ts'
 import { parseEnv } from '#app/.server/env.server.ts'
+import { createUserWithCredits } from '#tests/support/credited-user.ts'
 
 const LEADS = 30
 const REGISTRY = { admin_fr_info: true, phone: true }
@@ -34,12 +34,7 @@ let registry: DemoRegistry
 let enrichers: Enrichers
 let source: LeadSource
 
-async function createUser(): Promise<string> {
-  const id = randomUUID()
-  await admin.query('insert into auth.users (id, email) values ($1, $2)', [id, `${id}@example.test`])
-  await admin.query(`select public.apply_credit_change($1, 10000, 'adjustment', $2)`, [id, `test:${randomUUID()}`])
-  return id
-}
+const createUser = () => createUserWithCredits(admin, 10_000)
 
 async function runExport(userId: string, options: object, filters: object = {}) {
   const { rows } = await admin.query(
