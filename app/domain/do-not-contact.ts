@@ -173,6 +173,11 @@ export function registryMatchIds(info: unknown): CompanyIds | null {
   return ids.siret || ids.siren ? ids : null
 }
 
+/** The company (SIREN) of a company's ids: its SIREN, else its establishment's SIRET's first nine digits. */
+export function companySiren(ids: CompanyIds): string | null {
+  return ids.siren ?? ids.siret?.slice(0, 9) ?? null
+}
+
 /**
  * Why a business must be left out of an export (before anything is spent on it), or null. An email on the list
  * does not exclude the business: only that address is removed (`allowedEmails`).

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import { readRisks } from '#app/.server/registry-events/store.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { registryMatchIds } from '#app/domain/do-not-contact.ts'
+import { companySiren, registryMatchIds } from '#app/domain/do-not-contact.ts'
 import { asksRiskShield, riskExclusion, type RiskExclusion, type RiskFilters } from '#app/domain/risk-shield.ts'
 import { storedFilters } from '#app/domain/search-filters.ts'
 import { companiesOf, storedMatches, type WithRegistryData } from './exclusion-gates.ts'
@@ -24,8 +24,6 @@ export function riskFiltersOf(searchParams: { filters?: unknown } | null | undef
   return asksRiskShield(filters) ? filters : null
 }
 
-const sirenOf = (ids: { siret: string | null; siren: string | null }) => ids.siren ?? ids.siret?.slice(0, 9) ?? null
-
 export const riskGate: LeadGateFactory = async (db, row) => {
   const filters = riskFiltersOf(row.search_params)
   if (!filters) return null
@@ -33,7 +31,7 @@ export const riskGate: LeadGateFactory = async (db, row) => {
     async judge(batch: readonly WithRegistryData[]) {
       const stored = await storedMatches(db, row.user_id, batch)
       const sirensOf = new Map<Business, string[]>(
-        batch.map((business) => [business, [...new Set(companiesOf(business, stored).flatMap((ids) => sirenOf(ids) ?? []))]]),
+        batch.map((business) => [business, [...new Set(companiesOf(business, stored).flatMap((ids) => companySiren(ids) ?? []))]]),
       )
       const risks = await readRisks(db, [...sirensOf.values()].flat(), today())
       const verdicts = new Map<Business, RiskExclusion>()
@@ -56,7 +54,7 @@ export const riskGate: LeadGateFactory = async (db, row) => {
 export async function riskAfterRegistry(db: Kysely<Database>, filters: RiskFilters, result: LeadEnrichmentResult): Promise<RiskExclusion | null> {
   if (result.outcomes.admin_fr_info !== 'success') return null
   const ids = registryMatchIds(result.values.admin_fr_info)
-  const siren = ids ? sirenOf(ids) : null
+  const siren = ids ? companySiren(ids) : null
   if (!siren) return null
   const risks = await readRisks(db, [siren], today())
   return riskExclusion(risks.get(siren), filters)

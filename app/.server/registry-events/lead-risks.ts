@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely'
 import { adminDb, type Database } from '#app/.server/db.ts'
-import { registryMatchIds } from '#app/domain/do-not-contact.ts'
+import { companySiren, registryMatchIds } from '#app/domain/do-not-contact.ts'
 import { leadRisk } from '#app/domain/risk-shield.ts'
 import { readRisks } from './store.ts'
 
@@ -14,7 +14,7 @@ type WithMatch = { admin_fr_info?: unknown }
 
 const sirenOfMatch = (info: unknown): string | null => {
   const ids = registryMatchIds(info)
-  return ids?.siren ?? ids?.siret?.slice(0, 9) ?? null
+  return ids ? companySiren(ids) : null
 }
 
 /** `rows` with each match's risk attached (a new admin_fr_info object; rows without a risk are returned as they are). */

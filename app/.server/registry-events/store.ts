@@ -119,18 +119,18 @@ async function entityFacts(db: Kysely<Database>, sirens: readonly string[]): Pro
  * announcement is absent (no risk known). `today` is YYYY-MM-DD (the ten-year expiry counts back from it).
  */
 export async function readRisks(db: Kysely<Database>, sirens: readonly string[], today: string): Promise<Map<string, RegistryRisk>> {
-  const wanted = [...new Set(sirens.filter((siren) => /^\d{9}$/.test(siren)))]
-  if (wanted.length === 0) return new Map()
+  const wanted = new Set(sirens.filter((siren) => /^\d{9}$/.test(siren)))
+  if (wanted.size === 0) return new Map()
   const rows = await db
     .selectFrom('registry_announcements')
     .select(['sirens', 'announcement'])
-    .where(sql<boolean>`sirens && ${wanted}::text[]`)
+    .where(sql<boolean>`sirens && ${[...wanted]}::text[]`)
     .execute()
   if (rows.length === 0) return new Map()
   const bySiren = new Map<string, BodaccAnnouncement[]>()
   for (const row of rows) {
     const announcement = row.announcement as unknown as BodaccAnnouncement
-    for (const siren of row.sirens) if (wanted.includes(siren)) bySiren.set(siren, [...(bySiren.get(siren) ?? []), announcement])
+    for (const siren of row.sirens) if (wanted.has(siren)) bySiren.set(siren, [...(bySiren.get(siren) ?? []), announcement])
   }
   const facts = await entityFacts(db, [...bySiren.keys()])
   const risks = new Map<string, RegistryRisk>()
