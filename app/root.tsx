@@ -21,6 +21,7 @@ import { supabaseMiddleware } from '#app/.server/supabase.ts'
 import { isLanguage, loadMessages } from '#app/i18n.ts'
 import type { DocumentHandle } from '#app/utils/document-handle.ts'
 import { InlineStyles } from '#app/utils/inline-styles.tsx'
+import { useHydrated } from '#app/utils/misc.ts'
 import { useNonce } from '#app/utils/nonce.tsx'
 import stylesheet from './app.css?url'
 
@@ -49,7 +50,12 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
-  const scripts = !useMatches().some((match) => (match.handle as DocumentHandle | undefined)?.scripts === false)
+  const scriptless = useMatches()
+    .map((match) => match.handle as DocumentHandle | undefined)
+    .find((handle) => handle?.scripts === false)
+  // Once React runs (a client-side navigation to such a page), its scripts stay: unmounting them would not stop it.
+  const hydrated = useHydrated()
+  const scripts = hydrated || !scriptless
   const { i18n } = useTranslation()
   const locale = rootData?.locale ?? i18n.language ?? 'en'
   const nonce = useNonce()
@@ -70,6 +76,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>
+        ) : scriptless?.pageScript ? (
+          <script type="module" src={scriptless.pageScript} nonce={nonce} />
         ) : null}
       </body>
     </html>

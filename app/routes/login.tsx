@@ -24,6 +24,8 @@ import { validateFields } from '#app/utils/field-checks.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { useIsPending } from '#app/utils/misc.ts'
 import { env } from '#app/.server/env.server.ts'
+import type { DocumentHandle } from '#app/utils/document-handle.ts'
+import loginPageScript from '#app/islands/login-page.ts?worker&url'
 
 type Mode = 'signin' | 'signup' | 'profile' | 'forgot'
 
@@ -35,6 +37,10 @@ function modeFromUrl(searchParams: URLSearchParams): Mode {
 }
 
 export const headers = retryAfterHeaders
+
+// A new visitor's first page, on any connection: served as HTML without React (≈ 108 KB brotli) and driven by a few KB
+// of its own (app/islands/login-page.ts). A client-side navigation to /login still renders it with React.
+export const handle: DocumentHandle = { scripts: false, pageScript: loginPageScript }
 
 /**
  * The mode links are plain GET links (they work without JavaScript), but between the visitor
@@ -116,6 +122,7 @@ export default function LoginRoute() {
   const notice = searchParams.get('reset') === 'success' ? t('resetPassword.success') : searchParams.get('redirectTo') ? t('auth.pleaseSignIn') : null
   // "Forgot your password?" takes the email already typed along.
   const [carriedEmail, setCarriedEmail] = useState('')
+  const loginHref = useLoginHref()
 
   return (
     <AuthBackdrop>
@@ -125,9 +132,30 @@ export default function LoginRoute() {
       ) : (
         <CredentialsDialog mode={mode === 'signup' ? 'signup' : 'signin'} notice={notice} inert={mode === 'forgot'} onForgot={setCarriedEmail} />
       )}
+      {/* The other mode, for the page's script to switch to in place, keeping what was typed (server only, as below). */}
+      {mode !== 'profile' && typeof document === 'undefined' ? (
+        <template data-view-href={loginHref(mode === 'signup' ? {} : { mode: 'signup' })}>
+          <CredentialsDialog mode={mode === 'signup' ? 'signin' : 'signup'} notice={notice} inert={false} onForgot={setCarriedEmail} template />
+        </template>
+      ) : null}
       {mode === 'forgot' ? <ForgotPasswordDialog defaultEmail={carriedEmail} /> : null}
+      {/* The page's script opens it in place from this copy (no hydration: server only); React renders it by URL. */}
+      {mode !== 'profile' && typeof document === 'undefined' ? (
+        <template data-dialog-template={FORGOT_DIALOG_ID}>
+          <ForgotPasswordDialog defaultEmail="" template />
+        </template>
+      ) : null}
+      <PageScriptMessages />
     </AuthBackdrop>
   )
+}
+
+/** The field messages app/islands/login-page.ts shows when it checks a form before posting it. */
+function PageScriptMessages() {
+  const { t } = useTranslation()
+  const keys = ['auth.errors.emailRequired', 'auth.errors.emailInvalid', 'auth.errors.passwordRequired', 'auth.errors.passwordMin']
+  const messages = Object.fromEntries([...keys.map((key) => [key, t(key)]), ['settings.tooLong', t('settings.tooLong', { max: PROFILE_FIELD_MAX })]])
+  return <script type="application/json" id="island-messages" dangerouslySetInnerHTML={{ __html: JSON.stringify(messages).replaceAll('<', '\\u003c') }} />
 }
 
 function useLoginHref() {
@@ -150,9 +178,19 @@ function FormErrors({ errors, id }: { errors?: string[] | null; id?: string }) {
   )
 }
 
-function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' | 'signup'; notice: string | null; inert: boolean; onForgot: (email: string) => void }) {
+interface CredentialsDialogProps {
+  mode: 'signin' | 'signup'
+  notice: string | null
+  inert: boolean
+  onForgot: (email: string) => void
+  /** The other mode's fresh copy for app/islands/login-page.ts, whatever the page's own answer. */
+  template?: boolean
+}
+
+function CredentialsDialog({ mode, notice, inert, onForgot, template = false }: CredentialsDialogProps) {
   const { t } = useTranslation()
-  const actionData = useActionData<typeof action>()
+  const pageAnswer = useActionData<typeof action>()
+  const actionData = template ? undefined : pageAnswer
   const [searchParams] = useSearchParams()
   const loginHref = useLoginHref()
   const intent = mode
@@ -179,12 +217,15 @@ function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' |
     <Modal
       variant="page"
       inert={inert}
+      dataAttributes={{ 'data-under-dialog': '', 'data-view': '' }}
       title={mode === 'signin' ? t('auth.signInTitle') : t('auth.signUpTitle')}
       description={mode === 'signin' ? t('auth.signInSubtitle') : t('auth.signUpSubtitle')}
     >
       {mode === 'signup' ? <p className="-mt-3 mb-4 text-xs font-medium tracking-wide text-slate-500 uppercase">{t('auth.stepOf', { step: 1 })}</p> : null}
       <Form
         method="post"
+        // Explicit: a form switched to in place (app/islands/login-page.ts) posts to its own mode's URL.
+        action={loginHref(mode === 'signup' ? { mode: 'signup' } : {})}
         replace
         {...formProps}
         aria-invalid={shown ? formProps['aria-invalid'] : undefined}
@@ -193,6 +234,7 @@ function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' |
           setErrorsFor(mode)
           formProps.onSubmit(event)
         }}
+        data-checks="signIn"
         className="space-y-4"
       >
         <input type="hidden" name="intent" value={intent} />
@@ -210,26 +252,34 @@ function CredentialsDialog({ mode, notice, inert, onForgot }: { mode: 'signin' |
           errors={translate(fields.password.errors)}
           inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: mode === 'signin' ? 'current-password' : 'new-password' }}
         />
-        {mode === 'signin' ? (
-          <div className="flex justify-end">
-            <Link
-              to={loginHref({ mode: 'forgot' })}
-              onClick={(event) => onForgot(String(new FormData(event.currentTarget.closest('form') ?? undefined).get('email') ?? ''))}
-              className="text-sm font-medium text-brand-600 hover:text-brand-700">
-              {t('auth.forgotPassword')}
-            </Link>
-          </div>
-        ) : null}
-        <Button type="submit" pending={pending} className="w-full">
+        {mode === 'signin' ? <ForgotPasswordLink href={loginHref({ mode: 'forgot' })} onForgot={onForgot} /> : null}
+        <Button type="submit" pending={pending} className="w-full" data-pending-label={mode === 'signin' ? t('auth.signingIn') : t('auth.signingUp')}>
           {mode === 'signin' ? (pending ? t('auth.signingIn') : t('auth.signIn')) : pending ? t('auth.signingUp') : t('auth.signUp')}
         </Button>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
-        <Link to={loginHref(mode === 'signin' ? { mode: 'signup' } : {})} className="font-medium text-brand-600 hover:text-brand-700">
+        <Link to={loginHref(mode === 'signin' ? { mode: 'signup' } : {})} data-swaps-view className="font-medium text-brand-600 hover:text-brand-700">
           {mode === 'signin' ? t('auth.noAccount') : t('auth.haveAccount')}
         </Link>
       </p>
     </Modal>
+  )
+}
+
+/** Opens the reset dialog (by URL; in place with app/islands/login-page.ts), taking the email typed along. */
+function ForgotPasswordLink({ href, onForgot }: { href: string; onForgot: (email: string) => void }) {
+  const { t } = useTranslation()
+  return (
+    <div className="flex justify-end">
+      <Link
+        to={href}
+        onClick={(event) => onForgot(String(new FormData(event.currentTarget.closest('form') ?? undefined).get('email') ?? ''))}
+        data-opens-dialog={FORGOT_DIALOG_ID}
+        className="text-sm font-medium text-brand-600 hover:text-brand-700"
+      >
+        {t('auth.forgotPassword')}
+      </Link>
+    </div>
   )
 }
 
@@ -248,7 +298,7 @@ function ProfileStep() {
   return (
     <Modal variant="page" title={t('auth.profileTitle')} description={t('auth.profileSubtitle')}>
       <p className="-mt-3 mb-4 text-xs font-medium tracking-wide text-slate-500 uppercase">{t('auth.stepOf', { step: 2 })}</p>
-      <Form method="post" replace {...getFormProps(form)} className="space-y-4">
+      <Form method="post" replace {...getFormProps(form)} data-checks="profile" data-validate="blur" className="space-y-4">
         <FormErrors errors={form.errors} id={form.errorId} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label={t('auth.firstName')} errors={translate(fields.firstName.errors)} inputProps={{ ...getInputProps(fields.firstName, { type: 'text' }), autoComplete: 'given-name', autoFocus: true }} />
@@ -259,7 +309,7 @@ function ProfileStep() {
         {/* Save comes first in the markup: it is the form's default button, the one Enter in a
             field submits. The reversed flex keeps Skip on the left (below on narrow screens). */}
         <div className="flex flex-col gap-3 pt-2 sm:flex-row-reverse sm:justify-between">
-          <Button type="submit" name="intent" value="profile" pending={saving}>
+          <Button type="submit" name="intent" value="profile" pending={saving} data-pending-label={t('common.saving')}>
             {saving ? t('common.saving') : t('auth.saveProfile')}
           </Button>
           <Button type="submit" name="intent" value="skip" variant="ghost" pending={skipping} formNoValidate>
@@ -271,12 +321,16 @@ function ProfileStep() {
   )
 }
 
-function ForgotPasswordDialog({ defaultEmail }: { defaultEmail: string }) {
+const FORGOT_DIALOG_ID = 'forgot-dialog'
+
+/** `template`: the fresh dialog app/islands/login-page.ts clones, whatever the page's own answer. */
+function ForgotPasswordDialog({ defaultEmail, template = false }: { defaultEmail: string; template?: boolean }) {
   const { t } = useTranslation()
-  const actionData = useActionData<typeof action>()
+  const pageAnswer = useActionData<typeof action>()
+  const actionData = template ? undefined : pageAnswer
   const loginHref = useLoginHref()
   const [form, fields] = useForm({
-    id: 'forgot-form',
+    id: template ? 'forgot-form-template' : 'forgot-form',
     defaultValue: { email: defaultEmail },
     lastResult: actionData?.intent === 'forgot' ? actionData.result : undefined,
     onValidate: validateFields(FORGOT_PASSWORD_FIELDS),
@@ -287,32 +341,34 @@ function ForgotPasswordDialog({ defaultEmail }: { defaultEmail: string }) {
   const sentTo = actionData && 'sentTo' in actionData ? actionData.sentTo : null
   // Closing or cancelling returns to sign-in, which drops the sent flag and the error (SPEC §4).
   const closeHref = loginHref({})
+  const answered = Boolean(sentTo || form.errors?.length || fields.email.errors?.length)
   return (
     <Modal
       title={sentTo ? t('auth.emailSent') : t('auth.resetTitle')}
       description={sentTo ? undefined : t('auth.resetSubtitle')}
       size="sm"
       closeHref={closeHref}
+      dataAttributes={{ id: FORGOT_DIALOG_ID, 'data-island-dialog': '', 'data-close-href': closeHref, 'data-answered': answered ? '' : undefined }}
     >
       {sentTo ? (
         <div className="space-y-6">
           <Alert tone="success">{t('auth.emailSentBody', { email: sentTo })}</Alert>
-          <Link to={closeHref} replace className={buttonClasses({ className: 'w-full' })}>
+          <Link to={closeHref} replace data-dialog-close className={buttonClasses({ className: 'w-full' })}>
             {t('common.close')}
           </Link>
         </div>
       ) : (
-        <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <Form method="post" action={loginHref({ mode: 'forgot' })} {...getFormProps(form)} data-checks="forgot" className="space-y-4">
           <input type="hidden" name="intent" value="forgot" />
           <FormErrors errors={form.errors} id={form.errorId} />
           <Field
             label={t('auth.email')}
             errors={fields.email.errors?.map((error) => t(error))}
-            inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: true, placeholder: t('auth.emailPlaceholder') }}
+            inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: !template, placeholder: t('auth.emailPlaceholder') }}
           />
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <ModalCancelLink to={closeHref} />
-            <Button type="submit" pending={pending}>
+            <Button type="submit" pending={pending} data-pending-label={t('auth.sending')}>
               {pending ? t('auth.sending') : t('auth.sendResetLink')}
             </Button>
           </div>

@@ -14,7 +14,8 @@ export function LanguageSwitcher({ className }: { className?: string }) {
   return (
     <Form method="post" action="/preferences" className={cn('flex items-center', className)} aria-label={t('header.language')} role="group">
       <input type="hidden" name="intent" value="language" />
-      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      {/* data-current-url: a page that changes its URL in place without React (app/islands/login-page.ts) updates it. */}
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} data-current-url />
       <div className="inline-flex rounded-lg bg-slate-100 p-0.5 ring-1 ring-slate-200 ring-inset">
         {LANGUAGES.map(({ code, labelKey }) => (
           <button

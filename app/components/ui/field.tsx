@@ -85,18 +85,21 @@ export function PasswordField({ label, errors, inputProps, className }: { label:
           aria-describedby={hasErrors ? errorId : undefined}
           className={cn(inputClasses, hydrated && 'pr-11')}
         />
-        {hydrated ? (
-          <button
-            type="button"
-            onClick={() => setVisible((v) => !v)}
-            aria-label={visible ? t('common.hidePassword') : t('common.showPassword')}
-            aria-pressed={visible}
-            aria-controls={id}
-            className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-lg text-slate-500 hover:text-slate-700"
-          >
-            <EyeIcon off={visible} />
-          </button>
-        ) : null}
+        {/* Hidden until a script can drive it: React once hydrated, or the page's own script (app/islands/login-page.ts). */}
+        <button
+          type="button"
+          hidden={!hydrated}
+          onClick={() => setVisible((v) => !v)}
+          aria-label={visible ? t('common.hidePassword') : t('common.showPassword')}
+          aria-pressed={visible}
+          aria-controls={id}
+          data-password-toggle
+          data-show-label={t('common.showPassword')}
+          data-hide-label={t('common.hidePassword')}
+          className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-lg text-slate-500 hover:text-slate-700"
+        >
+          <EyeIcon off={visible} />
+        </button>
       </div>
       <ErrorList id={errorId} errors={errors} />
     </div>
@@ -108,7 +111,7 @@ function EyeIcon({ off }: { off: boolean }) {
     <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.6" className="size-5" aria-hidden="true">
       <path d="M1.5 10S4.5 4 10 4s8.5 6 8.5 6-3 6-8.5 6-8.5-6-8.5-6z" />
       <circle cx="10" cy="10" r="2.5" />
-      {off ? <path d="M3 3l14 14" /> : null}
+      <path d="M3 3l14 14" data-eye-off className={off ? undefined : 'hidden'} />
     </svg>
   )
 }

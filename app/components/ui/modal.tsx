@@ -21,6 +21,7 @@ export function Modal({
   className,
   inert = false,
   variant = 'overlay',
+  dataAttributes,
 }: {
   title: React.ReactNode
   description?: React.ReactNode
@@ -37,6 +38,8 @@ export function Modal({
   inert?: boolean
   /** 'page': the dialog is the page's own content (e.g. /login), shown in flow without a backdrop. */
   variant?: 'overlay' | 'page'
+  /** `data-*` hooks on the dialog's outermost element, read by a page script. */
+  dataAttributes?: { id?: string } & Record<`data-${string}`, string | undefined>
 }) {
   const titleId = useId()
   const descriptionId = useId()
@@ -61,14 +64,14 @@ export function Modal({
 
   if (variant === 'page') {
     return (
-      <section ref={panelRef} aria-labelledby={titleId} className={cn(panelClasses, 'mx-auto shadow-lg')} inert={inert || undefined}>
+      <section ref={panelRef} aria-labelledby={titleId} className={cn(panelClasses, 'mx-auto shadow-lg')} inert={inert || undefined} {...dataAttributes}>
         {content}
       </section>
     )
   }
 
   return (
-    <div className="fixed inset-0 z-50 overflow-y-auto" inert={inert || closing || undefined} hidden={closing || undefined}>
+    <div className="fixed inset-0 z-50 overflow-y-auto" inert={inert || closing || undefined} hidden={closing || undefined} {...dataAttributes}>
       <div className="fixed inset-0 bg-slate-900/50" aria-hidden="true" />
       <div className="relative flex min-h-full items-end justify-center p-4 sm:items-center sm:p-6">
         <div
@@ -174,7 +177,7 @@ function CloseIcon() {
 function ModalCloseLink({ to }: { to: string }) {
   const { t } = useTranslation()
   return (
-    <Link to={to} replace preventScrollReset className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
+    <Link to={to} replace preventScrollReset data-dialog-close className="inline-flex rounded-md p-1 text-slate-400 hover:text-slate-600" aria-label={t('common.close')}>
       <CloseIcon />
     </Link>
   )
@@ -184,7 +187,7 @@ function ModalCloseLink({ to }: { to: string }) {
 export function ModalCancelLink({ to }: { to: string }) {
   const { t } = useTranslation()
   return (
-    <Link to={to} replace preventScrollReset className={buttonClasses({ variant: 'secondary' })}>
+    <Link to={to} replace preventScrollReset data-dialog-close className={buttonClasses({ variant: 'secondary' })}>
       {t('common.cancel')}
     </Link>
   )

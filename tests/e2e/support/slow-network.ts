@@ -53,9 +53,11 @@ export async function openSlowly(page: Page, url: string, { js }: { js: boolean 
 /** Resolves once React has hydrated the page and run its effects (a no-op without JavaScript). */
 export async function waitForHydration(page: Page, { js }: { js: boolean }) {
   if (!js) return
-  // React tags the DOM nodes it hydrated with its fiber; the header's forms exist on every page.
+  // React tags the DOM nodes it hydrated with its fiber; the header's forms exist on every page. A page served without
+  // React (/login: root.tsx's DocumentHandle) is ready once its own script marked <html> (app/islands/login-page.ts).
   await page.waitForFunction(
     () => {
+      if (document.documentElement.dataset.enhanced === 'true') return true
       const form = document.querySelector('main form, section form, form')
       return Boolean(form && Object.keys(form).some((key) => key.startsWith('__reactFiber')))
     },
