@@ -1,10 +1,10 @@
-import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
 import { safeI18n } from '#app/.server/i18n.ts'
+import { CoalescingStream } from '#app/.server/coalescing-stream.ts'
 import { cspNonce } from '#app/.server/internal-headers.ts'
 import { isDatabaseUnavailable } from '#app/.server/db-errors.ts'
 import { inlineStyles } from '#app/.server/inline-styles.ts'
@@ -39,7 +39,7 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     // Assigned once React returns the stream; the timer and callbacks only run after that.
     let abort: () => void = () => {}
-    let pipe: (destination: PassThrough) => void = () => {}
+    let pipe: (destination: CoalescingStream) => void = () => {}
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
     const fail = (error: unknown) => {
       clearTimeout(timeoutId)
@@ -67,11 +67,10 @@ export default function handleRequest(
           progressiveChunkSize: Number.POSITIVE_INFINITY,
           [readyOption]() {
             shellRendered = true
-            const body = new PassThrough({
-              final(callback) {
+            const body = new CoalescingStream({
+              onFinal() {
                 clearTimeout(timeoutId)
                 timeoutId = undefined
-                callback()
               },
             })
             pipe(body)
