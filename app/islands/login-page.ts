@@ -92,7 +92,9 @@ function clearPending() {
 function enhanceForms() {
   document.addEventListener('submit', (event) => {
     const form = event.target as HTMLFormElement
-    if (form.dataset.pending || !checkForm(form)) {
+    // A button that skips the checks ("Skip for now") posts as it is.
+    const unchecked = event.submitter instanceof HTMLButtonElement && event.submitter.formNoValidate
+    if (form.dataset.pending || (!unchecked && !checkForm(form))) {
       event.preventDefault()
       return
     }
