@@ -73,13 +73,25 @@ test.describe('/login without React', () => {
     })
     await emailInput(page).fill(user.email)
     await passwordInput(page).fill(user.password)
-    const button = page.getByRole('button', { name: 'Sign in', exact: true })
-    await button.click()
-    const pending = page.getByRole('button', { name: 'Signing in...' })
-    await expect(pending).toBeDisabled()
-    await expect(pending).toHaveAttribute('aria-busy', 'true')
-    // Enter in the field again: nothing more is posted.
-    await passwordInput(page).press('Enter')
+    // Watched and pressed again from inside the page: Playwright's own clicks and reads wait for the (held) navigation.
+    const states: Array<{ label: string | null; disabled: boolean; busy: string | null }> = []
+    await page.exposeFunction('reportState', (state: (typeof states)[number]) => states.push(state))
+    await page.evaluate(() => {
+      const submit = document.querySelector<HTMLButtonElement>('#credentials-form button[type="submit"]')!
+      const report = (window as unknown as { reportState: (state: unknown) => void }).reportState
+      new MutationObserver(() => report({ label: submit.textContent, disabled: submit.disabled, busy: submit.getAttribute('aria-busy') })).observe(submit, {
+        attributes: true,
+        childList: true,
+        characterData: true,
+        subtree: true,
+      })
+      submit.click()
+      // What Enter in a field does, a moment later: nothing more may be posted.
+      setTimeout(() => submit.form!.requestSubmit(), 200)
+    })
+    await expect.poll(() => states.at(-1)).toEqual({ label: 'Signing in...', disabled: true, busy: 'true' })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(posts).toHaveLength(1)
     release()
     await page.waitForURL((url) => url.pathname === '/')
     expect(posts).toHaveLength(1)
