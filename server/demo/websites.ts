@@ -110,9 +110,15 @@ export function startDemoWebsites(options: DemoWebsitesOptions = {}): Promise<De
     'demo-websites',
     {
       ...serverOptions,
+      // The sites' own traffic accounting, and the caller's (a test watching which requests are open).
       track: (path) => {
         const slug = SITE_PATH.exec(path.split('?')[0] ?? '')?.[1]
-        return slug ? traffic.begin(slug) : () => {}
+        const end = slug ? traffic.begin(slug) : undefined
+        const callers = serverOptions.track?.(path)
+        return () => {
+          end?.()
+          callers?.()
+        }
       },
     },
     (method, path, req) => routeDemoRequest(method, path, { origin: req.headers.host ? `http://${req.headers.host}` : '', profile, traffic }),

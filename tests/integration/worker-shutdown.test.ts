@@ -87,13 +87,25 @@ describe('SIGTERM mid-export', () => {
     { graceSeconds: 20, latencyMs: 150, inFlight: 'recorded', place: 'lyon' as const },
     { graceSeconds: 1, latencyMs: 1_500, inFlight: 'aborted', place: 'marseille' as const },
   ])('grace $graceSeconds s, sites at $latencyMs ms: exits 0 within the grace, its leads in flight $inFlight; another worker completes the export', { timeout: 150_000 }, async ({ graceSeconds, latencyMs, inFlight, place }) => {
-    const sites = await startDemoWebsites({ latencyMs })
+    // When each site request still open began: the aborted case stops the worker while one has just started, so that
+    // it cannot end within the grace (at a moment between requests, its batches would have nothing in flight).
+    const openSince = new Map<number, number>()
+    let requests = 0
+    const sites = await startDemoWebsites({
+      latencyMs,
+      track: () => {
+        const id = ++requests
+        openSince.set(id, Date.now())
+        return () => openSince.delete(id)
+      },
+    })
     servers.push(sites)
+    const justStarted = () => [...openSince.values()].some((since) => Date.now() - since < 300)
     const userId = await createUserWithCredits(admin, 1_000)
     const first = await startWorkerProcess(workerEnv(sites, { WORKER_SHUTDOWN_GRACE_SECONDS: String(graceSeconds) }), { name: 'first' })
     started.push(first)
     const exportId = await launch(userId, PLACES[place])
-    await waitFor(async () => (await successes(exportId)) >= 4, 'the first worker to make progress')
+    await waitFor(async () => (await successes(exportId)) >= 4 && (inFlight === 'recorded' || justStarted()), 'the first worker to make progress', 60_000, 20)
 
     const signalled = Date.now()
     first.kill('SIGTERM')
