@@ -178,6 +178,12 @@ export function companySiren(ids: CompanyIds): string | null {
   return ids.siren ?? ids.siret?.slice(0, 9) ?? null
 }
 
+/** The company a lead's registry match names (`admin_fr_info`), or null. */
+export function registryMatchSiren(info: unknown): string | null {
+  const ids = registryMatchIds(info)
+  return ids ? companySiren(ids) : null
+}
+
 /**
  * Why a business must be left out of an export (before anything is spent on it), or null. An email on the list
  * does not exclude the business: only that address is removed (`allowedEmails`).

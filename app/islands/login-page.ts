@@ -138,6 +138,9 @@ function enhancePasswordToggles() {
   })
 }
 
+/** A click that follows a link in this tab (not one opening it elsewhere): the page may handle it in place. */
+const isPlainClick = (event: MouseEvent) => !(event.metaKey || event.ctrlKey || event.shiftKey) && event.button === 0
+
 /** The email typed in the credentials form, for the dialog. */
 function typedEmail(): string {
   const input = document.querySelector<HTMLInputElement>('#credentials-form input[name="email"]')
@@ -171,7 +174,7 @@ function switchView(href: string, { push }: { push: boolean }) {
 
 function enhanceViews() {
   document.addEventListener('click', (event) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
+    if (!isPlainClick(event)) return
     const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-swaps-view]')
     if (link && switchView(link.getAttribute('href') ?? '', { push: true })) event.preventDefault()
   })
@@ -230,7 +233,7 @@ function trapTab(root: HTMLElement, event: KeyboardEvent) {
 
 function enhanceDialogs() {
   document.addEventListener('click', (event) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
+    if (!isPlainClick(event)) return
     const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-opens-dialog], a[data-dialog-close]')
     const root = openDialog()
     if (link?.dataset.opensDialog !== undefined && openFromTemplate(link.dataset.opensDialog, link.href)) event.preventDefault()

@@ -122,7 +122,6 @@ export default function LoginRoute() {
   const notice = searchParams.get('reset') === 'success' ? t('resetPassword.success') : searchParams.get('redirectTo') ? t('auth.pleaseSignIn') : null
   // "Forgot your password?" takes the email already typed along.
   const [carriedEmail, setCarriedEmail] = useState('')
-  const loginHref = useLoginHref()
 
   return (
     <AuthBackdrop>
@@ -132,30 +131,37 @@ export default function LoginRoute() {
       ) : (
         <CredentialsDialog mode={mode === 'signup' ? 'signup' : 'signin'} notice={notice} inert={mode === 'forgot'} onForgot={setCarriedEmail} />
       )}
-      {/* The other mode, for the page's script to switch to in place, keeping what was typed (server only, as below). */}
-      {mode !== 'profile' && typeof document === 'undefined' ? (
-        <template data-view-href={loginHref(mode === 'signup' ? {} : { mode: 'signup' })}>
-          <CredentialsDialog mode={mode === 'signup' ? 'signin' : 'signup'} notice={notice} inert={false} onForgot={setCarriedEmail} template />
-        </template>
-      ) : null}
       {mode === 'forgot' ? <ForgotPasswordDialog defaultEmail={carriedEmail} /> : null}
-      {/* The page's script opens it in place from this copy (no hydration: server only); React renders it by URL. */}
-      {mode !== 'profile' && typeof document === 'undefined' ? (
-        <template data-dialog-template={FORGOT_DIALOG_ID}>
-          <ForgotPasswordDialog defaultEmail="" template />
-        </template>
-      ) : null}
-      <PageScriptMessages />
+      {/* Only in the server's HTML: the page then runs its own script, not React (handle above). */}
+      {typeof document === 'undefined' ? <PageScriptParts mode={mode} notice={notice} /> : null}
     </AuthBackdrop>
   )
 }
 
-/** The field messages app/islands/login-page.ts shows when it checks a form before posting it. */
-function PageScriptMessages() {
+/**
+ * What app/islands/login-page.ts works from: the other mode, to switch to in place keeping what was typed; a fresh
+ * reset dialog, to open in place; the field messages it shows when it checks a form before posting it.
+ */
+function PageScriptParts({ mode, notice }: { mode: Mode; notice: string | null }) {
   const { t } = useTranslation()
+  const loginHref = useLoginHref()
   const keys = ['auth.errors.emailRequired', 'auth.errors.emailInvalid', 'auth.errors.passwordRequired', 'auth.errors.passwordMin']
   const messages = Object.fromEntries([...keys.map((key) => [key, t(key)]), ['settings.tooLong', t('settings.tooLong', { max: PROFILE_FIELD_MAX })]])
-  return <script type="application/json" id="island-messages" dangerouslySetInnerHTML={{ __html: JSON.stringify(messages).replaceAll('<', '\\u003c') }} />
+  return (
+    <>
+      {mode !== 'profile' ? (
+        <>
+          <template data-view-href={loginHref(mode === 'signup' ? {} : { mode: 'signup' })}>
+            <CredentialsDialog mode={mode === 'signup' ? 'signin' : 'signup'} notice={notice} inert={false} onForgot={() => {}} template />
+          </template>
+          <template data-dialog-template={FORGOT_DIALOG_ID}>
+            <ForgotPasswordDialog defaultEmail="" template />
+          </template>
+        </>
+      ) : null}
+      <script type="application/json" id="island-messages" dangerouslySetInnerHTML={{ __html: JSON.stringify(messages).replaceAll('<', '\\u003c') }} />
+    </>
+  )
 }
 
 function useLoginHref() {

@@ -9,14 +9,12 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#app/.server/db.ts'
 import { readRisks } from '#app/.server/registry-events/store.ts'
 import type { Business } from '#app/.server/sources/types.ts'
-import { companySiren, registryMatchIds } from '#app/domain/do-not-contact.ts'
+import { companySiren, registryMatchSiren } from '#app/domain/do-not-contact.ts'
 import { asksRiskShield, riskExclusion, type RiskExclusion, type RiskFilters } from '#app/domain/risk-shield.ts'
 import { storedFilters } from '#app/domain/search-filters.ts'
 import { companiesOf, storedMatches, type WithRegistryData } from './exclusion-gates.ts'
 import type { LeadEnrichmentResult } from './enrichers.ts'
 import type { LeadGateFactory } from './lead-gates.ts'
-
-const today = () => new Date().toISOString().slice(0, 10)
 
 /** The export's risk filters, or null when it asked for neither. */
 export function riskFiltersOf(searchParams: { filters?: unknown } | null | undefined): RiskFilters | null {
@@ -33,7 +31,7 @@ export const riskGate: LeadGateFactory = async (db, row) => {
       const sirensOf = new Map<Business, string[]>(
         batch.map((business) => [business, [...new Set(companiesOf(business, stored).flatMap((ids) => companySiren(ids) ?? []))]]),
       )
-      const risks = await readRisks(db, [...sirensOf.values()].flat(), today())
+      const risks = await readRisks(db, [...sirensOf.values()].flat())
       const verdicts = new Map<Business, RiskExclusion>()
       for (const [business, sirens] of sirensOf) {
         const reason = sirens.map((siren) => riskExclusion(risks.get(siren), filters)).find((found) => found !== null)
@@ -53,9 +51,8 @@ export const riskGate: LeadGateFactory = async (db, row) => {
  */
 export async function riskAfterRegistry(db: Kysely<Database>, filters: RiskFilters, result: LeadEnrichmentResult): Promise<RiskExclusion | null> {
   if (result.outcomes.admin_fr_info !== 'success') return null
-  const ids = registryMatchIds(result.values.admin_fr_info)
-  const siren = ids ? companySiren(ids) : null
+  const siren = registryMatchSiren(result.values.admin_fr_info)
   if (!siren) return null
-  const risks = await readRisks(db, [siren], today())
+  const risks = await readRisks(db, [siren])
   return riskExclusion(risks.get(siren), filters)
 }

@@ -6,25 +6,20 @@
  */
 import type { Kysely } from 'kysely'
 import { adminDb, type Database } from '#app/.server/db.ts'
-import { companySiren, registryMatchIds } from '#app/domain/do-not-contact.ts'
+import { registryMatchSiren } from '#app/domain/do-not-contact.ts'
 import { leadRisk } from '#app/domain/risk-shield.ts'
 import { readRisks } from './store.ts'
 
 type WithMatch = { admin_fr_info?: unknown }
 
-const sirenOfMatch = (info: unknown): string | null => {
-  const ids = registryMatchIds(info)
-  return ids ? companySiren(ids) : null
-}
-
 /** `rows` with each match's risk attached (a new admin_fr_info object; rows without a risk are returned as they are). */
-export async function withRisks<T extends WithMatch>(rows: readonly T[], db: Kysely<Database> = adminDb(), today = new Date().toISOString().slice(0, 10)): Promise<T[]> {
-  const sirens = rows.flatMap((row) => sirenOfMatch(row.admin_fr_info) ?? [])
+export async function withRisks<T extends WithMatch>(rows: readonly T[], db: Kysely<Database> = adminDb()): Promise<T[]> {
+  const sirens = rows.flatMap((row) => registryMatchSiren(row.admin_fr_info) ?? [])
   if (sirens.length === 0) return [...rows]
-  const risks = await readRisks(db, sirens, today)
+  const risks = await readRisks(db, sirens)
   if (risks.size === 0) return [...rows]
   return rows.map((row) => {
-    const siren = sirenOfMatch(row.admin_fr_info)
+    const siren = registryMatchSiren(row.admin_fr_info)
     const risk = siren ? leadRisk(risks.get(siren)) : null
     return risk ? { ...row, admin_fr_info: { ...(row.admin_fr_info as object), risk } } : row
   })

@@ -116,9 +116,10 @@ async function entityFacts(db: Kysely<Database>, sirens: readonly string[]): Pro
 
 /**
  * Each company's risk today, by SIREN, from its stored announcements and establishments; a SIREN with no
- * announcement is absent (no risk known). `today` is YYYY-MM-DD (the ten-year expiry counts back from it).
+ * announcement is absent (no risk known). `today` is YYYY-MM-DD, the UTC day by default (the ten-year expiry counts
+ * back from it).
  */
-export async function readRisks(db: Kysely<Database>, sirens: readonly string[], today: string): Promise<Map<string, RegistryRisk>> {
+export async function readRisks(db: Kysely<Database>, sirens: readonly string[], today = new Date().toISOString().slice(0, 10)): Promise<Map<string, RegistryRisk>> {
   const wanted = new Set(sirens.filter((siren) => /^\d{9}$/.test(siren)))
   if (wanted.size === 0) return new Map()
   const rows = await db

@@ -69,7 +69,7 @@ export async function searchCompanies(
 /** Each establishment's company risk from the local BODACC store (none known: none shown; the store down: none either). */
 async function withEstablishmentRisks(establishments: LabelledEstablishment[]): Promise<Array<LabelledEstablishment & { risk: LeadRisk | null }>> {
   try {
-    const risks = await readRisks(adminDb(), establishments.map((establishment) => establishment.siren), new Date().toISOString().slice(0, 10))
+    const risks = await readRisks(adminDb(), establishments.map((establishment) => establishment.siren))
     return establishments.map((establishment) => ({ ...establishment, risk: leadRisk(risks.get(establishment.siren)) }))
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error
